@@ -1,0 +1,65 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Domain errors. Stores and services wrap them with context
+// (fmt.Errorf("memstore: get note %s: %w", id, ErrNotFound)); tools map them
+// to their toolset's error codes with errors.Is and errors.As.
+var (
+	// ErrNotFound: the addressed note, memory, entity or project does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrExists: a create would overwrite something that exists.
+	ErrExists = errors.New("already exists")
+	// ErrInvalidArgument: the caller's input is malformed or out of range.
+	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrInvalidPath: a path escapes its root or is otherwise not allowed.
+	// It is an invalid argument too: errors.Is(err, ErrInvalidArgument) holds.
+	ErrInvalidPath = fmt.Errorf("invalid path: %w", ErrInvalidArgument)
+	// ErrConflict: an optimistic-concurrency check (expected version) failed.
+	ErrConflict = errors.New("version conflict")
+)
+
+// ProviderError reports that a backing provider (database, file system,
+// embedding service) failed. Op names the operation; Err is the cause, kept
+// for logs but never shown to a model verbatim.
+type ProviderError struct {
+	Op  string
+	Err error
+}
+
+func (e *ProviderError) Error() string { return e.Op + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *ProviderError) Unwrap() error { return e.Err }
+
+// NewProviderError wraps err as a provider failure of op; nil stays nil.
+func NewProviderError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ProviderError{Op: op, Err: err}
+}
+
+// IsProviderError reports whether err is, or wraps, a *ProviderError.
+func IsProviderError(err error) bool {
+	var pe *ProviderError
+	return errors.As(err, &pe)
+}
+
+// ArgumentError is an invalid argument whose message is meant for the
+// caller as it stands (tools show Msg to the model). It matches
+// ErrInvalidArgument under errors.Is.
+type ArgumentError struct{ Msg string }
+
+func (e *ArgumentError) Error() string { return e.Msg }
+
+// Is makes errors.Is(err, ErrInvalidArgument) hold.
+func (e *ArgumentError) Is(target error) bool { return target == ErrInvalidArgument }
+
+// InvalidArgument returns an *ArgumentError with a formatted message.
+func InvalidArgument(format string, args ...any) error {
+	return &ArgumentError{Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,111 @@
+package core
+
+import "context"
+
+// The store interfaces are split by what callers need, so each is small
+// enough to implement twice (memstore and neo4jstore) and to run through the
+// one contract suite in core/storetest.
+//
+// Every method takes the project (a vault) it acts in and never returns data
+// of another project: two projects may hold the same note IDs.
+//
+// Graph semantics shared by every store:
+//   - A resolved link is an edge from the linking note to its target. Edges
+//     form a set: several links from A to B are one edge, and in/out degree
+//     count distinct notes. A note linking itself has one self-edge: it adds
+//     one to its own in-degree and one to its out-degree.
+//   - Unresolved links (Link.Target == "") are kept with their Key. When a
+//     note is upserted whose Keys contain that Key, those links resolve to it
+//     without a rescan (see GraphWriter.UpsertNotes).
+//   - Tags compare case-insensitively (NormalizeTag).
+
+// GraphReader answers questions about the note graph of a project.
+type GraphReader interface {
+	// GetNote returns the note with exactly this ID, or an error wrapping
+	// ErrNotFound.
+	GetNote(ctx context.Context, project, id string) (*Note, error)
+
+	// GetNotes returns the notes with these IDs in the order asked, leaving
+	// out IDs that do not exist.
+	GetNotes(ctx context.Context, project string, ids []string) ([]Note, error)
+
+	// ResolveTitles maps each existing ID to its title in one round trip;
+	// IDs that do not exist are absent from the map.
+	ResolveTitles(ctx context.Context, project string, ids []string) (map[string]string, error)
+
+	// Neighbors returns up to limit notes adjacent to id. Order: outgoing
+	// neighbours first, then incoming ones, each group by ID ascending; with
+	// DirectionBoth a note that is both is listed once, as outgoing. An
+	// unknown id yields an empty list, not an error. limit <= 0 means no limit.
+	Neighbors(ctx context.Context, project, id string, dir Direction, limit int) ([]Neighbor, error)
+
+	// Degree returns the distinct in- and out-degree of id; an error wrapping
+	// ErrNotFound when id does not exist.
+	Degree(ctx context.Context, project, id string) (Degree, error)
+
+	// ShortestPath returns the IDs of a shortest path that follows link
+	// direction from source to target, both ends included: [source] when
+	// source == target, nil when either note is missing or target is
+	// unreachable. When several shortest paths exist, the one whose ID
+	// sequence is lexicographically smallest (compared element by element
+	// from the source) is returned.
+	ShortestPath(ctx context.Context, project, source, target string) ([]string, error)
+
+	// Hubs returns the top limit notes by metric, score descending then ID
+	// ascending. Notes with score 0 are included when fewer notes score more.
+	Hubs(ctx context.Context, project string, metric HubMetric, limit int) ([]Hub, error)
+
+	// NotesByTags returns up to limit notes carrying any (TagModeAny) or all
+	// (TagModeAll) of tags, compared case-insensitively, ordered by ID
+	// ascending. An empty tag list matches nothing.
+	NotesByTags(ctx context.Context, project string, tags []string, mode TagMode, limit int) ([]Note, error)
+
+	// RandomNote returns one note chosen uniformly among the project's notes,
+	// or among those carrying any of tags when tags is not empty. The store
+	// counts the n candidates, calls pick(n) for an index in [0, n) and
+	// returns the candidate at that index in ID order, so a seeded pick gives
+	// a repeatable answer. It returns (nil, nil) when there is no candidate.
+	RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*Note, error)
+
+	// CountNotes returns the number of notes in the project.
+	CountNotes(ctx context.Context, project string) (int, error)
+
+	// NoteHashes maps every note ID of the project to its content Hash; the
+	// sync worker diffs it against the vault so a restart rewrites only what
+	// changed.
+	NoteHashes(ctx context.Context, project string) (map[string]string, error)
+
+	// UnresolvedLinkers returns, in ID order, the notes that hold an
+	// unresolved link whose Key is one of keys.
+	UnresolvedLinkers(ctx context.Context, project string, keys []string) ([]string, error)
+}
+
+// GraphWriter changes the note graph of a project in batches.
+type GraphWriter interface {
+	// UpsertNotes creates or replaces notes (by ID) with their tags and
+	// links, all or nothing. Links whose Target names a note that does not
+	// exist after the batch are stored as unresolved. After the write, every
+	// unresolved link in the project whose Key is in a written note's Keys
+	// becomes resolved to that note (when several notes of the batch claim
+	// a key, the smallest ID wins). Note.Project is ignored; project wins.
+	UpsertNotes(ctx context.Context, project string, notes []Note) error
+
+	// DeleteNotes removes notes and their edges. Links of other notes that
+	// pointed at a deleted note become unresolved, keeping their Key.
+	// It returns how many of ids existed.
+	DeleteNotes(ctx context.Context, project string, ids []string) (int, error)
+}
+
+// GraphStore is what a store offers for the note graph.
+type GraphStore interface {
+	GraphReader
+	GraphWriter
+}
+
+// Store is a complete vaultgraph store. It grows as toolsets land
+// (search, memories, entities, chunks), each as an interface of its own.
+type Store interface {
+	GraphStore
+	// Close releases the store's resources.
+	Close(ctx context.Context) error
+}

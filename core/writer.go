@@ -1,0 +1,40 @@
+package core
+
+import "context"
+
+// NewNote is what a client asks for when it creates a note.
+type NewNote struct {
+	Title     string   // exact title; the file name is derived from it
+	Content   string   // markdown body
+	Tags      []string // written to frontmatter `tags`
+	Directory string   // vault-relative folder, created if missing; "" = vault root
+}
+
+// NoteUpdate changes parts of a note; a nil field is left as it is.
+type NoteUpdate struct {
+	Title   *string   // new title: renames the file and rewrites incoming links
+	Content *string   // new body (frontmatter is kept)
+	Tags    *[]string // new frontmatter tags; inline #tags in the body stay as written
+}
+
+// RenameReport says what a rename rewrote to keep incoming links whole.
+type RenameReport struct {
+	OldID        string
+	NewID        string
+	FilesChanged int // linking files rewritten
+	LinksChanged int // links rewritten across those files
+}
+
+// NoteWriter changes notes of one vault: the file first (atomically), then
+// the store in the same call, so a read right after sees the change.
+// Implemented by the vault package.
+type NoteWriter interface {
+	// Create writes a new note; an error wrapping ErrExists when its file
+	// exists, ErrInvalidPath when Directory escapes the vault.
+	Create(ctx context.Context, n NewNote) (*Note, error)
+	// Update changes the note with this ID; ErrNotFound when it does not
+	// exist. The report is non-nil when the title change renamed the file.
+	Update(ctx context.Context, id string, u NoteUpdate) (*Note, *RenameReport, error)
+	// Delete removes the note's file and node; false when it did not exist.
+	Delete(ctx context.Context, id string) (bool, error)
+}
