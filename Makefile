@@ -1,0 +1,74 @@
+# vaultgraph — developer tasks. `make help` lists them.
+SHELL := /bin/bash
+GO ?= go
+PKGS := ./...
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+BIN := bin/vaultgraph
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
+STATICCHECK_VERSION := v0.8.2
+EXAMPLE_VAULT ?= examples/vault
+
+.PHONY: help build run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick fuzz soak neo4j tools clean
+
+help: ## list the targets
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
+
+build: ## build bin/vaultgraph
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vaultgraph
+
+run: build ## serve the example vault over stdio on the embedded store
+	@echo "vaultgraph: serving $(EXAMPLE_VAULT) over stdio on the embedded store (Ctrl-D or Ctrl-C to stop)." >&2
+	@echo "vaultgraph: connect an MCP client with: command=$(CURDIR)/$(BIN) args=[serve --vault $(CURDIR)/$(EXAMPLE_VAULT)]" >&2
+	$(BIN) serve --vault $(EXAMPLE_VAULT) --state-dir $(CURDIR)/.vg-state
+
+test: ## every test, race detector on, against a real Neo4j (started from Maven jars when needed)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+test-unit: ## tests that need nothing but Go (Neo4j suites skip)
+	NEO4J_DISABLE=1 $(GO) test -race -count=1 $(PKGS)
+
+test-integration: ## the Neo4j suites only, verbose
+	$(GO) test -race -count=1 -v ./integration/... ./neo4jstore/...
+
+test-e2e: build ## end-to-end suite: the real binary over stdio and HTTP
+	$(GO) test -race -count=1 -v ./integration/e2e/...
+
+lint: vet staticcheck fmt ## go vet, staticcheck, gofmt
+
+vet:
+	$(GO) vet $(PKGS)
+
+staticcheck: tools
+	$(STATICCHECK) $(PKGS)
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+tools: ## install the lint tools this Makefile uses
+	@command -v $(STATICCHECK) >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+check: ## modules tidy and generated files current
+	$(GO) mod tidy -diff
+
+snaps: ## rewrite tool schema snapshots
+	UPDATE_TOOLSNAPS=true $(GO) test ./tools/...
+
+generate:
+	$(GO) generate $(PKGS)
+
+bench: build ## full benchmark run (10k and 100k notes, both stores); writes docs/BENCHMARKS.md
+	$(GO) run ./cmd/vgbench -sizes 10000,100000 -out docs/BENCHMARKS.md
+
+bench-quick: build ## quick benchmark run (10k notes only)
+	$(GO) run ./cmd/vgbench -sizes 10000 -out docs/BENCHMARKS.md -quick
+
+fuzz: ## run every fuzz target for FUZZTIME each (default 60s)
+	bash scripts/fuzz.sh $${FUZZTIME:-60s}
+
+neo4j: ## start a local Neo4j 5.26 from Maven jars (no Docker); prints the bolt URI
+	bash tools/neo4j-local/neo4j-local.sh --data $${NEO4J_DATA:-$(CURDIR)/.neo4j-data} --port $${NEO4J_PORT:-7687}
+
+clean:
+	rm -rf bin .vg-state

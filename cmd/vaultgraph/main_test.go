@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// result is what one in-process run of the CLI produced.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runCLI runs the command line in process with captured output.
+func runCLI(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := execute(t.Context(), args, streams{in: strings.NewReader(""), out: &out, err: &errOut})
+	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+}
+
+// isolate gives the test no VAULTGRAPH_* variables, HOME and XDG folders of
+// its own, and an empty working directory, which it returns.
+func isolate(t *testing.T) string {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "VAULTGRAPH_") {
+			t.Setenv(name, "")
+			require.NoError(t, os.Unsetenv(name))
+		}
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	wd := t.TempDir()
+	t.Chdir(wd)
+	return wd
+}
+
+// newVault makes a vault folder with one note and returns its path.
+func newVault(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "vault")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Home.md"), []byte("# Home\n"), 0o600))
+	return dir
+}
+
+func TestConfigErrorsExitTwoWithEveryProblemOnStderr(t *testing.T) {
+	cases := []struct {
+		name  string
+		env   map[string]string
+		args  []string
+		lines []string
+	}{
+		{
+			name:  "bad --store",
+			args:  []string{"status", "--store", "neo5j"},
+			lines: []string{`  store: "neo5j" is not one of embedded, neo4j (from flag --store)`},
+		},
+		{
+			name:  "bad environment value",
+			env:   map[string]string{"VAULTGRAPH_LOG_LEVEL": "loud"},
+			args:  []string{"serve", "--vault", "VAULT"},
+			lines: []string{`  log.level: "loud" is not one of debug, info, warn, error (from env VAULTGRAPH_LOG_LEVEL)`},
+		},
+		{
+			name: "several problems",
+			env:  map[string]string{"VAULTGRAPH_NEO4J_URI": "htp://x"},
+			args: []string{"sync", "--toolsets", "grap", "--store", "neo5j"},
+			lines: []string{
+				`  vault: not set, want the path of the vault folder (flag --vault, env VAULTGRAPH_VAULT or "vault" in the config file)`,
+				`  store: "neo5j" is not one of embedded, neo4j (from flag --store)`,
+				`  neo4j.uri: "htp://x" has scheme "htp", want one of neo4j, neo4j+s, neo4j+ssc, bolt, bolt+s, bolt+ssc (from env VAULTGRAPH_NEO4J_URI)`,
+				`  toolsets: "grap" is not one of graph, kb, entities, memory, all (from flag --toolsets)`,
+			},
+		},
+		{
+			name:  "serve needs a vault",
+			args:  []string{"serve"},
+			lines: []string{`  vault: not set, want the path of the vault folder (flag --vault, env VAULTGRAPH_VAULT or "vault" in the config file)`},
+		},
+		{
+			name:  "bad --http",
+			args:  []string{"serve", "--vault", "VAULT", "--http", "8080"},
+			lines: []string{`  http.addr: "8080" is not a listen address, want host:port such as 127.0.0.1:8080 or :8080 (from flag --http)`},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			isolate(t)
+			vault := newVault(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			args := make([]string, len(tc.args))
+			for i, a := range tc.args {
+				args[i] = strings.ReplaceAll(a, "VAULT", vault)
+			}
+			r := runCLI(t, args...)
+			assert.Equal(t, exitUsage, r.code)
+			assert.Empty(t, r.stdout)
+			want := "vaultgraph: invalid configuration:\n" + strings.Join(tc.lines, "\n") + "\n"
+			assert.Equal(t, want, r.stderr)
+		})
+	}
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serv"}, `vaultgraph: unknown command "serv"; did you mean serve?` + "\nRun 'vaultgraph --help' for usage.\n"},
+		{[]string{"status", "--no-such-flag"}, "vaultgraph: unknown flag: --no-such-flag\nRun 'vaultgraph status --help' for usage.\n"},
+		{[]string{"status", "extra"}, "vaultgraph: unknown command \"extra\" for \"vaultgraph status\"\nRun 'vaultgraph status --help' for usage.\n"},
+		{[]string{"status", "--format", "xml"}, "vaultgraph: --format \"xml\" is not one of table, yaml\nRun 'vaultgraph status --help' for usage.\n"},
+		{[]string{"call"}, "vaultgraph: accepts between 1 and 2 arg(s), received 0\nRun 'vaultgraph call --help' for usage.\n"},
+		{[]string{"call", "get_node", "{not json"}, "vaultgraph: arguments \"{not json\" are not a JSON object, want e.g. '{\"id\": \"note\"}'\nRun 'vaultgraph call --help' for usage.\n"},
+		{[]string{"call", "get_node", "[1]"}, "vaultgraph: arguments \"[1]\" are not a JSON object, want e.g. '{\"id\": \"note\"}'\nRun 'vaultgraph call --help' for usage.\n"},
+		{[]string{"shim"}, "vaultgraph: --url is required\nRun 'vaultgraph shim --help' for usage.\n"},
+		{[]string{"shim", "--url", "ftp://x"}, "vaultgraph: --url \"ftp://x\" is not an http or https URL, want e.g. http://127.0.0.1:8080/mcp\nRun 'vaultgraph shim --help' for usage.\n"},
+		{[]string{"shim", "--url", "http://x/mcp", "--token-env", "VG_TEST_UNSET_TOKEN"}, "vaultgraph: --token-env VG_TEST_UNSET_TOKEN: the variable VG_TEST_UNSET_TOKEN is not set\nRun 'vaultgraph shim --help' for usage.\n"},
+		{[]string{"init", "a", "b"}, "vaultgraph: accepts at most 1 arg(s), received 2\nRun 'vaultgraph init --help' for usage.\n"},
+		{[]string{"--toolsets"}, "vaultgraph: flag needs an argument: --toolsets\nRun 'vaultgraph --help' for usage.\n"},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			isolate(t)
+			r := runCLI(t, tc.args...)
+			assert.Equal(t, exitUsage, r.code)
+			assert.Equal(t, tc.want, r.stderr)
+			assert.Empty(t, r.stdout)
+		})
+	}
+}
+
+func TestCommandsNotBuiltYetValidateThenExitOne(t *testing.T) {
+	cases := map[string][]string{
+		"serve": {"serve", "--vault", "VAULT"},
+		"sync":  {"sync", "--vault", "VAULT", "--watch"},
+		"shim":  {"shim", "--url", "http://127.0.0.1:8080/mcp"},
+		"call":  {"call", "get_node", `{"id": "Home"}`, "--vault", "VAULT"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			isolate(t)
+			vault := newVault(t)
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "VAULT", vault)
+			}
+			r := runCLI(t, args...)
+			assert.Equal(t, exitError, r.code)
+			assert.Empty(t, r.stdout)
+			assert.Contains(t, r.stderr, "vaultgraph: "+name+": not built yet: the configuration is valid")
+
+			// The configuration is loaded first: a bad one is exit 2.
+			r = runCLI(t, append(args, "--log-format", "xml")...)
+			assert.Equal(t, exitUsage, r.code)
+			assert.Contains(t, r.stderr, `log.format: "xml" is not one of text, json`)
+		})
+	}
+}
+
+func TestLoggingNeverWritesToStdout(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			isolate(t)
+			t.Setenv("VAULTGRAPH_NEO4J_PASSWORD", "hunter2")
+			t.Setenv("VAULTGRAPH_HTTP_TOKENS", "tok-secret")
+			r := runCLI(t, "serve", "--vault", newVault(t), "--log-level", "debug", "--log-format", format)
+			assert.Equal(t, exitError, r.code)
+			assert.Empty(t, r.stdout)
+			assert.Contains(t, r.stderr, "configuration loaded")
+			assert.Contains(t, r.stderr, "[redacted]")
+			assert.NotContains(t, r.stderr, "hunter2")
+			assert.NotContains(t, r.stderr, "tok-secret")
+		})
+	}
+}
+
+func TestRootWithoutArgumentsPrintsHelp(t *testing.T) {
+	isolate(t)
+	r := runCLI(t)
+	assert.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "Available Commands:")
+}

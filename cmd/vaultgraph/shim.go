@@ -1,0 +1,52 @@
+package main
+
+import (
+	"net/url"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// defaultTokenEnv holds the shim's bearer token unless --token-env names
+// another variable.
+const defaultTokenEnv = "VAULTGRAPH_TOKEN"
+
+func newShimCommand(s streams) *cobra.Command {
+	var target, tokenEnv string
+	cmd := &cobra.Command{
+		Use:   "shim --url URL",
+		Short: "Bridge a stdio MCP client to a remote vaultgraph HTTP server",
+		Long: `shim lets a desktop client that only speaks MCP over stdio use a shared
+"vaultgraph serve --http" server: it reads JSON-RPC from stdin, forwards each
+message to URL over streamable HTTP, and writes the replies to stdout.
+
+The bearer token is read from the environment variable named by --token-env
+(default ` + defaultTokenEnv + `), never from a flag, so it does not show in the
+process list. If --token-env is given, that variable must be set.
+
+Not built yet: this build checks its flags and the configuration, then exits
+with status 1.`,
+		Example: `  VAULTGRAPH_TOKEN=s3cret vaultgraph shim --url https://vault.example.com/mcp
+  vaultgraph shim --url http://127.0.0.1:8080/mcp --token-env TEAM_VAULT_TOKEN`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if target == "" {
+				return usagef(cmd, "--url is required")
+			}
+			u, err := url.Parse(target)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return usagef(cmd, "--url %q is not an http or https URL, want e.g. http://127.0.0.1:8080/mcp", target)
+			}
+			if cmd.Flags().Changed("token-env") && os.Getenv(tokenEnv) == "" {
+				return usagef(cmd, "--token-env %s: the variable %s is not set", tokenEnv, tokenEnv)
+			}
+			if _, _, err := loadConfig(cmd, s, false); err != nil {
+				return err
+			}
+			return notBuilt(cmd, "stdio-to-HTTP bridge")
+		},
+	}
+	cmd.Flags().StringVar(&target, "url", "", "URL of the vaultgraph streamable HTTP endpoint (required)")
+	cmd.Flags().StringVar(&tokenEnv, "token-env", defaultTokenEnv, "environment variable that holds the bearer token")
+	return cmd
+}

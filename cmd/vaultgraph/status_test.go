@@ -1,0 +1,64 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+)
+
+func TestStatusRedactsSecretsFromTheEnvironment(t *testing.T) {
+	for _, format := range []string{"table", "yaml"} {
+		t.Run(format, func(t *testing.T) {
+			isolate(t)
+			t.Setenv("VAULTGRAPH_NEO4J_PASSWORD", "hunter2")
+			t.Setenv("VAULTGRAPH_HTTP_TOKENS", "tok-one,ro:tok-two")
+			t.Setenv("VAULTGRAPH_EMBEDDING_API_KEY", "sk-secret")
+			r := runCLI(t, "status", "--format", format, "--log-level", "debug")
+			require.Equal(t, exitOK, r.code, r.stderr)
+			for _, secret := range []string{"hunter2", "tok-one", "tok-two", "sk-secret"} {
+				assert.NotContains(t, r.stdout, secret)
+				assert.NotContains(t, r.stderr, secret)
+			}
+			assert.Contains(t, r.stdout, "[redacted]")
+		})
+	}
+}
+
+func TestStatusTable(t *testing.T) {
+	isolate(t)
+	t.Setenv("VAULTGRAPH_NEO4J_PASSWORD", "hunter2")
+	r := runCLI(t, "status", "--store", "neo4j")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "config file: none (looked for ")
+	assert.Regexp(t, `(?m)^KEY\s+VALUE\s+SOURCE$`, r.stdout)
+	assert.Regexp(t, `(?m)^store\s+neo4j\s+flag --store$`, r.stdout)
+	assert.Regexp(t, `(?m)^neo4j\.password\s+\[redacted\]\s+env VAULTGRAPH_NEO4J_PASSWORD$`, r.stdout)
+	assert.Regexp(t, `(?m)^neo4j\.uri\s+bolt://127\.0\.0\.1:7687\s+default$`, r.stdout)
+	assert.Regexp(t, `(?m)^toolsets\s+graph,kb\s+default$`, r.stdout)
+	assert.Regexp(t, `(?m)^embedding\.api_key\s+""\s+default$`, r.stdout)
+}
+
+func TestStatusYAMLIsShapedLikeTheFile(t *testing.T) {
+	isolate(t)
+	r := runCLI(t, "status", "--format", "yaml", "--toolsets", "all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var doc struct {
+		Store    string   `yaml:"store"`
+		Toolsets []string `yaml:"toolsets"`
+		Neo4j    struct {
+			URI            string `yaml:"uri"`
+			MaxConnections int    `yaml:"max_connections"`
+		} `yaml:"neo4j"`
+		HTTP struct {
+			Tokens []any `yaml:"tokens"`
+		} `yaml:"http"`
+	}
+	require.NoError(t, yaml.Unmarshal([]byte(r.stdout), &doc), r.stdout)
+	assert.Equal(t, "embedded", doc.Store)
+	assert.Equal(t, []string{"graph", "kb", "entities", "memory"}, doc.Toolsets)
+	assert.Equal(t, "bolt://127.0.0.1:7687", doc.Neo4j.URI)
+	assert.Equal(t, 50, doc.Neo4j.MaxConnections)
+	assert.Contains(t, r.stdout, "toolsets: [graph, kb, entities, memory] # from flag --toolsets\n")
+}

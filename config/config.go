@@ -1,0 +1,161 @@
+package config
+
+import (
+	"slices"
+	"time"
+)
+
+// Store kinds, the values of the store key.
+const (
+	StoreEmbedded = "embedded" // memstore, persisted under StateDir
+	StoreNeo4j    = "neo4j"    // neo4jstore, reached through Neo4j
+)
+
+// Toolset names, the values of the toolsets key. ToolsetAll is accepted in
+// input only: Load expands it, so Config.Toolsets never holds it.
+const (
+	ToolsetGraph    = "graph"
+	ToolsetKB       = "kb"
+	ToolsetEntities = "entities"
+	ToolsetMemory   = "memory"
+	ToolsetAll      = "all"
+)
+
+// Toolsets lists every toolset in canonical order: the order Config.Toolsets
+// is kept in and the order ToolsetAll expands to.
+var Toolsets = []string{ToolsetGraph, ToolsetKB, ToolsetEntities, ToolsetMemory}
+
+// Embedding providers, the values of embedding.provider.
+const (
+	EmbeddingBuiltin = "builtin" // local, in-process embedder; no service needed
+	EmbeddingOllama  = "ollama"  // an Ollama server
+	EmbeddingOpenAI  = "openai"  // any OpenAI-compatible /embeddings endpoint
+	EmbeddingNone    = "none"    // no embeddings: semantic search tools are hidden
+)
+
+// Log formats, the values of log.format.
+const (
+	LogText = "text"
+	LogJSON = "json"
+)
+
+// Config is vaultgraph's whole configuration, as Load returns it: defaults,
+// file, environment and flags merged, paths made absolute and toolsets
+// expanded. Its String and LogValue redact every secret.
+type Config struct {
+	// Vault is the absolute path of the vault folder; empty if not set.
+	Vault string
+	// Store is StoreEmbedded or StoreNeo4j.
+	Store string
+	// StateDir is the absolute directory where the embedded store keeps its
+	// state. It is shared by every vault; the store keys its files by vault.
+	StateDir string
+	// Neo4j is used when Store is StoreNeo4j.
+	Neo4j Neo4jConfig
+	// HTTP configures serve's streamable HTTP transport.
+	HTTP HTTPConfig
+	// ReadOnly exposes only tools whose read-only hint is set.
+	ReadOnly bool
+	// Toolsets are the enabled toolsets, without duplicates, in the order of
+	// the Toolsets variable.
+	Toolsets []string
+	// ToolRenames maps a tool's name to the name it is exposed under. The
+	// default {search: memory_search} is meant for the memory toolset's
+	// search, and applies when both graph and memory are enabled, so it does
+	// not clash with graph's search. Tool names are lower case (the file's
+	// keys are read case-insensitively).
+	ToolRenames map[string]string
+	// Embedding chooses and reaches the embedding provider.
+	Embedding EmbeddingConfig
+	// Watch makes serve keep the store in sync with the vault as files
+	// change. (sync watches only with its own --watch flag.)
+	Watch bool
+	// Ignore holds glob patterns (path.Match syntax) of vault-relative,
+	// slash-separated paths the vault scan skips.
+	Ignore []string
+	// Log configures the one slog logger built in cmd.
+	Log LogConfig
+
+	// File is the config file that was read, or "" if none was.
+	File string
+
+	// origins records where each key's value came from (see Origin).
+	origins map[string]string
+}
+
+// Neo4jConfig is how to reach Neo4j.
+type Neo4jConfig struct {
+	// URI has scheme neo4j, neo4j+s, neo4j+ssc, bolt, bolt+s or bolt+ssc.
+	URI      string
+	User     string
+	Password Secret
+	Database string
+	// MaxConnections caps the driver's connection pool; at least 1.
+	MaxConnections int
+	// Timeout bounds connection acquisition and each transaction; positive.
+	Timeout time.Duration
+}
+
+// HTTPConfig configures the streamable HTTP transport of serve.
+type HTTPConfig struct {
+	// Addr is the listen address (host:port); empty means serve over stdio.
+	Addr string
+	// Tokens are the bearer tokens clients may present. A read-only token
+	// gets only the tools a read-only server would expose.
+	Tokens []Token
+}
+
+// Token is one bearer token accepted by the HTTP transport.
+type Token struct {
+	Value    Secret
+	ReadOnly bool
+}
+
+// EmbeddingConfig chooses the embedding provider.
+type EmbeddingConfig struct {
+	// Provider is one of EmbeddingBuiltin, EmbeddingOllama, EmbeddingOpenAI
+	// or EmbeddingNone.
+	Provider string
+	// URL is the provider's base URL; empty means the provider's default.
+	URL string
+	// Model is the provider's model name; empty means the provider's default.
+	Model  string
+	APIKey Secret
+}
+
+// LogConfig configures logging.
+type LogConfig struct {
+	// Level is debug, info, warn or error.
+	Level string
+	// Format is LogText or LogJSON.
+	Format string
+}
+
+// HasToolset reports whether the named toolset is enabled.
+func (c *Config) HasToolset(name string) bool {
+	return slices.Contains(c.Toolsets, name)
+}
+
+// Origin says where a key's value came from: "flag --NAME", "env NAME",
+// the config file's path, or "default". It is "default" for a Config that
+// Load did not build.
+func (c *Config) Origin(key string) string {
+	if o, ok := c.origins[key]; ok {
+		return o
+	}
+	return originDefault
+}
+
+// Default returns the configuration made of the built-in defaults alone
+// (state_dir derived from the environment), as a starting point for tests
+// and for programs that build a Config without Load.
+func Default() *Config {
+	c := &Config{}
+	for i := range keys {
+		k := &keys[i]
+		// Defaults decode without problems; TestDefaultsAreValid checks it.
+		_ = k.decode(k.defaultValue(), c, "")
+	}
+	c.Toolsets = expandToolsets(c.Toolsets)
+	return c
+}

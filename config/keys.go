@@ -1,0 +1,310 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// FlagScope says which commands carry a key's command-line flag.
+type FlagScope int
+
+const (
+	// NoFlag: the key is set by file or environment only (all secrets).
+	NoFlag FlagScope = iota
+	// FlagGlobal: a persistent flag of the root command, on every command.
+	FlagGlobal
+	// FlagServe: a flag of the serve command only.
+	FlagServe
+)
+
+// EnvPrefix starts the name of every environment variable read by Load.
+const EnvPrefix = "VAULTGRAPH_"
+
+// key declares one setting. Each setting is declared exactly once, here; its
+// default, environment variable, flag, validation, display and template
+// entry all derive from this declaration.
+type key struct {
+	name string // dotted YAML path and viper key, e.g. "neo4j.uri"
+	help string // one line: flag usage, template comment, status
+	doc  []string
+
+	// def is the default in the field's Go type; a func() any is evaluated
+	// at load time (state_dir depends on the environment).
+	def any
+	// defDoc replaces the default in the template when def is computed.
+	defDoc string
+	// example replaces the template's "name: default" line (for tokens).
+	example []string
+
+	// field returns a pointer to the Config field holding the value; its
+	// type (*string, *Secret, *bool, *int, *time.Duration, *[]string,
+	// *map[string]string, *[]Token) decides how raw values are decoded.
+	field   func(*Config) any
+	path    bool     // a *string holding a path: ~ expanded, made absolute
+	allowed []string // the values a *string or each element of a *[]string may take
+	min     int      // least value of an *int
+	check   func(*Config) []Problem
+
+	flag  string // flag name, "" = none
+	scope FlagScope
+}
+
+// keys is the table of every setting, in the order the template, status and
+// String show them. Keys sharing a parent (neo4j.*) are kept together.
+var keys = []key{
+	{
+		name:  "vault",
+		help:  "path of the vault folder (markdown notes); required by serve, sync and call",
+		def:   "",
+		field: func(c *Config) any { return &c.Vault },
+		path:  true,
+		check: checkVault,
+		flag:  "vault", scope: FlagGlobal,
+	},
+	{
+		name:    "store",
+		help:    "graph store (embedded runs in process, nothing to install)",
+		def:     StoreEmbedded,
+		field:   func(c *Config) any { return &c.Store },
+		allowed: []string{StoreEmbedded, StoreNeo4j},
+		flag:    "store", scope: FlagGlobal,
+	},
+	{
+		name: "state_dir",
+		help: "folder where the embedded store keeps its state",
+		doc: []string{
+			"Default: $XDG_STATE_HOME/vaultgraph, or ~/.local/state/vaultgraph when XDG_STATE_HOME is unset.",
+			"Shared by all vaults; the store keeps each vault's state apart.",
+		},
+		def:    func() any { return defaultStateDir() },
+		defDoc: "~/.local/state/vaultgraph",
+		field:  func(c *Config) any { return &c.StateDir },
+		path:   true,
+		check:  checkStateDir,
+		flag:   "state-dir", scope: FlagGlobal,
+	},
+	{
+		name:  "neo4j.uri",
+		help:  "Neo4j URI, used when store is neo4j",
+		doc:   []string{"Schemes: " + strings.Join(neo4jSchemes, ", ") + "; no credentials in the URI."},
+		def:   "bolt://127.0.0.1:7687",
+		field: func(c *Config) any { return &c.Neo4j.URI },
+		check: checkNeo4jURI,
+	},
+	{
+		name:  "neo4j.user",
+		help:  "Neo4j user name",
+		def:   "neo4j",
+		field: func(c *Config) any { return &c.Neo4j.User },
+	},
+	{
+		name:  "neo4j.password",
+		help:  "Neo4j password (secret: prefer the environment variable)",
+		def:   "",
+		field: func(c *Config) any { return &c.Neo4j.Password },
+	},
+	{
+		name:  "neo4j.database",
+		help:  "Neo4j database name",
+		def:   "neo4j",
+		field: func(c *Config) any { return &c.Neo4j.Database },
+	},
+	{
+		name:  "neo4j.max_connections",
+		help:  "largest number of pooled connections to Neo4j (at least 1)",
+		def:   50,
+		min:   1,
+		field: func(c *Config) any { return &c.Neo4j.MaxConnections },
+	},
+	{
+		name:  "neo4j.timeout",
+		help:  "how long to wait for a Neo4j connection or transaction (a duration such as 30s or 2m)",
+		def:   30 * time.Second,
+		field: func(c *Config) any { return &c.Neo4j.Timeout },
+	},
+	{
+		name: "http.addr",
+		help: "serve MCP over streamable HTTP at this address (host:port); empty serves over stdio",
+		def:  "",
+		field: func(c *Config) any {
+			return &c.HTTP.Addr
+		},
+		check: checkListenAddr,
+		flag:  "http", scope: FlagServe,
+	},
+	{
+		name: "http.tokens",
+		help: "bearer tokens HTTP clients must send (secret: prefer the environment variable)",
+		doc: []string{
+			"Each is a string, or {token: ..., read_only: true} for a token that gets read-only tools.",
+			"A string starting with ro: is read-only too; the environment variable is a comma list,",
+			"e.g. VAULTGRAPH_HTTP_TOKENS=s3cret,ro:r3ader.",
+		},
+		def: []Token(nil),
+		example: []string{
+			"tokens:",
+			"  - change-me-full-access",
+			"  - {token: change-me-read-only, read_only: true}",
+		},
+		field: func(c *Config) any { return &c.HTTP.Tokens },
+		check: checkTokens,
+	},
+	{
+		name:  "read_only",
+		help:  "expose only tools that do not write to the vault or the store",
+		def:   false,
+		field: func(c *Config) any { return &c.ReadOnly },
+		flag:  "read-only", scope: FlagGlobal,
+	},
+	{
+		name:    "toolsets",
+		help:    "toolsets to expose (all means every one)",
+		def:     []string{ToolsetGraph, ToolsetKB},
+		field:   func(c *Config) any { return &c.Toolsets },
+		allowed: toolsetNames,
+		check:   checkToolsets,
+		flag:    "toolsets", scope: FlagGlobal,
+	},
+	{
+		name: "tool_renames",
+		help: "tools to expose under another name, old: new",
+		doc: []string{
+			"The default renames the memory toolset's search to memory_search when both graph",
+			"and memory are enabled, so it does not clash with graph's search. {} renames nothing.",
+			"In the environment: VAULTGRAPH_TOOL_RENAMES=search=memory_search,old=new.",
+		},
+		def:   map[string]string{"search": "memory_search"},
+		field: func(c *Config) any { return &c.ToolRenames },
+		check: checkToolRenames,
+	},
+	{
+		name:    "embedding.provider",
+		help:    "embedding provider for semantic search; none hides the tools that need it",
+		def:     EmbeddingBuiltin,
+		field:   func(c *Config) any { return &c.Embedding.Provider },
+		allowed: []string{EmbeddingBuiltin, EmbeddingOllama, EmbeddingOpenAI, EmbeddingNone},
+	},
+	{
+		name:  "embedding.url",
+		help:  "base URL of the ollama or openai-compatible service; empty uses the provider's default",
+		def:   "",
+		field: func(c *Config) any { return &c.Embedding.URL },
+		check: checkEmbeddingURL,
+	},
+	{
+		name:  "embedding.model",
+		help:  "embedding model name; empty uses the provider's default",
+		def:   "",
+		field: func(c *Config) any { return &c.Embedding.Model },
+	},
+	{
+		name:  "embedding.api_key",
+		help:  "API key of the embedding service (secret: prefer the environment variable)",
+		def:   "",
+		field: func(c *Config) any { return &c.Embedding.APIKey },
+	},
+	{
+		name:  "watch",
+		help:  "while serving, keep the store in sync with the vault as files change",
+		doc:   []string{"sync ignores this key: it watches only when given --watch."},
+		def:   true,
+		field: func(c *Config) any { return &c.Watch },
+		flag:  "watch", scope: FlagServe,
+	},
+	{
+		name:  "ignore",
+		help:  "glob patterns of vault paths to skip (path.Match syntax, relative to the vault, with /)",
+		def:   []string{},
+		field: func(c *Config) any { return &c.Ignore },
+		check: checkIgnore,
+	},
+	{
+		name:    "log.level",
+		help:    "least severity logged to stderr",
+		def:     "info",
+		field:   func(c *Config) any { return &c.Log.Level },
+		allowed: []string{"debug", "info", "warn", "error"},
+		flag:    "log-level", scope: FlagGlobal,
+	},
+	{
+		name:    "log.format",
+		help:    "log line format",
+		def:     LogText,
+		field:   func(c *Config) any { return &c.Log.Format },
+		allowed: []string{LogText, LogJSON},
+		flag:    "log-format", scope: FlagGlobal,
+	},
+}
+
+// toolsetNames are the names the toolsets key accepts.
+var toolsetNames = append(slices.Clone(Toolsets), ToolsetAll)
+
+// env is the environment variable of the key: VAULTGRAPH_ plus the name in
+// upper case with dots as underscores.
+func (k *key) env() string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(k.name, ".", "_"))
+}
+
+// defaultValue returns the key's default, computing it if needed.
+func (k *key) defaultValue() any {
+	if f, ok := k.def.(func() any); ok {
+		return f()
+	}
+	return k.def
+}
+
+// isSecret reports whether the key holds a secret (and so has no flag and
+// never shows its value).
+func (k *key) isSecret() bool {
+	switch k.field(&Config{}).(type) {
+	case *Secret, *[]Token:
+		return true
+	}
+	return false
+}
+
+// lookupKey returns the key named name, or nil.
+func lookupKey(name string) *key {
+	for i := range keys {
+		if keys[i].name == name {
+			return &keys[i]
+		}
+	}
+	return nil
+}
+
+// keyIndex returns the position of the key named by a problem (which may
+// carry an index, "http.tokens[1]"), or -1 for problems about no key.
+func keyIndex(problemKey string) int {
+	name, _, _ := strings.Cut(problemKey, "[")
+	for i := range keys {
+		if keys[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// sources names where the key can be set, for messages.
+func (k *key) sources() string {
+	s := fmt.Sprintf("env %s or %q in the config file", k.env(), k.name)
+	if k.flag != "" {
+		s = "flag --" + k.flag + ", " + s
+	}
+	return s
+}
+
+// defaultStateDir is $XDG_STATE_HOME/vaultgraph, XDG_STATE_HOME defaulting to
+// ~/.local/state; "" if neither is known.
+func defaultStateDir() string {
+	return xdgDir("XDG_STATE_HOME", ".local/state", "vaultgraph")
+}
+
+// envSet reports whether the key's environment variable is set and not
+// empty (viper treats an empty variable as unset; so do we).
+func (k *key) envSet() bool {
+	return os.Getenv(k.env()) != ""
+}

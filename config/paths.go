@@ -1,0 +1,53 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// expandPath expands a leading ~ to the home folder and makes p absolute,
+// relative to base (or to the working directory when base is ""). An empty
+// p stays empty.
+func expandPath(p, base string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "~"+string(filepath.Separator)) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot expand ~: %w", err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if base != "" {
+		return filepath.Join(base, p), nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("cannot make %q absolute: %w", p, err)
+	}
+	return abs, nil
+}
+
+// xdgDir returns $ENV/sub, or ~/fallback/sub when ENV is unset or not
+// absolute (the XDG base directory spec says to ignore relative values),
+// or "" when the home folder is unknown too.
+func xdgDir(env, fallback, sub string) string {
+	if d := os.Getenv(env); filepath.IsAbs(d) {
+		return filepath.Join(d, sub)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, fallback, sub)
+}
+
+// AbsPath expands a leading ~ and makes p absolute against the working
+// directory, as Load does for paths given by flag or environment.
+func AbsPath(p string) (string, error) { return expandPath(p, "") }
