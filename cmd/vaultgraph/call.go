@@ -1,7 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/server"
 
 	"github.com/spf13/cobra"
 )
@@ -16,8 +23,8 @@ configuration without an MCP client. JSON is the tool's arguments, an object
 (default {}). The vault is required; the configuration (toolsets, read_only,
 tool_renames) decides which tools exist, as it does for serve.
 
-Not built yet: this build checks its arguments and the configuration, then
-exits with status 1.`,
+The exit status is 1 when the tool answers with an error result (isError),
+after printing it.`,
 		Example: `  vaultgraph call get_node '{"id": "concepts/BM25"}' --vault ~/notes
   vaultgraph call get_hubs --vault ~/notes --toolsets graph`,
 		Args: usageArgs(cobra.RangeArgs(1, 2)),
@@ -28,11 +35,45 @@ exits with status 1.`,
 					return usagef(cmd, "arguments %q are not a JSON object, want e.g. '{\"id\": \"note\"}'", args[1])
 				}
 			}
-			if _, _, err := loadConfig(cmd, s, true); err != nil {
+			cfg, logger, err := loadConfig(cmd, s, true)
+			if err != nil {
 				return err
 			}
-			return notBuilt(cmd, "tool runner")
+			raw := json.RawMessage("{}")
+			if len(args) == 2 {
+				raw = json.RawMessage(args[1])
+			}
+			return callTool(cmd.Context(), cfg, logger, s, args[0], raw)
 		},
 	}
 	return cmd
+}
+
+// errToolFailed marks a call whose tool answered with an error result.
+var errToolFailed = errors.New("the tool answered with an error")
+
+// callTool syncs the vault, runs one tool in process and prints its result.
+func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams, name string, args json.RawMessage) error {
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	if err := a.syncVault(ctx); err != nil {
+		return err
+	}
+	toolList, err := a.tools()
+	if err != nil {
+		return err
+	}
+	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
+	res, err := server.Call(ctx, srv, name, args)
+	if err != nil {
+		return fmt.Errorf("call %s: %w", name, err)
+	}
+	fmt.Fprintln(s.out, server.ResultText(res))
+	if res.IsError {
+		return fmt.Errorf("call %s: %w", name, errToolFailed)
+	}
+	return nil
 }

@@ -92,12 +92,3 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 func usagef(cmd *cobra.Command, format string, args ...any) error {
 	return &usageError{cmd: cmd, err: fmt.Errorf(format, args...)}
 }
-
-// errNotBuilt marks commands whose implementation has not landed yet.
-var errNotBuilt = errors.New("not built yet")
-
-// notBuilt is the error of a command that validated its configuration but
-// has nothing to run yet.
-func notBuilt(cmd *cobra.Command, missing string) error {
-	return fmt.Errorf("%s: %w: the configuration is valid, but this build has no %s", cmd.Name(), errNotBuilt, missing)
-}

@@ -13,10 +13,10 @@ func TestHelpSaysWhatEachCommandDoes(t *testing.T) {
 		want []string
 	}{
 		{"", []string{"Model Context Protocol", "VAULTGRAPH_NEO4J_URI", "never accepted as flags", "Exit status: 0", "--config", "--vault", "--store", "--log-level", "--log-format", "--read-only", "--toolsets", "--state-dir"}},
-		{"serve", []string{"over stdio", "--http", "streamable HTTP", "--watch", "Not built yet"}},
-		{"sync", []string{"brings the store in line with it", "--watch", "Not built yet"}},
-		{"shim", []string{"--url", "--token-env", "VAULTGRAPH_TOKEN", "never from a flag", "Not built yet"}},
-		{"call", []string{"TOOL [JSON]", "runs a single tool", "Not built yet"}},
+		{"serve", []string{"over stdio", "--http", "streamable HTTP", "--watch", "SIGTERM"}},
+		{"sync", []string{"brings the store in line with it", "--watch", "queued"}},
+		{"shim", []string{"--url", "--token-env", "VAULTGRAPH_TOKEN", "never from a flag", "reconnects", "-32001"}},
+		{"call", []string{"TOOL [JSON]", "runs a single tool", "exit status is 1"}},
 		{"status", []string{"prints every setting with its source", "[redacted]", "--format"}},
 		{"init", []string{"init [VAULT]", "vaultgraph.yaml", "--output", "--force", "refuses to replace"}},
 		{"version", []string{"<version> (<commit>, <go version>)"}},

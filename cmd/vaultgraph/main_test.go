@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,7 +144,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}
 }
 
-func TestCommandsNotBuiltYetValidateThenExitOne(t *testing.T) {
+func TestCommandsLoadConfigurationFirst(t *testing.T) {
 	cases := map[string][]string{
 		"serve": {"serve", "--vault", "VAULT"},
 		"sync":  {"sync", "--vault", "VAULT", "--watch"},
@@ -157,17 +158,53 @@ func TestCommandsNotBuiltYetValidateThenExitOne(t *testing.T) {
 			for i := range args {
 				args[i] = strings.ReplaceAll(args[i], "VAULT", vault)
 			}
-			r := runCLI(t, args...)
-			assert.Equal(t, exitError, r.code)
-			assert.Empty(t, r.stdout)
-			assert.Contains(t, r.stderr, "vaultgraph: "+name+": not built yet: the configuration is valid")
-
-			// The configuration is loaded first: a bad one is exit 2.
-			r = runCLI(t, append(args, "--log-format", "xml")...)
+			// A bad configuration is exit 2 before anything runs.
+			r := runCLI(t, append(args, "--log-format", "xml")...)
 			assert.Equal(t, exitUsage, r.code)
 			assert.Contains(t, r.stderr, `log.format: "xml" is not one of text, json`)
+			assert.Empty(t, r.stdout)
 		})
 	}
+}
+
+func TestCallRunsOneToolAndPrintsItsResult(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	require.NoError(t, os.WriteFile(filepath.Join(vault, "Home.md"), []byte("# Home\n\nSee [[Other]] #start\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(vault, "Other.md"), []byte("other note\n"), 0o600))
+
+	r := runCLI(t, "call", "get_node", `{"id": "HOME.md"}`, "--vault", vault)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var node struct {
+		ID    string
+		Tags  []string
+		Links []struct{ ID, Title string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &node), r.stdout)
+	assert.Equal(t, "home.md", node.ID)
+	assert.Equal(t, []string{"start"}, node.Tags)
+	require.Len(t, node.Links, 1)
+	assert.Equal(t, "Other", node.Links[0].Title)
+
+	// A tool error is printed as the contract's error object, exit 1.
+	r = runCLI(t, "call", "get_neighbors", `{"id": "home.md", "limit": 0}`, "--vault", vault)
+	assert.Equal(t, exitError, r.code)
+	assert.Contains(t, r.stdout, `"code":"INVALID_PARAMS"`)
+	assert.Contains(t, r.stderr, "the tool answered with an error")
+
+	// An unknown tool is an error, not a silent success.
+	r = runCLI(t, "call", "no_such_tool", "--vault", vault)
+	assert.Equal(t, exitError, r.code)
+}
+
+func TestSyncOnceExitsZero(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	require.NoError(t, os.WriteFile(filepath.Join(vault, "a.md"), []byte("[[b]]"), 0o600))
+	r := runCLI(t, "sync", "--vault", vault)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "sync done")
+	assert.Empty(t, r.stdout)
 }
 
 func TestLoggingNeverWritesToStdout(t *testing.T) {
@@ -176,8 +213,9 @@ func TestLoggingNeverWritesToStdout(t *testing.T) {
 			isolate(t)
 			t.Setenv("VAULTGRAPH_NEO4J_PASSWORD", "hunter2")
 			t.Setenv("VAULTGRAPH_HTTP_TOKENS", "tok-secret")
+			// stdin is empty: serve answers nothing and stops at end of input.
 			r := runCLI(t, "serve", "--vault", newVault(t), "--log-level", "debug", "--log-format", format)
-			assert.Equal(t, exitError, r.code)
+			assert.Equal(t, exitOK, r.code, r.stderr)
 			assert.Empty(t, r.stdout)
 			assert.Contains(t, r.stderr, "configuration loaded")
 			assert.Contains(t, r.stderr, "[redacted]")

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"log/slog"
+
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/server"
 )
 
 func newServeCommand(s streams) *cobra.Command {
@@ -22,8 +26,10 @@ a token starting with ro: gets read-only tools).
 Unless --watch=false, serve keeps the store in sync with the vault as files
 change. The vault is required.
 
-Not built yet: this build loads and validates the configuration, then exits
-with status 1.`,
+At start serve syncs the vault into the store (only changed notes are written)
+before it answers; a store that is down does not stop it: tools answer
+PROVIDER_ERROR until the store is back, and queued changes are applied then.
+SIGINT or SIGTERM shuts it down gracefully.`,
 		Example: `  # stdio, embedded store (e.g. command "vaultgraph", args ["serve", "--vault", "/home/me/notes"])
   vaultgraph serve --vault ~/notes
 
@@ -32,12 +38,65 @@ with status 1.`,
     vaultgraph serve --store neo4j --vault /srv/vault --http :8080`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, _, err := loadConfig(cmd, s, true); err != nil {
+			cfg, logger, err := loadConfig(cmd, s, true)
+			if err != nil {
 				return err
 			}
-			return notBuilt(cmd, "MCP server")
+			return serve(cmd.Context(), cfg, logger, s)
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.FlagServe)
 	return cmd
+}
+
+// serve runs the MCP server until ctx ends: sync, then watch the vault in
+// the background while a transport answers clients.
+func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams) error {
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	if err := a.syncVault(ctx); err != nil {
+		return err
+	}
+	toolList, err := a.tools()
+	if err != nil {
+		return err
+	}
+	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
+
+	watchDone := make(chan struct{})
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer func() { stopWatch(); <-watchDone }()
+	go func() {
+		defer close(watchDone)
+		if !cfg.Watch {
+			return
+		}
+		if err := a.mirror.Watch(watchCtx); err != nil {
+			logger.Error("vault watcher stopped", "err", err)
+		}
+	}()
+
+	if cfg.HTTP.Addr == "" {
+		return server.ServeStdio(ctx, srv, s.in, s.out, logger)
+	}
+	tokens := make([]server.Token, 0, len(cfg.HTTP.Tokens))
+	for _, t := range cfg.HTTP.Tokens {
+		tokens = append(tokens, server.Token{Value: t.Value.Reveal(), ReadOnly: t.ReadOnly})
+	}
+	h, err := server.NewHTTPServer(srv, server.HTTPOptions{
+		Addr:   cfg.HTTP.Addr,
+		Tokens: tokens,
+		Health: func(ctx context.Context) error {
+			_, err := a.store.CountNotes(ctx, defaultProject)
+			return err
+		},
+		Logger: logger,
+	})
+	if err != nil {
+		return err
+	}
+	return h.ListenAndServe(ctx)
 }

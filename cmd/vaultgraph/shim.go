@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/vaultgraph/vaultgraph/server"
 )
 
 // defaultTokenEnv holds the shim's bearer token unless --token-env names
@@ -24,8 +25,10 @@ The bearer token is read from the environment variable named by --token-env
 (default ` + defaultTokenEnv + `), never from a flag, so it does not show in the
 process list. If --token-env is given, that variable must be set.
 
-Not built yet: this build checks its flags and the configuration, then exits
-with status 1.`,
+When the server restarts or the connection drops, the shim reconnects and
+initializes a new session on the client's behalf. Errors reach the client as
+JSON-RPC errors: -32000 server unreachable, -32001 token refused (HTTP 401),
+-32002 any other HTTP error.`,
 		Example: `  VAULTGRAPH_TOKEN=s3cret vaultgraph shim --url https://vault.example.com/mcp
   vaultgraph shim --url http://127.0.0.1:8080/mcp --token-env TEAM_VAULT_TOKEN`,
 		Args: usageArgs(cobra.NoArgs),
@@ -40,10 +43,11 @@ with status 1.`,
 			if cmd.Flags().Changed("token-env") && os.Getenv(tokenEnv) == "" {
 				return usagef(cmd, "--token-env %s: the variable %s is not set", tokenEnv, tokenEnv)
 			}
-			if _, _, err := loadConfig(cmd, s, false); err != nil {
+			_, logger, err := loadConfig(cmd, s, false)
+			if err != nil {
 				return err
 			}
-			return notBuilt(cmd, "stdio-to-HTTP bridge")
+			return server.RunShim(cmd.Context(), target, os.Getenv(tokenEnv), s.in, s.out, logger)
 		},
 	}
 	cmd.Flags().StringVar(&target, "url", "", "URL of the vaultgraph streamable HTTP endpoint (required)")

@@ -1,6 +1,13 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultgraph/vaultgraph/config"
+)
 
 func newSyncCommand(s streams) *cobra.Command {
 	var watch bool
@@ -15,19 +22,39 @@ With --watch it keeps running after the first pass and mirrors every change as
 files are created, edited, moved or deleted: the worker to run beside a shared
 "serve --http". (The watch key of the configuration applies to serve only.)
 
-Not built yet: this build loads and validates the configuration, then exits
-with status 1.`,
+A store that is down does not stop --watch: changes are queued and applied
+with backoff once it is back. Without --watch, sync exits 1 when the store
+cannot be written.`,
 		Example: `  vaultgraph sync --vault ~/notes
   vaultgraph sync --store neo4j --vault /srv/vault --watch`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, _, err := loadConfig(cmd, s, true); err != nil {
+			cfg, logger, err := loadConfig(cmd, s, true)
+			if err != nil {
 				return err
 			}
-			_ = watch // read by the sync worker once it lands
-			return notBuilt(cmd, "sync worker")
+			return runSync(cmd.Context(), cfg, logger, watch)
 		},
 	}
 	cmd.Flags().BoolVar(&watch, "watch", false, "keep running and mirror changes as files change")
 	return cmd
+}
+
+// runSync mirrors the vault once, then keeps watching when asked to.
+func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool) error {
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	if !watch {
+		if _, err := a.mirror.Sync(ctx); err != nil { // the mirror logs its summary
+			return fmt.Errorf("sync %s: %w", cfg.Vault, err)
+		}
+		return nil
+	}
+	if err := a.syncVault(ctx); err != nil {
+		return err
+	}
+	return a.mirror.Watch(ctx)
 }

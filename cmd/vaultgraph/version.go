@@ -18,7 +18,19 @@ var (
 
 // versionString is "vaultgraph <version> (<commit>, <go version>)".
 func versionString() string {
-	v, c, goVersion := version, commit, runtime.Version()
+	v, c, goVersion := buildInfo()
+	return fmt.Sprintf("vaultgraph %s (%s, %s)", v, c, goVersion)
+}
+
+// versionNumber is the version alone, as the MCP server reports it.
+func versionNumber() string {
+	v, _, _ := buildInfo()
+	return v
+}
+
+// buildInfo returns the version, commit and Go version of this build.
+func buildInfo() (v, c, goVersion string) {
+	v, c, goVersion = version, commit, runtime.Version()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			v = bi.Main.Version // go install module@version
@@ -36,7 +48,7 @@ func versionString() string {
 	if c == "" {
 		c = "unknown"
 	}
-	return fmt.Sprintf("vaultgraph %s (%s, %s)", v, c, goVersion)
+	return v, c, goVersion
 }
 
 // vcsRevision returns the short commit recorded by the toolchain, with

@@ -1,0 +1,639 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Limits of the graph operations (spec 000). The tool schemas publish the
+// same numbers; GraphService checks them again so that a caller that is not
+// the MCP layer cannot step around them.
+const (
+	MaxSearchLimit       = 50  // search: results
+	MaxNeighborLimit     = 50  // get_neighbors: neighbours
+	MaxHubLimit          = 50  // get_hubs: hubs
+	MaxTagSearchLimit    = 100 // search_by_tags: notes
+	ContextNeighborCount = 20  // get_node depth 1: neighbours included
+	MaxNodeDepth         = 1   // get_node: deepest neighbourhood
+
+	// Content limits, counted in characters (Unicode code points), see
+	// TruncateContent.
+	PrimaryContentLimit  = 10000 // a single node: get_node, random_node, create/update results
+	ListContentLimit     = 500   // each node of a list: search, get_neighbors, search_by_tags
+	NeighborContentLimit = 200   // each neighbour inside a get_node depth 1 result
+
+	// TruncationSuffix is appended to content that was cut.
+	TruncationSuffix = "... [truncated]"
+)
+
+// ErrSearchUnavailable reports that no Searcher is configured: semantic
+// search needs an embedding provider. The search tool is not registered in
+// that case, so clients normally never see it.
+var ErrSearchUnavailable = errors.New("semantic search is not configured")
+
+// ScoredID is a note ID with a similarity score in [0, 1], higher is closer.
+type ScoredID struct {
+	ID    string
+	Score float64
+}
+
+// Searcher finds the notes most similar to a natural-language query, best
+// first. It is implemented on top of an Embedder and the store's vector
+// index; a GraphService without one has no semantic search.
+type Searcher interface {
+	Search(ctx context.Context, query string, limit int) ([]ScoredID, error)
+}
+
+// WarningSource hands out the non-fatal problems (broken links, parse
+// issues) collected since the last call, and forgets them (spec 000:
+// "warnings accumulate from file watcher and clear after being returned").
+type WarningSource interface {
+	DrainWarnings() []string
+}
+
+// WarningSourceFunc adapts a drain function, such as the vault's
+// (*Warnings).Drain, to a WarningSource.
+type WarningSourceFunc func() []string
+
+// DrainWarnings calls f.
+func (f WarningSourceFunc) DrainWarnings() []string { return f() }
+
+// NodeView is a note shaped for a client: its links carry titles and its
+// content may be truncated (TruncateContent).
+type NodeView struct {
+	ID      string
+	Title   string
+	Content string
+	Tags    []string
+	Links   []LinkInfo // distinct resolved outgoing links, first-seen order
+}
+
+// NeighborView is a neighbour of a node and the side it is on.
+type NeighborView struct {
+	NodeView
+	Direction Direction // DirectionIn or DirectionOut
+}
+
+// Neighborhood is the context get_node adds at depth 1.
+type Neighborhood struct {
+	Neighbors     []NeighborView // up to ContextNeighborCount, outgoing first
+	IncomingCount int            // distinct notes linking to the node
+	OutgoingCount int            // distinct notes the node links to
+}
+
+// NodeDetail is the answer to GetNode: the node and, at depth 1, its
+// neighbourhood (nil at depth 0).
+type NodeDetail struct {
+	Node    NodeView
+	Context *Neighborhood
+}
+
+// ScoredNode is a search result.
+type ScoredNode struct {
+	NodeView
+	Score float64
+}
+
+// UpdateResult is the updated node and, when the title changed, what the
+// rename rewrote.
+type UpdateResult struct {
+	Node    NodeView
+	Renamed *RenameReport
+}
+
+// GraphService is the graph toolset's domain service ("GraphCore" in the
+// specs): it answers the spec 000 operations for one project by combining a
+// GraphReader, a NoteWriter, an optional Searcher and an optional
+// WarningSource. It applies what every answer needs and no store should
+// repeat: case-insensitive ID lookup, link titles resolved in one batch per
+// answer, content truncation and argument checks.
+//
+// Methods return core types only; shaping JSON is the tool layer's job.
+// A GraphService is safe for concurrent use.
+type GraphService struct {
+	project  string
+	reader   GraphReader
+	writer   NoteWriter
+	searcher Searcher
+	warnings WarningSource
+	pick     func(n int) int
+}
+
+// GraphOption configures a GraphService.
+type GraphOption func(*GraphService)
+
+// WithSearcher enables semantic search.
+func WithSearcher(s Searcher) GraphOption {
+	return func(g *GraphService) { g.searcher = s }
+}
+
+// WithWarnings sets where warnings come from (usually the sync worker).
+func WithWarnings(w WarningSource) GraphOption {
+	return func(g *GraphService) { g.warnings = w }
+}
+
+// WithRandomSeed makes RandomNode repeatable: the same seed and graph give
+// the same sequence of answers. Without it the choice is unseeded.
+func WithRandomSeed(seed uint64) GraphOption {
+	return func(g *GraphService) {
+		var mu sync.Mutex // *rand.Rand is not safe for concurrent use
+		r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+		g.pick = func(n int) int {
+			mu.Lock()
+			defer mu.Unlock()
+			return r.IntN(n)
+		}
+	}
+}
+
+// NewGraphService returns the graph service of project. writer may be nil
+// for a read-only deployment; the write methods then fail.
+func NewGraphService(project string, reader GraphReader, writer NoteWriter, opts ...GraphOption) *GraphService {
+	g := &GraphService{project: project, reader: reader, writer: writer, pick: rand.IntN}
+	for _, opt := range opts {
+		opt(g)
+	}
+	return g
+}
+
+// HasSearch reports whether semantic search is available.
+func (g *GraphService) HasSearch() bool { return g.searcher != nil }
+
+// DrainWarnings returns and clears the pending warnings; nil when there are
+// none or no WarningSource is configured.
+func (g *GraphService) DrainWarnings() []string {
+	if g.warnings == nil {
+		return nil
+	}
+	return g.warnings.DrainWarnings()
+}
+
+// GetNode returns the node with id (see lookup for letter case) and, at
+// depth 1, up to ContextNeighborCount neighbours with their direction and
+// the node's distinct in- and out-degree. A missing node is (nil, nil).
+func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*NodeDetail, error) {
+	if err := requireID("id", id); err != nil {
+		return nil, err
+	}
+	if depth < 0 || depth > MaxNodeDepth {
+		return nil, InvalidArgument("depth must be 0 or 1, got %d", depth)
+	}
+	note, err := g.lookup(ctx, id)
+	if note == nil || err != nil {
+		return nil, err
+	}
+	if depth == 0 {
+		views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
+		if err != nil {
+			return nil, err
+		}
+		return &NodeDetail{Node: views[0]}, nil
+	}
+
+	neighbors, err := g.reader.Neighbors(ctx, g.project, note.ID, DirectionBoth, ContextNeighborCount)
+	if err != nil {
+		return nil, fmt.Errorf("graph: neighbours of %s: %w", note.ID, err)
+	}
+	degree, err := g.reader.Degree(ctx, g.project, note.ID)
+	if err != nil {
+		return nil, fmt.Errorf("graph: degree of %s: %w", note.ID, err)
+	}
+	notes := make([]Note, 0, len(neighbors)+1)
+	limits := make([]int, 0, len(neighbors)+1)
+	notes = append(notes, *note)
+	limits = append(limits, PrimaryContentLimit)
+	for _, n := range neighbors {
+		notes = append(notes, n.Note)
+		limits = append(limits, NeighborContentLimit)
+	}
+	views, err := g.viewsWithLimits(ctx, notes, limits)
+	if err != nil {
+		return nil, err
+	}
+	ctxView := &Neighborhood{
+		Neighbors:     make([]NeighborView, len(neighbors)),
+		IncomingCount: degree.In,
+		OutgoingCount: degree.Out,
+	}
+	for i, n := range neighbors {
+		ctxView.Neighbors[i] = NeighborView{NodeView: views[i+1], Direction: n.Direction}
+	}
+	return &NodeDetail{Node: views[0], Context: ctxView}, nil
+}
+
+// Neighbors returns up to limit (1..MaxNeighborLimit) notes adjacent to id,
+// outgoing first, content truncated to ListContentLimit. A missing node has
+// no neighbours: the result is empty, not an error.
+func (g *GraphService) Neighbors(ctx context.Context, id string, dir Direction, limit int) ([]NeighborView, error) {
+	if err := requireID("id", id); err != nil {
+		return nil, err
+	}
+	if !dir.Valid() {
+		return nil, InvalidArgument("direction must be one of in, out, both, got %q", dir)
+	}
+	if err := checkLimit(limit, MaxNeighborLimit); err != nil {
+		return nil, err
+	}
+	resolved, err := g.resolveID(ctx, id)
+	if resolved == "" || err != nil {
+		return []NeighborView{}, err
+	}
+	neighbors, err := g.reader.Neighbors(ctx, g.project, resolved, dir, limit)
+	if err != nil {
+		return nil, fmt.Errorf("graph: neighbours of %s: %w", resolved, err)
+	}
+	notes := make([]Note, len(neighbors))
+	for i, n := range neighbors {
+		notes[i] = n.Note
+	}
+	views, err := g.views(ctx, notes, ListContentLimit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]NeighborView, len(neighbors))
+	for i, n := range neighbors {
+		out[i] = NeighborView{NodeView: views[i], Direction: n.Direction}
+	}
+	return out, nil
+}
+
+// FindPath returns the IDs of a shortest path along link direction from
+// source to target, both included; nil when either note is missing or no
+// path exists.
+func (g *GraphService) FindPath(ctx context.Context, source, target string) ([]string, error) {
+	if err := requireID("source", source); err != nil {
+		return nil, err
+	}
+	if err := requireID("target", target); err != nil {
+		return nil, err
+	}
+	from, err := g.resolveID(ctx, source)
+	if from == "" || err != nil {
+		return nil, err
+	}
+	to, err := g.resolveID(ctx, target)
+	if to == "" || err != nil {
+		return nil, err
+	}
+	path, err := g.reader.ShortestPath(ctx, g.project, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("graph: path %s -> %s: %w", from, to, err)
+	}
+	if len(path) == 0 {
+		return nil, nil
+	}
+	return path, nil
+}
+
+// Hubs returns the limit (1..MaxHubLimit) most central notes by metric.
+func (g *GraphService) Hubs(ctx context.Context, metric HubMetric, limit int) ([]Hub, error) {
+	if !metric.Valid() {
+		return nil, InvalidArgument("metric must be one of in_degree, out_degree, pagerank, got %q", metric)
+	}
+	if err := checkLimit(limit, MaxHubLimit); err != nil {
+		return nil, err
+	}
+	hubs, err := g.reader.Hubs(ctx, g.project, metric, limit)
+	if err != nil {
+		return nil, fmt.Errorf("graph: hubs by %s: %w", metric, err)
+	}
+	if hubs == nil {
+		hubs = []Hub{}
+	}
+	return hubs, nil
+}
+
+// SearchByTags returns up to limit (1..MaxTagSearchLimit) notes carrying
+// any or all of tags, by ID, content truncated to ListContentLimit.
+func (g *GraphService) SearchByTags(ctx context.Context, tags []string, mode TagMode, limit int) ([]NodeView, error) {
+	if len(tags) == 0 {
+		return nil, InvalidArgument("tags must name at least one tag")
+	}
+	if !mode.Valid() {
+		return nil, InvalidArgument("mode must be one of any, all, got %q", mode)
+	}
+	if err := checkLimit(limit, MaxTagSearchLimit); err != nil {
+		return nil, err
+	}
+	notes, err := g.reader.NotesByTags(ctx, g.project, tags, mode, limit)
+	if err != nil {
+		return nil, fmt.Errorf("graph: notes by tags: %w", err)
+	}
+	return g.views(ctx, notes, ListContentLimit)
+}
+
+// RandomNode returns a note chosen uniformly among all notes, or among
+// those carrying any of tags; nil when there is none.
+func (g *GraphService) RandomNode(ctx context.Context, tags []string) (*NodeView, error) {
+	note, err := g.reader.RandomNote(ctx, g.project, tags, g.pick)
+	if err != nil {
+		return nil, fmt.Errorf("graph: random note: %w", err)
+	}
+	if note == nil {
+		return nil, nil
+	}
+	views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &views[0], nil
+}
+
+// Search returns up to limit (1..MaxSearchLimit) notes most similar to
+// query, best first, content truncated to ListContentLimit. Notes the
+// searcher found but the store no longer holds are left out.
+func (g *GraphService) Search(ctx context.Context, query string, limit int) ([]ScoredNode, error) {
+	if g.searcher == nil {
+		return nil, ErrSearchUnavailable
+	}
+	if strings.TrimSpace(query) == "" {
+		return nil, InvalidArgument("query must not be empty")
+	}
+	if err := checkLimit(limit, MaxSearchLimit); err != nil {
+		return nil, err
+	}
+	hits, err := g.searcher.Search(ctx, query, limit)
+	if err != nil {
+		return nil, fmt.Errorf("graph: search: %w", err)
+	}
+	ids := make([]string, len(hits))
+	scores := make(map[string]float64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+		if _, seen := scores[h.ID]; !seen {
+			scores[h.ID] = h.Score
+		}
+	}
+	notes, err := g.reader.GetNotes(ctx, g.project, ids)
+	if err != nil {
+		return nil, fmt.Errorf("graph: search results: %w", err)
+	}
+	notes = distinctNotes(notes)
+	views, err := g.views(ctx, notes, ListContentLimit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ScoredNode, len(views))
+	for i, v := range views {
+		out[i] = ScoredNode{NodeView: v, Score: scores[v.ID]}
+	}
+	return out, nil
+}
+
+// Create writes a new note through the NoteWriter and returns it. The file
+// name is derived from the title by the writer; an existing file gives
+// ErrExists, a directory outside the vault ErrInvalidPath.
+func (g *GraphService) Create(ctx context.Context, n NewNote) (*NodeView, error) {
+	if strings.TrimSpace(n.Title) == "" {
+		return nil, InvalidArgument("title must not be empty")
+	}
+	if g.writer == nil {
+		return nil, errNoWriter
+	}
+	note, err := g.writer.Create(ctx, n)
+	if err != nil {
+		return nil, fmt.Errorf("graph: create %q: %w", n.Title, err)
+	}
+	views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &views[0], nil
+}
+
+// Update changes the note with id (see lookup for letter case). At least
+// one field of u must be set. A missing note gives ErrNotFound.
+func (g *GraphService) Update(ctx context.Context, id string, u NoteUpdate) (*UpdateResult, error) {
+	if err := requireID("id", id); err != nil {
+		return nil, err
+	}
+	if u.Title == nil && u.Content == nil && u.Tags == nil {
+		return nil, InvalidArgument("at least one of title, content or tags must be given")
+	}
+	if u.Title != nil && strings.TrimSpace(*u.Title) == "" {
+		return nil, InvalidArgument("title must not be empty")
+	}
+	if g.writer == nil {
+		return nil, errNoWriter
+	}
+	resolved, err := g.resolveID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if resolved == "" {
+		return nil, fmt.Errorf("graph: update %s: %w", id, ErrNotFound)
+	}
+	note, report, err := g.writer.Update(ctx, resolved, u)
+	if err != nil {
+		return nil, fmt.Errorf("graph: update %s: %w", resolved, err)
+	}
+	views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &UpdateResult{Node: views[0], Renamed: report}, nil
+}
+
+// Delete removes the note with id (see lookup for letter case); false when
+// there was none.
+func (g *GraphService) Delete(ctx context.Context, id string) (bool, error) {
+	if err := requireID("id", id); err != nil {
+		return false, err
+	}
+	if g.writer == nil {
+		return false, errNoWriter
+	}
+	resolved, err := g.resolveID(ctx, id)
+	if resolved == "" || err != nil {
+		return false, err
+	}
+	deleted, err := g.writer.Delete(ctx, resolved)
+	if err != nil {
+		return false, fmt.Errorf("graph: delete %s: %w", resolved, err)
+	}
+	return deleted, nil
+}
+
+// errNoWriter is a wiring bug: the write tools are registered only with a
+// writer.
+var errNoWriter = errors.New("graph: no note writer configured")
+
+// lookup finds the note a client's ID names, trying IDCandidates in order:
+// the exact ID first (the common case costs one round trip), then the
+// others with one ResolveTitles call. A missing note is (nil, nil).
+func (g *GraphService) lookup(ctx context.Context, id string) (*Note, error) {
+	note, err := g.reader.GetNote(ctx, g.project, id)
+	if err == nil {
+		return note, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("graph: get note %s: %w", id, err)
+	}
+	resolved, err := g.resolveID(ctx, id)
+	if resolved == "" || resolved == id || err != nil {
+		return nil, err
+	}
+	note, err = g.reader.GetNote(ctx, g.project, resolved)
+	if errors.Is(err, ErrNotFound) { // deleted in between
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("graph: get note %s: %w", resolved, err)
+	}
+	return note, nil
+}
+
+// resolveID returns the first of IDCandidates(id) that exists, or "" when
+// none does; one round trip.
+func (g *GraphService) resolveID(ctx context.Context, id string) (string, error) {
+	candidates := IDCandidates(id)
+	titles, err := g.reader.ResolveTitles(ctx, g.project, candidates)
+	if err != nil {
+		return "", fmt.Errorf("graph: resolve %s: %w", id, err)
+	}
+	for _, c := range candidates {
+		if _, ok := titles[c]; ok {
+			return c, nil
+		}
+	}
+	return "", nil
+}
+
+// IDCandidates returns the IDs to try, in order, for an ID or path given by
+// a client: the exact string (IDs of case-colliding files keep their case),
+// its lowercase form (IDs are lowercased paths, but clients echo paths as
+// they appear on disk), then both with ".md" added when it has no ".md"
+// extension. Surrounding spaces and a leading "./" are dropped.
+func IDCandidates(id string) []string {
+	id = strings.TrimPrefix(strings.TrimSpace(id), "./")
+	out := make([]string, 0, 4)
+	add := func(s string) {
+		for _, o := range out {
+			if o == s {
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	lower := strings.ToLower(id)
+	add(id)
+	add(lower)
+	if !strings.HasSuffix(lower, ".md") {
+		add(id + ".md")
+		add(lower + ".md")
+	}
+	return out
+}
+
+// views shapes notes with one content limit for all.
+func (g *GraphService) views(ctx context.Context, notes []Note, limit int) ([]NodeView, error) {
+	limits := make([]int, len(notes))
+	for i := range limits {
+		limits[i] = limit
+	}
+	return g.viewsWithLimits(ctx, notes, limits)
+}
+
+// viewsWithLimits shapes notes, truncating notes[i] to limits[i], and
+// resolves the titles of all their links with a single ResolveTitles call.
+// Links whose target vanished since the notes were read are left out.
+func (g *GraphService) viewsWithLimits(ctx context.Context, notes []Note, limits []int) ([]NodeView, error) {
+	targets := make([][]string, len(notes))
+	var all []string
+	seen := make(map[string]bool)
+	for i := range notes {
+		targets[i] = notes[i].LinkTargets()
+		for _, t := range targets[i] {
+			if !seen[t] {
+				seen[t] = true
+				all = append(all, t)
+			}
+		}
+	}
+	titles := map[string]string{}
+	if len(all) > 0 {
+		var err error
+		titles, err = g.reader.ResolveTitles(ctx, g.project, all)
+		if err != nil {
+			return nil, fmt.Errorf("graph: resolve link titles: %w", err)
+		}
+	}
+	views := make([]NodeView, len(notes))
+	for i := range notes {
+		n := &notes[i]
+		links := make([]LinkInfo, 0, len(targets[i]))
+		for _, t := range targets[i] {
+			if title, ok := titles[t]; ok {
+				links = append(links, LinkInfo{ID: t, Title: title})
+			}
+		}
+		tags := n.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		views[i] = NodeView{
+			ID:      n.ID,
+			Title:   n.Title,
+			Content: TruncateContent(n.Content, limits[i]),
+			Tags:    tags,
+			Links:   links,
+		}
+	}
+	return views, nil
+}
+
+// TruncateContent cuts s to its first limit characters (Unicode code
+// points; an invalid UTF-8 byte counts as one) and appends
+// TruncationSuffix. Content of at most limit characters is returned as it
+// is, so the result of a cut is limit+len(suffix) characters long. A cut
+// never splits a UTF-8 sequence.
+func TruncateContent(s string, limit int) string {
+	if limit < 0 || len(s) <= limit { // len in bytes >= characters
+		return s
+	}
+	count := 0
+	for i := range s { // i steps over whole runes
+		if count == limit {
+			return s[:i] + TruncationSuffix
+		}
+		count++
+	}
+	return s // exactly limit characters or fewer
+}
+
+// requireID rejects an empty or blank ID argument.
+func requireID(name, id string) error {
+	if strings.TrimSpace(id) == "" {
+		return InvalidArgument("%s must not be empty", name)
+	}
+	if !utf8.ValidString(id) {
+		return InvalidArgument("%s must be valid UTF-8", name)
+	}
+	return nil
+}
+
+// checkLimit rejects a limit outside 1..maxLimit.
+func checkLimit(limit, maxLimit int) error {
+	if limit < 1 || limit > maxLimit {
+		return InvalidArgument("limit must be between 1 and %d, got %d", maxLimit, limit)
+	}
+	return nil
+}
+
+// distinctNotes drops repeated IDs, keeping the first.
+func distinctNotes(notes []Note) []Note {
+	seen := make(map[string]bool, len(notes))
+	out := notes[:0]
+	for _, n := range notes {
+		if !seen[n.ID] {
+			seen[n.ID] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// CompareNotes reports how got differs from want in the fields a store must
+// give back, or nil when they agree. Precision rules, shared by every store:
+//   - Keys is not compared: stores keep keys for link resolution but need not
+//     return them.
+//   - ModTime is compared as an instant truncated to the millisecond; the
+//     time zone and monotonic reading are not part of it.
+//   - Tags, Links and Frontmatter: nil and empty are the same; order of Tags
+//     and Links matters.
+//   - Frontmatter values are compared after normalising: every number
+//     (any int, uint or float type) becomes float64, every slice []any and
+//     every map with string keys map[string]any, recursively. A store that
+//     keeps frontmatter as JSON returns float64 or int64 where YAML gave int;
+//     both are accepted.
+func CompareNotes(want, got core.Note) error {
+	var errs []error
+	diff := func(field string, w, g any) {
+		errs = append(errs, fmt.Errorf("%s: want %#v, got %#v", field, w, g))
+	}
+	if want.Project != got.Project {
+		diff("Project", want.Project, got.Project)
+	}
+	if want.ID != got.ID {
+		diff("ID", want.ID, got.ID)
+	}
+	if want.Title != got.Title {
+		diff("Title", want.Title, got.Title)
+	}
+	if want.Path != got.Path {
+		diff("Path", want.Path, got.Path)
+	}
+	if want.Content != got.Content {
+		diff("Content", want.Content, got.Content)
+	}
+	if want.Hash != got.Hash {
+		diff("Hash", want.Hash, got.Hash)
+	}
+	if !slices.Equal(want.Tags, got.Tags) {
+		diff("Tags", want.Tags, got.Tags)
+	}
+	if !slices.Equal(want.Links, got.Links) {
+		diff("Links", want.Links, got.Links)
+	}
+	if w, g := want.ModTime.Truncate(time.Millisecond), got.ModTime.Truncate(time.Millisecond); !w.Equal(g) {
+		diff("ModTime", w.UTC().Format(time.RFC3339Nano), g.UTC().Format(time.RFC3339Nano))
+	}
+	if w, g := normalizeValue(want.Frontmatter), normalizeValue(got.Frontmatter); !reflect.DeepEqual(w, g) {
+		diff("Frontmatter", w, g)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("note %q differs: %w", want.ID, errors.Join(errs...))
+}
+
+// normalizeValue maps a decoded frontmatter value to a canonical form (see
+// CompareNotes). An empty map or slice at the top becomes nil so that a
+// missing frontmatter equals an empty one; nested empties stay, since
+// "aliases: []" is data.
+func normalizeValue(v any) any {
+	n := normalizeNested(v)
+	switch x := n.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			return nil
+		}
+	case []any:
+		if len(x) == 0 {
+			return nil
+		}
+	}
+	return n
+}
+
+func normalizeNested(v any) any {
+	if v == nil {
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(rv.Uint())
+	case reflect.Float32, reflect.Float64:
+		return rv.Float()
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return []any{}
+		}
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = normalizeNested(rv.Index(i).Interface())
+		}
+		return out
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return v
+		}
+		out := make(map[string]any, rv.Len())
+		iter := rv.MapRange()
+		for iter.Next() {
+			out[iter.Key().String()] = normalizeNested(iter.Value().Interface())
+		}
+		return out
+	default:
+		return v
+	}
+}

@@ -1,0 +1,166 @@
+package storetest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/stretchr/testify/assert"
+)
+
+var pathCases = []testCase{
+	{"a path follows link direction", func(e *env) {
+		p := e.project()
+		e.upsert(p, chain("a.md", "b.md", "c.md")...)
+		assert.Equal(e.t, []string{"a.md", "b.md", "c.md"}, e.path(p, "a.md", "c.md"))
+		assert.Equal(e.t, []string{"b.md", "c.md"}, e.path(p, "b.md", "c.md"))
+		assert.Nil(e.t, e.path(p, "c.md", "a.md"), "against the links")
+	}},
+	{"a path from a note to itself is the note alone", func(e *env) {
+		p := e.project()
+		e.upsert(p, mkNote("a.md"), mkNote("s.md", linkTo("s.md")))
+		assert.Equal(e.t, []string{"a.md"}, e.path(p, "a.md", "a.md"))
+		assert.Equal(e.t, []string{"s.md"}, e.path(p, "s.md", "s.md"), "a self-link adds no step")
+		assert.Nil(e.t, e.path(p, "missing.md", "missing.md"))
+	}},
+	{"a path with a missing end is nil", func(e *env) {
+		p := e.project()
+		e.upsert(p, mkNote("a.md", ghost("missing")))
+		assert.Nil(e.t, e.path(p, "a.md", "missing.md"))
+		assert.Nil(e.t, e.path(p, "missing.md", "a.md"))
+		assert.Nil(e.t, e.path(e.project(), "a.md", "a.md"), "empty project")
+	}},
+	{"an unreachable target gives nil", func(e *env) {
+		p := e.project()
+		e.upsert(p, chain("a.md", "b.md")...)
+		e.upsert(p, chain("c.md", "d.md")...)
+		assert.Nil(e.t, e.path(p, "a.md", "d.md"))
+	}},
+	{"the shortest path wins over a longer one", func(e *env) {
+		p := e.project()
+		e.upsert(p, chain("a.md", "b.md", "c.md", "d.md", "e.md", "f.md")...)
+		e.upsert(p, mkNote("b.md", linkTo("c.md"), linkTo("z.md")), mkNote("z.md", linkTo("f.md")))
+		assert.Equal(e.t, []string{"a.md", "b.md", "z.md", "f.md"}, e.path(p, "a.md", "f.md"))
+	}},
+	{"among equal-length paths the lexicographically smallest from the source wins", func(e *env) {
+		p := e.project()
+		// s→a→y→t and s→b→x→t: from the source a < b decides, even though
+		// walking back from the target would prefer x over y.
+		e.upsert(p, graphNotes(map[string][]string{
+			"s.md": {"b.md", "a.md"}, "a.md": {"y.md"}, "b.md": {"x.md"}, "x.md": {"t.md"}, "y.md": {"t.md"},
+		})...)
+		assert.Equal(e.t, []string{"s.md", "a.md", "y.md", "t.md"}, e.path(p, "s.md", "t.md"))
+	}},
+	{"path comparison is element by element, not by joined strings", func(e *env) {
+		p := e.project()
+		// "p.md" < "p.md copy.md" element-wise, but joined with a separator
+		// such as "," the second path would sort first (' ' < ',').
+		e.upsert(p, graphNotes(map[string][]string{
+			"s.md":         {"p.md copy.md", "p.md"},
+			"p.md":         {"z.md"},
+			"p.md copy.md": {"a.md"},
+			"z.md":         {"t.md"},
+			"a.md":         {"t.md"},
+		})...)
+		assert.Equal(e.t, []string{"s.md", "p.md", "z.md", "t.md"}, e.path(p, "s.md", "t.md"))
+	}},
+	{"paths do not cross unresolved links or deleted notes", func(e *env) {
+		p := e.project()
+		e.upsert(p, chain("a.md", "b.md", "c.md")...)
+		e.upsert(p, mkNote("a.md", linkTo("b.md"), ghost("c")))
+		assert.Equal(e.t, []string{"a.md", "b.md", "c.md"}, e.path(p, "a.md", "c.md"))
+		e.delete(p, "b.md")
+		assert.Nil(e.t, e.path(p, "a.md", "c.md"))
+	}},
+	{"paths on random graphs match a reference search", func(e *env) {
+		p := e.project()
+		rng := rand.New(rand.NewPCG(7, 11))
+		adj := randomGraph(rng, 40, 2)
+		e.upsert(p, graphNotes(adj)...)
+		ids := make([]string, 0, len(adj))
+		for id := range adj {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		reachable, unreachable := 0, 0
+		for tries := 0; tries < 2000 && (reachable < 80 || unreachable < 10); tries++ {
+			from, to := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
+			want := referencePath(adj, from, to)
+			if want == nil && unreachable >= 10 || want != nil && reachable >= 80 {
+				continue
+			}
+			if want == nil {
+				unreachable++
+			} else {
+				reachable++
+			}
+			assert.Equal(e.t, want, e.path(p, from, to), "path %s -> %s", from, to)
+		}
+	}},
+}
+
+// randomGraph makes n notes with random names, each linking to up to
+// 2*avgOut random notes (self-links and duplicates included), so that many
+// pairs have several shortest paths.
+func randomGraph(rng *rand.Rand, n, avgOut int) map[string][]string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%c%02d.md", 'a'+rng.IntN(6), rng.IntN(100))
+		for slices.Contains(ids[:i], ids[i]) {
+			ids[i] = fmt.Sprintf("%c%02d.md", 'a'+rng.IntN(6), rng.IntN(100))
+		}
+	}
+	adj := make(map[string][]string, n)
+	for _, id := range ids {
+		adj[id] = nil
+		for range rng.IntN(2*avgOut + 1) {
+			adj[id] = append(adj[id], ids[rng.IntN(n)])
+		}
+	}
+	return adj
+}
+
+// referencePath is the plain definition of ShortestPath: distances to the
+// target by a backward search, then from the source always the smallest
+// next note that stays on a shortest path.
+func referencePath(adj map[string][]string, from, to string) []string {
+	if _, ok := adj[from]; !ok {
+		return nil
+	}
+	if _, ok := adj[to]; !ok {
+		return nil
+	}
+	reverse := map[string][]string{}
+	for src, dsts := range adj {
+		for _, d := range dsts {
+			reverse[d] = append(reverse[d], src)
+		}
+	}
+	dist := map[string]int{to: 0}
+	queue := []string{to}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, prev := range reverse[cur] {
+			if _, seen := dist[prev]; !seen {
+				dist[prev] = dist[cur] + 1
+				queue = append(queue, prev)
+			}
+		}
+	}
+	if _, ok := dist[from]; !ok {
+		return nil
+	}
+	path := []string{from}
+	for cur := from; cur != to; {
+		next := ""
+		for _, d := range adj[cur] {
+			if dd, ok := dist[d]; ok && dd == dist[cur]-1 && (next == "" || d < next) {
+				next = d
+			}
+		}
+		path = append(path, next)
+		cur = next
+	}
+	return path
+}

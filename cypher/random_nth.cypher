@@ -1,0 +1,7 @@
+// The note at index $skip in ID order: the (project, id) index is read in
+// order (ORDER BY names both its properties, see tags_any) and skipped
+// through, without sorting or loading notes.
+MATCH (n:Note {project: $project})
+WHERE n.id IS NOT NULL
+WITH n ORDER BY n.project, n.id SKIP $skip LIMIT 1
+RETURN n.id AS id, n.doc AS doc, n.targets AS targets

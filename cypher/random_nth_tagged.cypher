@@ -1,0 +1,6 @@
+// The note at index $skip in ID order among those carrying any of $tags,
+// read in (project, id) index order as in random_nth.
+MATCH (n:Note {project: $project})
+WHERE n.id IS NOT NULL AND any(t IN n.tagsNorm WHERE t IN $tags)
+WITH n ORDER BY n.project, n.id SKIP $skip LIMIT 1
+RETURN n.id AS id, n.doc AS doc, n.targets AS targets

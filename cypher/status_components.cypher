@@ -1,0 +1,3 @@
+// Server version and edition.
+CALL dbms.components() YIELD name, versions, edition
+RETURN name, versions[0] AS version, edition

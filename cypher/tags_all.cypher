@@ -1,0 +1,6 @@
+// Notes carrying all of $tags (normalised), by ID, read in (project, id)
+// index order as in tags_any.
+MATCH (n:Note {project: $project})
+WHERE n.id IS NOT NULL AND all(t IN $tags WHERE t IN n.tagsNorm)
+WITH n ORDER BY n.project, n.id LIMIT $limit
+RETURN n.id AS id, n.doc AS doc, n.targets AS targets

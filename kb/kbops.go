@@ -1,0 +1,331 @@
+package kb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+)
+
+// ListKnowledgeBases returns every knowledge base of the vault, by name.
+func (s *Service) ListKnowledgeBases(ctx context.Context) ([]Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	kbs, _, err := s.scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Summary, len(kbs))
+	for i, kb := range kbs {
+		out[i] = kb.summary()
+	}
+	return out, nil
+}
+
+// NewKnowledgeBase is what add_knowledge_base asks for.
+type NewKnowledgeBase struct {
+	Name              string
+	Description       string
+	Subfolder         string // vault-relative
+	OrganizationRules string
+}
+
+// AddKnowledgeBase creates a knowledge base: its name must be new (letter
+// case ignored, since the name is a folder name) and its subfolder must
+// not overlap another knowledge base's. The subfolder is created in the
+// vault when missing, as the plugin does.
+func (s *Service) AddKnowledgeBase(ctx context.Context, in NewKnowledgeBase) (*KnowledgeBase, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkName(in.Name); err != nil {
+		return nil, err
+	}
+	sub, err := cleanRel("subfolder", in.Subfolder)
+	if err != nil {
+		return nil, err
+	}
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	kbs, folders, err := s.scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range folders {
+		if strings.EqualFold(f, in.Name) {
+			return nil, newError(CodeKnowledgeBaseAlreadyExists, "a knowledge base named %q already exists; choose another name or use update_knowledge_base", f)
+		}
+	}
+	if err := overlapError(kbs, in.Name, sub); err != nil {
+		return nil, err
+	}
+	if err := s.checkNoSymlink("subfolder", sub); err != nil {
+		return nil, err
+	}
+	kb := &KnowledgeBase{
+		Name:              in.Name,
+		CreateTime:        s.now().UTC().Format(time.RFC3339),
+		Description:       in.Description,
+		Subfolder:         sub,
+		OrganizationRules: in.OrganizationRules,
+	}
+	if err := s.writeMeta(kbPath(kb.Name, metaFile), encodeMeta(kb)); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.abs(kbPath(kb.Name, constraintsDir)), 0o755); err != nil {
+		return nil, fmt.Errorf("kb: create %s: %w", constraintsDir, err)
+	}
+	if err := os.MkdirAll(s.abs(sub), 0o755); err != nil {
+		return nil, fmt.Errorf("kb: create subfolder %s: %w", sub, err)
+	}
+	s.syncCache(ctx, append(kbs, kb))
+	return kb, nil
+}
+
+// overlapError is subfolder_overlap when sub shares notes with another
+// knowledge base than self.
+func overlapError(kbs []*KnowledgeBase, self, sub string) error {
+	for _, other := range kbs {
+		if other.Name != self && overlaps(sub, other.Subfolder) {
+			return newError(CodeSubfolderOverlap, "subfolder %q overlaps knowledge base %q, which manages %q; knowledge bases may not share folders",
+				sub, other.Name, displayFolder(other.Subfolder))
+		}
+	}
+	return nil
+}
+
+func displayFolder(p string) string {
+	if p == "" {
+		return "the whole vault"
+	}
+	return p
+}
+
+// KnowledgeBaseUpdate is what update_knowledge_base asks for; nil fields
+// are left as they are.
+type KnowledgeBaseUpdate struct {
+	Description       *string
+	Subfolder         *string
+	OrganizationRules *string
+}
+
+// UpdateKnowledgeBase changes a knowledge base's metadata; create_time
+// stays. A new subfolder must not overlap another knowledge base; notes
+// are not moved, and the returned notes say what a subfolder change left
+// behind (notes at the old place, constraints now outside the scope).
+func (s *Service) UpdateKnowledgeBase(ctx context.Context, name string, upd KnowledgeBaseUpdate) (*KnowledgeBase, []string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	kb, err := s.load(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	if upd.Description == nil && upd.Subfolder == nil && upd.OrganizationRules == nil {
+		return kb, []string{"No field was given: nothing changed. Pass description, subfolder or organization_rules."}, nil
+	}
+	old := kb.Subfolder
+	if upd.Subfolder != nil {
+		sub, err := cleanRel("subfolder", *upd.Subfolder)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sub != old {
+			kbs, _, err := s.scan(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := overlapError(kbs, kb.Name, sub); err != nil {
+				return nil, nil, err
+			}
+			if err := s.checkNoSymlink("subfolder", sub); err != nil {
+				return nil, nil, err
+			}
+			kb.Subfolder = sub
+		}
+	}
+	if upd.Description != nil {
+		kb.Description = *upd.Description
+	}
+	if upd.OrganizationRules != nil {
+		kb.OrganizationRules = *upd.OrganizationRules
+	}
+	if err := s.writeMeta(kbPath(kb.Name, metaFile), encodeMeta(kb)); err != nil {
+		return nil, nil, err
+	}
+	if kb.Subfolder != old {
+		if err := os.MkdirAll(s.abs(kb.Subfolder), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("kb: create subfolder %s: %w", kb.Subfolder, err)
+		}
+		notes = s.subfolderChangeNotes(ctx, kb, old)
+	}
+	if kbs, _, err := s.scan(ctx); err == nil {
+		s.syncCache(ctx, kbs)
+	}
+	return kb, notes, nil
+}
+
+// subfolderChangeNotes describes what a subfolder change did not carry
+// along.
+func (s *Service) subfolderChangeNotes(ctx context.Context, kb *KnowledgeBase, old string) []string {
+	notes := []string{fmt.Sprintf("The subfolder changed from %q to %q. Notes were not moved.", displayFolder(old), displayFolder(kb.Subfolder))}
+	if !within(old, kb.Subfolder) {
+		if paths, err := s.walkNotes(old); err == nil && len(paths) > 0 {
+			notes = append(notes, fmt.Sprintf("%d note(s) remain under %q and are no longer managed by this knowledge base; move them into %q (for example with a file manager or Obsidian) to manage them again.",
+				len(paths), displayFolder(old), displayFolder(kb.Subfolder)))
+		}
+	}
+	constraints, err := s.constraints(ctx, kb.Name)
+	if err != nil {
+		return notes
+	}
+	var outside []string
+	for _, c := range constraints {
+		if !within(c.Subfolder, kb.Subfolder) {
+			outside = append(outside, c.Subfolder)
+		}
+	}
+	if len(outside) > 0 {
+		notes = append(notes, fmt.Sprintf("Folder constraints for %s now lie outside the knowledge base and no longer apply; add them again under %q with add_knowledge_base_folder_constraint.",
+			strings.Join(quoteAll(outside), ", "), displayFolder(kb.Subfolder)))
+	}
+	return notes
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// AddFolderConstraint stores rules for the notes under subfolder
+// (vault-relative, inside the knowledge base). A constraint already
+// declared for the same folder is replaced. Rules that are invalid (bad
+// regular expression, unknown type, ...) are refused with
+// schema_validation_failed and nothing is written.
+func (s *Service) AddFolderConstraint(ctx context.Context, kbName, subfolder string, rules Rules) (*Constraint, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	kb, err := s.load(kbName)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := cleanRel("subfolder", subfolder)
+	if err != nil {
+		return nil, err
+	}
+	if !within(sub, kb.Subfolder) {
+		hint := ""
+		if guess := joinRel(kb.Subfolder, sub); kb.Subfolder != "" {
+			hint = fmt.Sprintf(" (subfolder is vault-relative: did you mean %q?)", guess)
+		}
+		return nil, newError(CodeInvalidNotePath, "subfolder %q is outside knowledge base %q, which manages %q%s", sub, kb.Name, displayFolder(kb.Subfolder), hint)
+	}
+	if _, problems := compileRules(rules); len(problems) > 0 {
+		return nil, rulesError(problems)
+	}
+	c := Constraint{KBName: kb.Name, Subfolder: sub, Rules: rules}
+	if err := s.writeConstraint(ctx, c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// writeConstraint stores c, replacing the constraint files declared for
+// the same folder: the first keeps its name and gets the new rules, the
+// others are removed, so c's rules are the folder's only rules.
+func (s *Service) writeConstraint(ctx context.Context, c Constraint) error {
+	existing, err := s.constraints(ctx, c.KBName)
+	if err != nil {
+		return err
+	}
+	target := ""
+	taken := map[string]bool{}
+	var stale []string
+	for _, e := range existing {
+		taken[strings.ToLower(e.file)] = true
+		if !strings.EqualFold(e.Subfolder, c.Subfolder) {
+			continue
+		}
+		if target == "" {
+			target = e.file
+		} else {
+			stale = append(stale, e.file)
+		}
+	}
+	if target == "" {
+		target = constraintFileName(c.Subfolder)
+		if taken[strings.ToLower(target)] || s.exists(kbPath(c.KBName, constraintsDir, target)) {
+			target = strings.TrimSuffix(target, ".md") + "-" + shortHash(c.Subfolder) + ".md"
+		}
+	}
+	if err := s.writeMeta(kbPath(c.KBName, constraintsDir, target), encodeConstraint(c)); err != nil {
+		return err
+	}
+	for _, f := range stale {
+		if err := os.Remove(s.abs(kbPath(c.KBName, constraintsDir, f))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("kb: remove replaced constraint %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+func (s *Service) exists(rel string) bool {
+	_, err := os.Lstat(s.abs(rel))
+	return err == nil
+}
+
+// constraints reads the constraint files of a knowledge base, in file
+// name order. Files whose folder cannot be read are skipped and logged.
+func (s *Service) constraints(ctx context.Context, kbName string) ([]*constraintFile, error) {
+	dir := kbPath(kbName, constraintsDir)
+	if err := s.checkMetaPath(dir); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(s.abs(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kb: list constraints of %s: %w", kbName, err)
+	}
+	var out []*constraintFile
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !isNoteName(e.Name()) || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		raw, err := os.ReadFile(s.abs(dir + "/" + e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("kb: read constraint %s: %w", e.Name(), err)
+		}
+		cf, err := decodeConstraint(kbName, e.Name(), raw)
+		if err != nil {
+			s.log.WarnContext(ctx, "kb: skipping a constraint file without a usable subfolder", "kb", kbName, "file", e.Name(), "err", err)
+			continue
+		}
+		out = append(out, cf)
+	}
+	return out, nil
+}
+
+func joinRel(dir, rel string) string {
+	switch {
+	case dir == "":
+		return rel
+	case rel == "":
+		return dir
+	}
+	return dir + "/" + rel
+}

@@ -1,0 +1,20 @@
+// Package memstore is vaultgraph's embedded store: the note graph of every
+// project held in process, and the data that has no file (project records
+// now; memories, relations, chunks and embeddings later) kept durable in a
+// bbolt file in a state directory.
+//
+// Notes are not persisted: the vault is their source of truth and the sync
+// worker rebuilds the graph from it at start (NoteHashes tells it what is
+// already there). Everything else goes through the durable layer in
+// internal/kv, which fsyncs every commit.
+//
+// Each project has its own graph behind a sync.RWMutex: many readers, one
+// writer. Notes are copied on the way in and out, so callers can never
+// change the store through a note they passed or got. Ordered answers come
+// from ID-sorted adjacency and tag lists kept current on every write (one
+// merge per touched list per batch); hub rankings are cached per graph
+// version and rebuilt lazily by the first Hubs call after a change (degree
+// by a linear counting sort, PageRank with core.PageRank). Shortest paths
+// are a bidirectional breadth-first search marking nodes in pooled
+// per-slot arrays.
+package memstore

@@ -1,0 +1,213 @@
+package memstore
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// graph is the note graph of one project. mu guards everything but the hub
+// caches, which readers fill lazily under mu.RLock with their own locks.
+type graph struct {
+	mu sync.RWMutex
+
+	notes map[string]*node
+	all   nodeList             // every note, by ID
+	tags  map[string]*tagIndex // normalised tag -> notes carrying it
+	// unresolved maps a link key to the notes holding an unresolved link
+	// with that key, so a new note claiming the key finds them at once.
+	unresolved map[string]map[*node]struct{}
+
+	// version changes whenever the set of notes or of edges does; hub
+	// caches are valid for one version.
+	version uint64
+	hubs    [3]hubCache // by hubSlot(metric)
+
+	// Every node has a slot, a small integer reused after deletion, so
+	// searches can mark nodes in flat arrays (see search.go) instead of
+	// maps.
+	slots     int32   // slots handed out so far
+	freeSlots []int32 // slots of deleted nodes
+	scratch   sync.Pool
+}
+
+// tagIndex is the notes carrying one tag: by ID for ordered walks, and as
+// a set so all-mode queries test membership without touching the note.
+type tagIndex struct {
+	list nodeList
+	set  map[*node]struct{}
+}
+
+// node is one note and its edges. Its lists are sorted by ID, so every
+// ordered answer is a walk over a prefix.
+type node struct {
+	// Searches touch only these first fields of most nodes they visit:
+	// together they fit one cache line.
+	slot int32    // see graph.slots
+	out  nodeList // distinct notes this one links to
+	in   nodeList // distinct notes linking to this one
+
+	note     core.Note // the stored copy; link Targets kept current
+	normTags []string  // distinct normalised tags, to undo them on change
+}
+
+func (n *node) id() string { return n.note.ID }
+
+func newGraph() *graph {
+	return &graph{
+		notes:      map[string]*node{},
+		tags:       map[string]*tagIndex{},
+		unresolved: map[string]map[*node]struct{}{},
+	}
+}
+
+// nodeList is a set of nodes kept sorted by ID.
+type nodeList []*node
+
+func compareNodes(a, b *node) int { return cmp.Compare(a.id(), b.id()) }
+
+// index returns where id is in l, or where it would be inserted.
+func (l nodeList) index(id string) int {
+	return sort.Search(len(l), func(i int) bool { return l[i].id() >= id })
+}
+
+// contains reports whether l holds a node with this id.
+func (l nodeList) contains(id string) bool {
+	i := l.index(id)
+	return i < len(l) && l[i].id() == id
+}
+
+// changes collects the membership changes a write makes to sorted lists
+// and applies them in one merge per list when the write is done. Inserting
+// into a hub's list of thousands one element at a time would copy it every
+// time; a batch of 1000 notes touches it once.
+type changes map[*nodeList][]change
+
+// change says that n must (present) or must not be in a list.
+type change struct {
+	n       *node
+	present bool
+}
+
+// set records that n must (present) or must not be in l after the write;
+// the last call for a pair wins.
+func (c changes) set(l *nodeList, n *node, present bool) {
+	c[l] = append(c[l], change{n, present})
+}
+
+// apply merges every recorded change into its list and reports whether any
+// list actually changed.
+func (c changes) apply() bool {
+	changed := false
+	for l, cs := range c {
+		if l.merge(cs) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// merge applies cs to l (the last change of a node wins) and reports
+// whether l changed. It binary-searches each change's place and copies the
+// runs between them, so a few changes to a list of thousands cost a few
+// searches and one copy, not a comparison per element.
+func (l *nodeList) merge(cs []change) bool {
+	slices.SortStableFunc(cs, func(a, b change) int { return compareNodes(a.n, b.n) })
+	old := *l
+	type edit struct {
+		change
+		pos     int  // where n's ID is or would be in old
+		replace bool // old[pos] holds n's ID
+	}
+	edits := make([]edit, 0, len(cs))
+	from := 0
+	for i, c := range cs {
+		if i+1 < len(cs) && cs[i+1].n == c.n {
+			continue // a later change of the same node wins
+		}
+		pos := from + old[from:].index(c.n.id())
+		from = pos
+		hit := pos < len(old) && old[pos].id() == c.n.id()
+		switch {
+		case c.present && hit && old[pos] == c.n, !c.present && !(hit && old[pos] == c.n):
+			continue // already so
+		}
+		edits = append(edits, edit{change: c, pos: pos, replace: hit})
+	}
+	if len(edits) == 0 {
+		return false
+	}
+	merged := make(nodeList, 0, len(old)+len(edits))
+	i := 0
+	for _, e := range edits {
+		merged = append(merged, old[i:e.pos]...)
+		i = e.pos
+		if e.replace {
+			i++ // dropped, or replaced by a node with the same ID
+		}
+		if e.present {
+			merged = append(merged, e.n)
+		}
+	}
+	merged = append(merged, old[i:]...)
+	*l = merged
+	return true
+}
+
+// tagIndex returns the index of a normalised tag, creating it.
+func (g *graph) tagIndex(tag string) *tagIndex {
+	ti := g.tags[tag]
+	if ti == nil {
+		ti = &tagIndex{set: map[*node]struct{}{}}
+		g.tags[tag] = ti
+	}
+	return ti
+}
+
+// newNode returns an empty node with a free slot.
+func (g *graph) newNode() *node {
+	nd := &node{}
+	if n := len(g.freeSlots); n > 0 {
+		nd.slot = g.freeSlots[n-1]
+		g.freeSlots = g.freeSlots[:n-1]
+	} else {
+		nd.slot = g.slots
+		g.slots++
+	}
+	return nd
+}
+
+// freeNode makes a deleted node's slot available again.
+func (g *graph) freeNode(nd *node) { g.freeSlots = append(g.freeSlots, nd.slot) }
+
+func (g *graph) addUnresolved(key string, n *node) {
+	set := g.unresolved[key]
+	if set == nil {
+		set = map[*node]struct{}{}
+		g.unresolved[key] = set
+	}
+	set[n] = struct{}{}
+}
+
+func (g *graph) removeUnresolved(key string, n *node) {
+	if set := g.unresolved[key]; set != nil {
+		delete(set, n)
+		if len(set) == 0 {
+			delete(g.unresolved, key)
+		}
+	}
+}
+
+// normalizeTags returns the distinct normalised forms of tags.
+func normalizeTags(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if n := core.NormalizeTag(t); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

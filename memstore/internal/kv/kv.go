@@ -1,0 +1,271 @@
+// Package kv is memstore's durable key-value layer: named buckets (one per
+// kind of record: projects, and later memories, relations, document chunks,
+// embedding cache) of JSON values, written in transactions.
+//
+// A DB is either a bbolt file, which fsyncs every committed transaction and
+// holds an exclusive file lock while open, or a purely in-memory map with
+// the same transactional behaviour, for tests and throwaway stores.
+package kv
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// SchemaVersion is the layout version this code writes. Open refuses a file
+// written with a newer one rather than misread it.
+const SchemaVersion = 1
+
+const (
+	metaBucket       = "meta"
+	schemaVersionKey = "schema_version"
+)
+
+// ErrLocked reports that another process (or another DB in this process)
+// holds the file's lock.
+var ErrLocked = errors.New("locked by another process")
+
+// ErrNewerSchema reports a file written by a newer version of this layer.
+var ErrNewerSchema = errors.New("written by a newer version")
+
+// DB is a transactional store of JSON values in named buckets.
+type DB struct {
+	bolt *bolt.DB // nil for an in-memory DB
+
+	mu  sync.RWMutex // in-memory only: one writer, many readers
+	mem map[string]map[string][]byte
+}
+
+// Open opens (creating it if needed) the bbolt file at path. It waits at
+// most lockTimeout for the file lock and then fails with ErrLocked, so a
+// second process never hangs on a state directory in use.
+func Open(path string, lockTimeout time.Duration) (*DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("kv: create directory of %s: %w", path, err)
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("kv: open %s: %w (waited %s)", path, ErrLocked, lockTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kv: open %s: %w", path, err)
+	}
+	db := &DB{bolt: b}
+	if err := db.checkSchema(); err != nil {
+		_ = b.Close()
+		return nil, fmt.Errorf("kv: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// NewMemory returns an empty in-memory DB; nothing survives the process.
+func NewMemory() *DB {
+	db := &DB{mem: map[string]map[string][]byte{}}
+	_ = db.checkSchema() // cannot fail on an empty map
+	return db
+}
+
+// checkSchema stamps a new file with SchemaVersion and refuses newer ones.
+func (db *DB) checkSchema() error {
+	return db.Update(func(tx *Tx) error {
+		var v int
+		found, err := tx.Get(metaBucket, schemaVersionKey, &v)
+		if err != nil {
+			return err
+		}
+		if found && v > SchemaVersion {
+			return fmt.Errorf("schema version %d: %w (this build reads up to %d)", v, ErrNewerSchema, SchemaVersion)
+		}
+		if !found {
+			return tx.Put(metaBucket, schemaVersionKey, SchemaVersion)
+		}
+		return nil
+	})
+}
+
+// Close releases the file and its lock. Using the DB afterwards fails.
+func (db *DB) Close() error {
+	if db.bolt == nil {
+		return nil
+	}
+	if err := db.bolt.Close(); err != nil {
+		return fmt.Errorf("kv: close: %w", err)
+	}
+	return nil
+}
+
+// Update runs fn in a read-write transaction: committed (and, on file,
+// fsynced) when fn returns nil, rolled back entirely when it returns an
+// error, which Update returns.
+func (db *DB) Update(fn func(tx *Tx) error) error {
+	if db.bolt != nil {
+		return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx, writable: true}) })
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	tx := &Tx{mem: db.mem, writable: true}
+	if err := fn(tx); err != nil {
+		tx.rollback()
+		return err
+	}
+	return nil
+}
+
+// View runs fn in a read-only transaction that sees one consistent state.
+func (db *DB) View(fn func(tx *Tx) error) error {
+	if db.bolt != nil {
+		return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx}) })
+	}
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return fn(&Tx{mem: db.mem})
+}
+
+// Tx is one transaction; it is valid only inside the function it is passed to.
+type Tx struct {
+	bolt     *bolt.Tx
+	mem      map[string]map[string][]byte
+	writable bool
+	undo     []undoEntry // in-memory writes to revert on rollback
+}
+
+type undoEntry struct {
+	bucket, key string
+	old         []byte
+	existed     bool
+}
+
+// ErrReadOnly reports a write in a View transaction.
+var ErrReadOnly = errors.New("write in a read-only transaction")
+
+// Put stores v as JSON under key in bucket, creating the bucket if needed.
+func (tx *Tx) Put(bucket, key string, v any) error {
+	if !tx.writable {
+		return fmt.Errorf("kv: put %s/%s: %w", bucket, key, ErrReadOnly)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("kv: encode %s/%s: %w", bucket, key, err)
+	}
+	if tx.bolt != nil {
+		b, err := tx.bolt.CreateBucketIfNotExists([]byte(bucket))
+		if err != nil {
+			return fmt.Errorf("kv: bucket %s: %w", bucket, err)
+		}
+		if err := b.Put([]byte(key), data); err != nil {
+			return fmt.Errorf("kv: put %s/%s: %w", bucket, key, err)
+		}
+		return nil
+	}
+	b := tx.mem[bucket]
+	if b == nil {
+		b = map[string][]byte{}
+		tx.mem[bucket] = b
+	}
+	old, existed := b[key]
+	tx.undo = append(tx.undo, undoEntry{bucket: bucket, key: key, old: old, existed: existed})
+	b[key] = data
+	return nil
+}
+
+// Get decodes the value under key in bucket into v and reports whether it
+// exists; a missing bucket is like a missing key.
+func (tx *Tx) Get(bucket, key string, v any) (bool, error) {
+	data := tx.raw(bucket, key)
+	if data == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return true, fmt.Errorf("kv: decode %s/%s: %w", bucket, key, err)
+	}
+	return true, nil
+}
+
+func (tx *Tx) raw(bucket, key string) []byte {
+	if tx.bolt != nil {
+		b := tx.bolt.Bucket([]byte(bucket))
+		if b == nil {
+			return nil
+		}
+		return b.Get([]byte(key))
+	}
+	return tx.mem[bucket][key]
+}
+
+// Delete removes key from bucket and reports whether it existed.
+func (tx *Tx) Delete(bucket, key string) (bool, error) {
+	if !tx.writable {
+		return false, fmt.Errorf("kv: delete %s/%s: %w", bucket, key, ErrReadOnly)
+	}
+	if tx.raw(bucket, key) == nil {
+		return false, nil
+	}
+	if tx.bolt != nil {
+		if err := tx.bolt.Bucket([]byte(bucket)).Delete([]byte(key)); err != nil {
+			return false, fmt.Errorf("kv: delete %s/%s: %w", bucket, key, err)
+		}
+		return true, nil
+	}
+	tx.undo = append(tx.undo, undoEntry{bucket: bucket, key: key, old: tx.mem[bucket][key], existed: true})
+	delete(tx.mem[bucket], key)
+	return true, nil
+}
+
+// ForEach calls fn with every key and raw JSON value of bucket in key
+// order, stopping at fn's first error. The value is valid only during the
+// call.
+func (tx *Tx) ForEach(bucket string, fn func(key string, value []byte) error) error {
+	if tx.bolt != nil {
+		b := tx.bolt.Bucket([]byte(bucket))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error { return fn(string(k), v) })
+	}
+	b := tx.mem[bucket]
+	keys := make([]string, 0, len(b))
+	for k := range b {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := fn(k, b[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// All decodes every value of bucket, in key order.
+func All[T any](tx *Tx, bucket string) ([]T, error) {
+	var out []T
+	err := tx.ForEach(bucket, func(key string, value []byte) error {
+		var v T
+		if err := json.Unmarshal(value, &v); err != nil {
+			return fmt.Errorf("kv: decode %s/%s: %w", bucket, key, err)
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+func (tx *Tx) rollback() {
+	for i := len(tx.undo) - 1; i >= 0; i-- {
+		u := tx.undo[i]
+		if u.existed {
+			tx.mem[u.bucket][u.key] = u.old
+		} else {
+			delete(tx.mem[u.bucket], u.key)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// reader returns the project's graph read-locked, with the function that
+// unlocks it; g is nil (and unlock a no-op) when the project has no notes
+// yet.
+func (s *Store) reader(ctx context.Context, op string, project string) (g *graph, unlock func(), err error) {
+	if err := s.check(ctx); err != nil {
+		return nil, func() {}, fmt.Errorf("memstore: %s: %w", op, err)
+	}
+	g = s.graph(project)
+	if g == nil {
+		return nil, func() {}, nil
+	}
+	g.mu.RLock()
+	return g, g.mu.RUnlock, nil
+}
+
+// GetNote returns a copy of the note with this ID, or an error wrapping
+// core.ErrNotFound.
+func (s *Store) GetNote(ctx context.Context, project, id string) (*core.Note, error) {
+	g, unlock, err := s.reader(ctx, "get note", project)
+	defer unlock()
+	if err != nil {
+		return nil, err
+	}
+	if g != nil {
+		if nd := g.notes[id]; nd != nil {
+			n := cloneNote(nd.note)
+			return &n, nil
+		}
+	}
+	return nil, fmt.Errorf("memstore: get note %s: %w", id, core.ErrNotFound)
+}
+
+// GetNotes returns copies of the notes with these IDs in the order asked,
+// leaving out missing ones.
+func (s *Store) GetNotes(ctx context.Context, project string, ids []string) ([]core.Note, error) {
+	g, unlock, err := s.reader(ctx, "get notes", project)
+	defer unlock()
+	if err != nil || g == nil {
+		return nil, err
+	}
+	found := make([]*node, 0, len(ids))
+	for _, id := range ids {
+		if nd := g.notes[id]; nd != nil {
+			found = append(found, nd)
+		}
+	}
+	return cloneNodes(found), nil
+}
+
+// ResolveTitles maps each existing ID to its title.
+func (s *Store) ResolveTitles(ctx context.Context, project string, ids []string) (map[string]string, error) {
+	g, unlock, err := s.reader(ctx, "resolve titles", project)
+	defer unlock()
+	if err != nil {
+		return nil, err
+	}
+	titles := make(map[string]string, len(ids))
+	if g != nil {
+		for _, id := range ids {
+			if nd := g.notes[id]; nd != nil {
+				titles[id] = nd.note.Title
+			}
+		}
+	}
+	return titles, nil
+}
+
+// Neighbors returns up to limit notes adjacent to id: outgoing first, then
+// incoming ones not already listed, each group by ID. limit <= 0 means no
+// limit; an unknown id has no neighbours.
+func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Direction, limit int) ([]core.Neighbor, error) {
+	if !dir.Valid() {
+		return nil, fmt.Errorf("memstore: neighbors of %s: %w", id, core.InvalidArgument("unknown direction %q", dir))
+	}
+	g, unlock, err := s.reader(ctx, "neighbors", project)
+	defer unlock()
+	if err != nil || g == nil {
+		return nil, err
+	}
+	nd := g.notes[id]
+	if nd == nil {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = math.MaxInt
+	}
+	var found []*node
+	if dir != core.DirectionIn {
+		found = append(found, nd.out[:min(limit, len(nd.out))]...)
+	}
+	outgoing := len(found)
+	if dir != core.DirectionOut {
+		for _, n := range nd.in {
+			if len(found) >= limit {
+				break
+			}
+			if dir == core.DirectionBoth && nd.out.contains(n.id()) {
+				continue
+			}
+			found = append(found, n)
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	out := make([]core.Neighbor, len(found))
+	for i, n := range cloneNodes(found) {
+		out[i] = core.Neighbor{Note: n, Direction: core.DirectionOut}
+		if i >= outgoing {
+			out[i].Direction = core.DirectionIn
+		}
+	}
+	return out, nil
+}
+
+// Degree returns the distinct in- and out-degree of id.
+func (s *Store) Degree(ctx context.Context, project, id string) (core.Degree, error) {
+	g, unlock, err := s.reader(ctx, "degree", project)
+	defer unlock()
+	if err != nil {
+		return core.Degree{}, err
+	}
+	if g != nil {
+		if nd := g.notes[id]; nd != nil {
+			return core.Degree{In: len(nd.in), Out: len(nd.out)}, nil
+		}
+	}
+	return core.Degree{}, fmt.Errorf("memstore: degree of %s: %w", id, core.ErrNotFound)
+}
+
+// CountNotes returns the number of notes in the project.
+func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
+	g, unlock, err := s.reader(ctx, "count notes", project)
+	defer unlock()
+	if err != nil || g == nil {
+		return 0, err
+	}
+	return len(g.notes), nil
+}
+
+// NoteHashes maps every note ID of the project to its Hash.
+func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]string, error) {
+	g, unlock, err := s.reader(ctx, "note hashes", project)
+	defer unlock()
+	if err != nil {
+		return nil, err
+	}
+	if g == nil {
+		return map[string]string{}, nil
+	}
+	hashes := make(map[string]string, len(g.notes))
+	for id, nd := range g.notes {
+		hashes[id] = nd.note.Hash
+	}
+	return hashes, nil
+}
+
+// UnresolvedLinkers returns, in ID order, the notes holding an unresolved
+// link whose Key is one of keys.
+func (s *Store) UnresolvedLinkers(ctx context.Context, project string, keys []string) ([]string, error) {
+	g, unlock, err := s.reader(ctx, "unresolved linkers", project)
+	defer unlock()
+	if err != nil || g == nil {
+		return nil, err
+	}
+	seen := map[*node]struct{}{}
+	var ids []string
+	for _, k := range keys {
+		for n := range g.unresolved[k] {
+			if _, dup := seen[n]; !dup {
+				seen[n] = struct{}{}
+				ids = append(ids, n.id())
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}

@@ -1,0 +1,121 @@
+package memstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
+)
+
+// StateFileName is the bbolt file Open keeps in its state directory.
+const StateFileName = "vaultgraph-state.db"
+
+// DefaultLockTimeout is how long Open waits for another process to release
+// the state directory before failing with ErrStateLocked.
+const DefaultLockTimeout = time.Second
+
+var (
+	// ErrStateLocked reports that another process has the state directory
+	// open. Only one vaultgraph process may use a state directory at a time.
+	ErrStateLocked = errors.New("state directory is in use by another process")
+	// ErrClosed reports a call on a closed Store.
+	ErrClosed = errors.New("memstore: store is closed")
+)
+
+// Store is the embedded core.Store. The zero value is not usable; create
+// one with New or Open.
+type Store struct {
+	mu       sync.RWMutex
+	projects map[string]*graph
+
+	kv     *kv.DB
+	closed atomic.Bool
+}
+
+var _ core.Store = (*Store)(nil)
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	lockTimeout time.Duration
+}
+
+// WithLockTimeout sets how long Open waits for the state directory's lock
+// (default DefaultLockTimeout).
+func WithLockTimeout(d time.Duration) Option {
+	return func(o *options) { o.lockTimeout = d }
+}
+
+// New returns a store that keeps everything in memory, project records
+// included: for tests and throwaway use.
+func New() *Store {
+	return &Store{projects: map[string]*graph{}, kv: kv.NewMemory()}
+}
+
+// Open returns a store whose durable data lives in dir (created if
+// missing), in the file StateFileName. It fails with an error wrapping
+// ErrStateLocked when another process holds dir for longer than the lock
+// timeout. Notes start empty: the caller syncs them from the vault.
+func Open(dir string, opts ...Option) (*Store, error) {
+	o := options{lockTimeout: DefaultLockTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	db, err := kv.Open(filepath.Join(dir, StateFileName), o.lockTimeout)
+	if errors.Is(err, kv.ErrLocked) {
+		return nil, fmt.Errorf("memstore: open %s: %w (waited %s; is another vaultgraph running?)", dir, ErrStateLocked, o.lockTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("memstore: open %s: %w", dir, err)
+	}
+	return &Store{projects: map[string]*graph{}, kv: db}, nil
+}
+
+// Close releases the state file and its lock. Every later call fails with
+// ErrClosed; closing twice is a no-op.
+func (s *Store) Close(context.Context) error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	if err := s.kv.Close(); err != nil {
+		return fmt.Errorf("memstore: close: %w", err)
+	}
+	return nil
+}
+
+// check fails when the store is closed or ctx is done.
+func (s *Store) check(ctx context.Context) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return ctx.Err()
+}
+
+// graph returns the project's graph, nil when nothing was ever written to it.
+func (s *Store) graph(project string) *graph {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.projects[project]
+}
+
+// graphForWrite returns the project's graph, creating it.
+func (s *Store) graphForWrite(project string) *graph {
+	if g := s.graph(project); g != nil {
+		return g
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.projects[project]
+	if g == nil {
+		g = newGraph()
+		s.projects[project] = g
+	}
+	return g
+}

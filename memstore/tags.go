@@ -1,0 +1,126 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// NotesByTags returns up to limit notes carrying any or all of tags,
+// compared case-insensitively, by ID ascending. An empty tag list matches
+// nothing; limit <= 0 means no limit.
+func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, error) {
+	if !mode.Valid() {
+		return nil, fmt.Errorf("memstore: notes by tags: %w", core.InvalidArgument("unknown tag mode %q", mode))
+	}
+	g, unlock, err := s.reader(ctx, "notes by tags", project)
+	defer unlock()
+	if err != nil || g == nil || len(tags) == 0 {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = math.MaxInt
+	}
+	var matches []*node
+	if mode == core.TagModeAny {
+		matches = g.anyTag(tags, limit)
+	} else {
+		matches = g.allTags(tags, limit)
+	}
+	return cloneNodes(matches), nil
+}
+
+// anyTag merges the ID-sorted lists of tags, each note once, stopping at
+// limit.
+func (g *graph) anyTag(tags []string, limit int) []*node {
+	var lists []nodeList
+	for _, t := range normalizeTags(tags) {
+		if ti := g.tags[t]; ti != nil {
+			lists = append(lists, ti.list)
+		}
+	}
+	if len(lists) == 1 {
+		return lists[0][:min(limit, len(lists[0]))]
+	}
+	var out []*node
+	for len(out) < limit {
+		var next *node
+		for _, l := range lists {
+			if len(l) > 0 && (next == nil || l[0].id() < next.id()) {
+				next = l[0]
+			}
+		}
+		if next == nil {
+			break
+		}
+		for i := range lists {
+			if len(lists[i]) > 0 && lists[i][0] == next {
+				lists[i] = lists[i][1:]
+			}
+		}
+		out = append(out, next)
+	}
+	return out
+}
+
+// allTags walks the shortest tag list and keeps the notes in every other
+// tag's set, stopping at limit.
+func (g *graph) allTags(tags []string, limit int) []*node {
+	want := normalizeTags(tags)
+	indexes := make([]*tagIndex, len(want))
+	for i, t := range want {
+		if indexes[i] = g.tags[t]; indexes[i] == nil {
+			return nil
+		}
+	}
+	slices.SortFunc(indexes, func(a, b *tagIndex) int { return len(a.list) - len(b.list) })
+	var out []*node
+	for _, n := range indexes[0].list {
+		if len(out) >= limit {
+			break
+		}
+		if inAll(n, indexes[1:]) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func inAll(n *node, indexes []*tagIndex) bool {
+	for _, ti := range indexes {
+		if _, ok := ti.set[n]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// RandomNote returns the candidate at index pick(n) in ID order, among all
+// notes or those carrying any of tags; nil, without calling pick, when there
+// is none. An index outside [0, n) is an invalid argument.
+func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
+	if pick == nil {
+		return nil, fmt.Errorf("memstore: random note: %w", core.InvalidArgument("pick is nil"))
+	}
+	g, unlock, err := s.reader(ctx, "random note", project)
+	defer unlock()
+	if err != nil || g == nil {
+		return nil, err
+	}
+	candidates := []*node(g.all)
+	if len(tags) > 0 {
+		candidates = g.anyTag(tags, math.MaxInt)
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	i := pick(len(candidates))
+	if i < 0 || i >= len(candidates) {
+		return nil, fmt.Errorf("memstore: random note: %w", core.InvalidArgument("pick returned %d for %d candidates", i, len(candidates)))
+	}
+	n := cloneNote(candidates[i].note)
+	return &n, nil
+}

@@ -1,0 +1,220 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// UpsertNotes creates or replaces notes with their tags and links, all or
+// nothing (see core.GraphWriter). Input is validated before anything
+// changes, and nothing after validation can fail. When the batch holds one
+// ID twice, the later note wins. Keys are used for resolution and then
+// dropped: they are not returned.
+func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+	if err := s.check(ctx); err != nil {
+		return fmt.Errorf("memstore: upsert notes: %w", err)
+	}
+	if len(notes) == 0 {
+		return nil
+	}
+	last := make(map[string]int, len(notes))
+	for i, n := range notes {
+		if n.ID == "" {
+			return fmt.Errorf("memstore: upsert notes: %w", core.InvalidArgument("note %d of the batch has an empty id", i))
+		}
+		last[n.ID] = i
+	}
+	batch := make([]core.Note, 0, len(last))
+	for i, n := range notes {
+		if last[n.ID] == i {
+			c := cloneNote(n)
+			c.Project = project
+			batch = append(batch, c)
+		}
+	}
+
+	g := s.graphForWrite(project)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.upsert(batch)
+	return nil
+}
+
+// upsert writes a validated, de-duplicated batch of notes it owns.
+func (g *graph) upsert(batch []core.Note) {
+	w := newWrite(g)
+	written := make([]*node, len(batch))
+
+	// Store the notes, detaching what a replaced note had.
+	for i, n := range batch {
+		nd := g.notes[n.ID]
+		if nd == nil {
+			nd = g.newNode()
+			g.notes[n.ID] = nd
+			w.edges.set(&g.all, nd, true)
+		} else {
+			w.detach(nd)
+		}
+		nd.note = n
+		nd.note.Keys = nil // batch[i].Keys serve resolution below
+		nd.normTags = normalizeTags(n.Tags)
+		for _, t := range nd.normTags {
+			w.tag(t, nd, true)
+		}
+		written[i] = nd
+	}
+
+	// Link them: a Target that exists after the batch is an edge, any
+	// other link is unresolved under its Key.
+	for _, nd := range written {
+		for i := range nd.note.Links {
+			l := &nd.note.Links[i]
+			if l.Target != "" {
+				if t := g.notes[l.Target]; t != nil {
+					w.edges.set(&nd.out, t, true)
+					w.edges.set(&t.in, nd, true)
+					continue
+				}
+				l.Target = ""
+			}
+			g.addUnresolved(l.Key, nd)
+		}
+	}
+
+	// Resolve waiting links to the notes claiming their keys; the
+	// smallest ID wins a key claimed twice.
+	claims := map[string]*node{}
+	for i, nd := range written {
+		for _, k := range batch[i].Keys {
+			if cur := claims[k]; cur == nil || nd.id() < cur.id() {
+				claims[k] = nd
+			}
+		}
+	}
+	for key, target := range claims {
+		for linker := range g.unresolved[key] {
+			for i := range linker.note.Links {
+				if l := &linker.note.Links[i]; l.Target == "" && l.Key == key {
+					l.Target = target.id()
+				}
+			}
+			w.edges.set(&linker.out, target, true)
+			w.edges.set(&target.in, linker, true)
+		}
+		delete(g.unresolved, key)
+	}
+
+	w.commit()
+}
+
+// write collects what one write changes in the graph's sorted lists and
+// applies it at the end, see changes.
+type write struct {
+	g        *graph
+	edges    changes             // adjacency lists and g.all
+	tags     changes             // tag lists
+	tagNames map[string]struct{} // tags touched, to drop emptied ones
+}
+
+func newWrite(g *graph) *write {
+	return &write{g: g, edges: changes{}, tags: changes{}, tagNames: map[string]struct{}{}}
+}
+
+func (w *write) tag(name string, nd *node, present bool) {
+	ti := w.g.tagIndex(name)
+	w.tags.set(&ti.list, nd, present)
+	if present {
+		ti.set[nd] = struct{}{}
+	} else {
+		delete(ti.set, nd)
+	}
+	w.tagNames[name] = struct{}{}
+}
+
+// detach undoes what nd's current note contributed to edges, tags and the
+// unresolved index, keeping the links that point at nd.
+func (w *write) detach(nd *node) {
+	for _, t := range nd.out {
+		w.edges.set(&nd.out, t, false)
+		w.edges.set(&t.in, nd, false)
+	}
+	for _, l := range nd.note.Links {
+		if l.Target == "" {
+			w.g.removeUnresolved(l.Key, nd)
+		}
+	}
+	for _, t := range nd.normTags {
+		w.tag(t, nd, false)
+	}
+}
+
+// commit applies the collected list changes, forgets tags nobody carries
+// any more and moves to a new version when the graph's shape changed.
+func (w *write) commit() {
+	if w.edges.apply() {
+		w.g.version++
+	}
+	w.tags.apply()
+	for name := range w.tagNames {
+		if ti := w.g.tags[name]; ti != nil && len(ti.set) == 0 {
+			delete(w.g.tags, name)
+		}
+	}
+}
+
+// DeleteNotes removes notes and their edges; links of other notes that
+// pointed at them become unresolved under their Key. It returns how many
+// distinct ids existed.
+func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
+	if err := s.check(ctx); err != nil {
+		return 0, fmt.Errorf("memstore: delete notes: %w", err)
+	}
+	g := s.graph(project)
+	if g == nil || len(ids) == 0 {
+		return 0, nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+
+	doomed := make(map[*node]bool, len(ids))
+	for _, id := range ids {
+		if nd := g.notes[id]; nd != nil {
+			doomed[nd] = true
+		}
+	}
+	w := newWrite(g)
+	for nd := range doomed {
+		for _, linker := range nd.in {
+			if doomed[linker] {
+				continue
+			}
+			for i := range linker.note.Links {
+				if l := &linker.note.Links[i]; l.Target == nd.id() {
+					l.Target = ""
+					g.addUnresolved(l.Key, linker)
+				}
+			}
+			w.edges.set(&linker.out, nd, false)
+		}
+		for _, t := range nd.out {
+			if !doomed[t] {
+				w.edges.set(&t.in, nd, false)
+			}
+		}
+		for _, l := range nd.note.Links {
+			if l.Target == "" {
+				g.removeUnresolved(l.Key, nd)
+			}
+		}
+		for _, t := range nd.normTags {
+			w.tag(t, nd, false)
+		}
+		w.edges.set(&g.all, nd, false)
+		delete(g.notes, nd.id())
+		g.freeNode(nd)
+	}
+	w.commit()
+	return len(doomed), nil
+}

@@ -1,0 +1,240 @@
+package neo4jstore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// A note's readable state lives in two properties:
+//
+//	doc        JSON of noteDoc: every field a read returns except targets
+//	targets    [rev, target of link 0, target of link 1, ...] ("" while unresolved)
+//
+// Neo4j reads are read-committed, not snapshots: a reader walking a node's
+// properties while a commit rewrites them can see some old and some new (a
+// torn note; the storetest concurrency case shows it within seconds). A
+// single property value is always read whole, so doc alone is consistent.
+// Targets live apart because resolution and deletion rewrite them from
+// Cypher (which can edit a list, not JSON), and rewriting a short list is
+// far cheaper than rewriting the note (a cold load resolves thousands of
+// links per batch). Both carry the revision of the upsert that wrote them
+// (rev); a reader that finds doc.rev != targets[0] caught a rewrite
+// half-way and reads again (errTorn).
+//
+// The note's other properties (title, content, tagsNorm, hash, ...) exist
+// for queries and indexes only; reads of whole notes never use them.
+type noteDoc struct {
+	Rev         string          `json:"rev"`
+	Title       string          `json:"title"`
+	Path        string          `json:"path"`
+	Content     string          `json:"content"`
+	Tags        []string        `json:"tags,omitempty"`
+	Hash        string          `json:"hash"`
+	ModTime     time.Time       `json:"mtime"`
+	Frontmatter json.RawMessage `json:"frontmatter,omitempty"`
+	Links       []linkRecord    `json:"links,omitempty"`
+}
+
+// linkRecord is a core.Link without its Target (see noteDoc).
+type linkRecord struct {
+	Raw     string `json:"raw,omitempty"`
+	Key     string `json:"key,omitempty"`
+	Alias   string `json:"alias,omitempty"`
+	Heading string `json:"heading,omitempty"`
+	Embed   bool   `json:"embed,omitempty"`
+}
+
+// noteRow turns a note into the row the write statements take. rev marks
+// this write (see noteDoc); targets[i] is the final target of link i (""
+// when unresolved); found and dangling are the distinct resolved targets and
+// unresolved keys. Every list is non-nil: Cypher list functions treat a
+// missing property as null, not as an empty list.
+func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error) {
+	d := noteDoc{
+		Rev:     rev,
+		Title:   n.Title,
+		Path:    n.Path,
+		Content: n.Content,
+		Tags:    n.Tags,
+		Hash:    n.Hash,
+		ModTime: n.ModTime,
+		Links:   make([]linkRecord, len(n.Links)),
+	}
+	if len(n.Frontmatter) > 0 {
+		b, err := json.Marshal(n.Frontmatter)
+		if err != nil {
+			return nil, fmt.Errorf("encode frontmatter of %s: %w", n.ID, err)
+		}
+		d.Frontmatter = b
+	}
+	keys := make([]string, len(n.Links))
+	found, dangling := []string{}, []string{}
+	stored := make([]string, 1, 1+len(n.Links))
+	stored[0] = rev
+	for i, l := range n.Links {
+		d.Links[i] = linkRecord{Raw: l.Raw, Key: l.Key, Alias: l.Alias, Heading: l.Heading, Embed: l.Embed}
+		keys[i] = l.Key
+		stored = append(stored, targets[i])
+		switch {
+		case targets[i] != "":
+			if !slices.Contains(found, targets[i]) {
+				found = append(found, targets[i])
+			}
+		case !slices.Contains(dangling, l.Key):
+			dangling = append(dangling, l.Key)
+		}
+	}
+	doc, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
+	}
+	return map[string]any{
+		"id":       n.ID,
+		"title":    n.Title,
+		"path":     n.Path,
+		"content":  n.Content,
+		"tagsNorm": normalizeTags(n.Tags),
+		"hash":     n.Hash,
+		"mtime":    n.ModTime.UTC(), // the instant is what counts; a zone name Neo4j does not know would fail
+		"keys":     orEmpty(n.Keys),
+		"linkKeys": keys,
+		"doc":      string(doc),
+		"targets":  stored,
+		"found":    found,
+		"dangling": dangling,
+	}, nil
+}
+
+// normalizeTags returns the distinct comparison forms of tags.
+func normalizeTags(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if norm := core.NormalizeTag(t); !slices.Contains(out, norm) {
+			out = append(out, norm)
+		}
+	}
+	return out
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// errVanished marks a note deleted while a read was looking at it: the
+// index still named it but its doc was already gone. Readers leave such a
+// note out, as if they had come a moment later.
+var errVanished = errors.New("note vanished during the read")
+
+// errTorn marks a note read half-way through a rewrite (doc and targets of
+// different revisions); the reader runs its query again.
+var errTorn = errors.New("note read during a rewrite")
+
+// decodeNote turns a note's id, doc and targets back into a note of project.
+func decodeNote(project string, id, docValue, targetsValue any) (core.Note, error) {
+	doc, targets := str(docValue), strs(targetsValue)
+	if doc == "" || len(targets) == 0 {
+		return core.Note{}, errVanished
+	}
+	var d noteDoc
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		return core.Note{}, fmt.Errorf("decode note %v: %w", id, err)
+	}
+	if d.Rev != targets[0] || len(targets)-1 != len(d.Links) {
+		return core.Note{}, errTorn
+	}
+	targets = targets[1:]
+	n := core.Note{
+		Project: project,
+		ID:      str(id),
+		Title:   d.Title,
+		Path:    d.Path,
+		Content: d.Content,
+		Tags:    d.Tags,
+		Hash:    d.Hash,
+		ModTime: d.ModTime,
+	}
+	if len(d.Frontmatter) > 0 {
+		var err error
+		if n.Frontmatter, err = decodeFrontmatter(d.Frontmatter); err != nil {
+			return core.Note{}, fmt.Errorf("decode frontmatter of %s: %w", n.ID, err)
+		}
+	}
+	if len(d.Links) > 0 {
+		n.Links = make([]core.Link, len(d.Links))
+		for i, r := range d.Links {
+			n.Links[i] = core.Link{Raw: r.Raw, Key: r.Key, Target: targets[i], Alias: r.Alias, Heading: r.Heading, Embed: r.Embed}
+		}
+	}
+	return n, nil
+}
+
+// decodeFrontmatter parses stored frontmatter JSON, giving whole numbers
+// back as int64 (YAML's ints stay ints up to 2^63) and others as float64.
+func decodeFrontmatter(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return fixNumbers(m).(map[string]any), nil
+}
+
+func fixNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x.String() // out of float64 range: keep the digits rather than lose them
+	case map[string]any:
+		for k, e := range x {
+			x[k] = fixNumbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = fixNumbers(e)
+		}
+		return x
+	default:
+		return v
+	}
+}
+
+// str returns v as a string; a missing property (nil) is "".
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// strs returns a list property as strings; nil when missing or empty.
+func strs(v any) []string {
+	list, _ := v.([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		out[i] = str(e)
+	}
+	return out
+}
+
+// num returns an integer value as int64; the driver hands back int64.
+func num(v any) int64 {
+	i, _ := v.(int64)
+	return i
+}

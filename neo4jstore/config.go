@@ -1,0 +1,105 @@
+package neo4jstore
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+)
+
+// Defaults applied by Open to zero Config fields.
+const (
+	// DefaultMaxConnections is the driver's own pool default.
+	DefaultMaxConnections = 100
+	// DefaultTimeout bounds one store call when its context has no earlier
+	// deadline. Generous, because callers batch writes.
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxRetryTime bounds how long a managed transaction retries
+	// transient failures. Shorter than the driver's 30 s so that tools
+	// answer a provider error promptly while Neo4j is down.
+	DefaultMaxRetryTime = 5 * time.Second
+	// DefaultConnectTimeout bounds opening one TCP connection.
+	DefaultConnectTimeout = 5 * time.Second
+	// DefaultVectorDimensions matches the default local embedding model.
+	DefaultVectorDimensions = 384
+)
+
+// Config says how to reach Neo4j. Zero fields take the defaults above.
+type Config struct {
+	// URI is the server address: neo4j://host:7687 (routing, clusters and
+	// Aura; neo4j+s:// with TLS) or bolt://host:7687 (one server).
+	URI string
+	// User and Password authenticate with basic auth; an empty User
+	// connects without authentication.
+	User     string
+	Password string
+	// Database names the database to use; "" is the server's default.
+	Database string
+	// MaxConnections caps the driver's connection pool.
+	MaxConnections int
+	// Timeout bounds one store call (and is sent as the server-side
+	// transaction timeout) unless the caller's context ends sooner.
+	Timeout time.Duration
+	// MaxRetryTime bounds the driver's retries of transient failures
+	// (leader changes, deadlocks, a server restarting) within one call.
+	MaxRetryTime time.Duration
+	// ConnectTimeout bounds opening one connection.
+	ConnectTimeout time.Duration
+	// VectorDimensions is the size of note embeddings, used when the vector
+	// index is first created.
+	VectorDimensions int
+	// Logger receives the store's few log lines; nil discards them.
+	Logger *slog.Logger
+}
+
+// withDefaults returns c with zero fields set to their defaults.
+func (c Config) withDefaults() Config {
+	if c.MaxConnections == 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxRetryTime == 0 {
+		c.MaxRetryTime = DefaultMaxRetryTime
+	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.VectorDimensions == 0 {
+		c.VectorDimensions = DefaultVectorDimensions
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// validate reports every problem of c (after defaults) at once.
+func (c Config) validate() error {
+	var errs []error
+	if c.URI == "" {
+		errs = append(errs, errors.New("URI is empty (e.g. bolt://localhost:7687)"))
+	} else if u, err := url.Parse(c.URI); err != nil || !knownScheme(u.Scheme) {
+		errs = append(errs, fmt.Errorf("URI %q must start with neo4j://, neo4j+s://, neo4j+ssc://, bolt://, bolt+s:// or bolt+ssc://", c.URI))
+	}
+	if c.MaxConnections < 0 {
+		errs = append(errs, fmt.Errorf("MaxConnections must be positive, got %d", c.MaxConnections))
+	}
+	if c.Timeout < 0 || c.MaxRetryTime < 0 || c.ConnectTimeout < 0 {
+		errs = append(errs, errors.New("timeouts must not be negative"))
+	}
+	if c.VectorDimensions < 1 || c.VectorDimensions > 4096 {
+		errs = append(errs, fmt.Errorf("VectorDimensions must be in 1..4096, got %d", c.VectorDimensions))
+	}
+	return errors.Join(errs...)
+}
+
+func knownScheme(s string) bool {
+	switch s {
+	case "neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,127 @@
+package neo4jstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// migration is one versioned step of the schema. Its statements are
+// idempotent (IF NOT EXISTS), so a step interrupted before it was recorded
+// simply runs again at the next start; two processes starting together run
+// the same statements harmlessly and the record is MERGEd once.
+type migration struct {
+	version    int
+	name       string
+	statements []statement
+}
+
+// migrations lists every schema step in order. Append only: a released
+// version never changes, because databases remember which ones ran.
+var migrations = []migration{
+	{1, "note, ghost, counter and migration keys", []statement{
+		stmtSchemaMigrationKey, stmtSchemaNoteKey, stmtSchemaUnresolvedKey, stmtSchemaGraphMetaKey,
+	}},
+	{2, "degree indexes for hubs", []statement{stmtSchemaNoteInDegree, stmtSchemaNoteOutDegree}},
+	{3, "fulltext index on note title and content", []statement{stmtSchemaNoteFulltext}},
+	{4, "vector index on note embeddings", []statement{stmtSchemaNoteEmbedding}},
+}
+
+// awaitIndexesSeconds bounds the wait for new indexes to come online at
+// start-up; populating them over a large existing graph takes a while.
+const awaitIndexesSeconds = 300
+
+// migrate applies the migrations the database has not recorded yet, then
+// waits for the indexes they created.
+func (s *Store) migrate(ctx context.Context) error {
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return err
+	}
+	done := make(map[int]bool, len(applied))
+	for _, m := range applied {
+		done[m.Version] = true
+	}
+	ran := false
+	for _, m := range migrations {
+		if done[m.version] {
+			continue
+		}
+		if err := s.apply(ctx, m); err != nil {
+			return err
+		}
+		s.log.Info("neo4j schema migration applied", "version", m.version, "name", m.name)
+		ran = true
+	}
+	if !ran {
+		return nil
+	}
+	return s.awaitIndexes(ctx)
+}
+
+// apply runs one migration. Schema statements cannot share a transaction
+// with data writes, so each runs alone and the record comes last.
+func (s *Store) apply(ctx context.Context, m migration) error {
+	op := fmt.Sprintf("schema migration %d (%s)", m.version, m.name)
+	params := map[string]any{"dimensions": int64(s.cfg.VectorDimensions)}
+	for _, st := range m.statements {
+		err := s.write(ctx, op, func(t txn) error {
+			_, err := t.collect(st, params)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return s.write(ctx, op, func(t txn) error {
+		_, err := t.collect(stmtMigrationRecord, map[string]any{"version": int64(m.version), "name": m.name})
+		return err
+	})
+}
+
+func (s *Store) awaitIndexes(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, (awaitIndexesSeconds+10)*time.Second)
+	defer cancel()
+	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.cfg.Database, BookmarkManager: s.bookmarks})
+	defer func() { _ = session.Close(context.WithoutCancel(ctx)) }()
+	// A procedure call that waits, run outside a transaction function so
+	// Config.Timeout does not cut it short.
+	res, err := session.Run(ctx, stmtSchemaAwaitIndexes.text, map[string]any{"seconds": int64(awaitIndexesSeconds)})
+	if err == nil {
+		_, err = res.Consume(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("neo4jstore: %w", core.NewProviderError("await indexes", err))
+	}
+	return nil
+}
+
+// Migration is a schema step recorded in the database.
+type Migration struct {
+	Version   int
+	Name      string
+	AppliedAt time.Time
+}
+
+// appliedMigrations lists the recorded migrations, oldest first.
+func (s *Store) appliedMigrations(ctx context.Context) ([]Migration, error) {
+	var out []Migration
+	err := s.read(ctx, "list schema migrations", func(t txn) error {
+		records, err := t.collect(stmtMigrationList, nil)
+		if err != nil {
+			return err
+		}
+		out = make([]Migration, 0, len(records))
+		for _, r := range records {
+			m := Migration{Version: int(num(r.Values[0])), Name: str(r.Values[1])}
+			m.AppliedAt, _ = r.Values[2].(time.Time)
+			out = append(out, m)
+		}
+		return nil
+	})
+	return out, err
+}

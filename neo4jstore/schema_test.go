@@ -1,0 +1,135 @@
+package neo4jstore
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/integration/neo4jtest"
+)
+
+func TestOpenMigratesOnceAndStatusReportsTheSchema(t *testing.T) {
+	first := openStore(t)
+	before, err := first.Status(t.Context())
+	require.NoError(t, err)
+	second := openStore(t) // a second process starting: nothing to apply
+	after, err := second.Status(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, before.Migrations, after.Migrations, "a second Open must not re-apply migrations")
+
+	require.Len(t, after.Migrations, len(migrations))
+	for i, m := range migrations {
+		assert.Equal(t, m.version, after.Migrations[i].Version)
+		assert.Equal(t, m.name, after.Migrations[i].Name)
+		assert.False(t, after.Migrations[i].AppliedAt.IsZero())
+	}
+	assert.True(t, strings.HasPrefix(after.ServerVersion, "5."), "server version %q", after.ServerVersion)
+	assert.NotEmpty(t, after.Edition)
+
+	byName := map[string]Index{}
+	for _, idx := range after.Indexes {
+		byName[idx.Name] = idx
+	}
+	for name, want := range map[string][2]string{
+		"note_key":             {"RANGE", "Note"},
+		"unresolved_key":       {"RANGE", "Unresolved"},
+		"graph_meta_key":       {"RANGE", "GraphMeta"},
+		"schema_migration_key": {"RANGE", "SchemaMigration"},
+		"note_in_degree":       {"RANGE", "Note"},
+		"note_out_degree":      {"RANGE", "Note"},
+		"note_fulltext":        {"FULLTEXT", "Note"},
+		"note_embedding":       {"VECTOR", "Note"},
+	} {
+		idx, ok := byName[name]
+		if !assert.True(t, ok, "index %s missing", name) {
+			continue
+		}
+		assert.Equal(t, want[0], idx.Type, name)
+		assert.Equal(t, []string{want[1]}, idx.LabelsOrTypes, name)
+		assert.Equal(t, "ONLINE", idx.State, name)
+	}
+	vec := byName["note_embedding"]
+	assert.EqualValues(t, DefaultVectorDimensions, vec.Options["vector.dimensions"])
+	assert.Equal(t, "COSINE", vec.Options["vector.similarity_function"])
+	assert.Equal(t, []string{"project", "inDegree"}, byName["note_in_degree"].Properties)
+}
+
+func TestConfigProblemsAreNamed(t *testing.T) {
+	ctx := t.Context()
+	_, err := Open(ctx, Config{})
+	require.ErrorContains(t, err, "URI is empty")
+	_, err = Open(ctx, Config{URI: "http://localhost:7474", MaxConnections: -1, VectorDimensions: 5000})
+	require.ErrorContains(t, err, "must start with neo4j://")
+	require.ErrorContains(t, err, "MaxConnections")
+	require.ErrorContains(t, err, "VectorDimensions")
+}
+
+func TestUnreachableServerIsAProviderError(t *testing.T) {
+	_, err := Open(t.Context(), Config{URI: "bolt://127.0.0.1:1", MaxRetryTime: time.Millisecond, ConnectTimeout: time.Second})
+	require.Error(t, err)
+	require.True(t, core.IsProviderError(err), "got %v", err)
+}
+
+// A uniqueness violation reported by Neo4j (here provoked directly, since
+// the store's own writes MERGE and never violate) becomes core.ErrExists;
+// other database errors are provider errors.
+func TestConstraintViolationIsErrExists(t *testing.T) {
+	s := openStore(t)
+	srv := neo4jtest.Get(t)
+	d := srv.Driver(t)
+	project := fmt.Sprintf("constraint-%d", rand.Uint64())
+	create := func() error {
+		var opts []neo4j.ExecuteQueryConfigurationOption
+		if srv.Database != "" {
+			opts = append(opts, neo4j.ExecuteQueryWithDatabase(srv.Database))
+		}
+		_, err := neo4j.ExecuteQuery(t.Context(), d, "CREATE (:Note {project: $p, id: 'x.md'})",
+			map[string]any{"p": project}, neo4j.EagerResultTransformer, opts...)
+		return err
+	}
+	require.NoError(t, create())
+	violation := create()
+	require.Error(t, violation)
+	err := s.translate("test", violation)
+	require.ErrorIs(t, err, core.ErrExists)
+	require.False(t, core.IsProviderError(err))
+
+	other := s.translate("test", &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError", Msg: "bad"})
+	require.True(t, core.IsProviderError(other))
+	_, err = s.DeleteNotes(context.Background(), project, []string{"x.md"})
+	require.NoError(t, err)
+}
+
+// PageRank is cached per project, but a write by another process (another
+// Store, another driver) must show in the next answer.
+func TestPageRankCacheSeesWritesOfAnotherProcess(t *testing.T) {
+	reader, writer := openStore(t), openStore(t)
+	ctx := t.Context()
+	project := fmt.Sprintf("pagerank-cache-%d", rand.Uint64())
+	link := func(from, to string) core.Note {
+		return core.Note{ID: from, Title: from, Keys: []string{strings.TrimSuffix(from, ".md")},
+			Links: []core.Link{{Raw: "[[" + to + "]]", Key: strings.TrimSuffix(to, ".md"), Target: to}}}
+	}
+	require.NoError(t, writer.UpsertNotes(ctx, project, []core.Note{link("a.md", "b.md"), link("c.md", "b.md"), {ID: "b.md", Title: "b.md"}}))
+	top := func() string {
+		h, err := reader.Hubs(ctx, project, core.MetricPageRank, 1)
+		require.NoError(t, err)
+		require.Len(t, h, 1)
+		return h[0].ID
+	}
+	require.Equal(t, "b.md", top())
+	require.NoError(t, writer.UpsertNotes(ctx, project, []core.Note{link("b.md", "d.md"), link("a.md", "d.md"), link("c.md", "d.md"), {ID: "d.md", Title: "d.md"}}))
+	require.Equal(t, "d.md", top(), "the reader's cached ranking must give way to the writer's change")
+	ids, err := reader.Hubs(ctx, project, core.MetricPageRank, 0)
+	require.NoError(t, err)
+	require.True(t, slices.IsSortedFunc(ids, core.CompareHubs))
+}

@@ -1,0 +1,75 @@
+package neo4jstore
+
+import (
+	"sync"
+
+	"github.com/vaultgraph/vaultgraph/cypher"
+)
+
+// statement is a named Cypher statement from package cypher.
+type statement struct {
+	name string
+	text string
+}
+
+// used records every statement name the package asked for, so a test can
+// check that package cypher holds no file nobody uses.
+var used sync.Map
+
+// stmt loads a statement by name at package initialisation; a missing file
+// panics at start-up, which every test run catches.
+func stmt(name string) statement {
+	used.Store(name, true)
+	return statement{name: name, text: cypher.MustGet(name)}
+}
+
+// Every statement the store runs. Grouped as in the cypher folder.
+var (
+	stmtSchemaNoteKey       = stmt("schema_note_key")
+	stmtSchemaUnresolvedKey = stmt("schema_unresolved_key")
+	stmtSchemaGraphMetaKey  = stmt("schema_graph_meta_key")
+	stmtSchemaMigrationKey  = stmt("schema_migration_key")
+	stmtSchemaNoteInDegree  = stmt("schema_note_in_degree")
+	stmtSchemaNoteOutDegree = stmt("schema_note_out_degree")
+	stmtSchemaNoteFulltext  = stmt("schema_note_fulltext")
+	stmtSchemaNoteEmbedding = stmt("schema_note_embedding")
+	stmtSchemaAwaitIndexes  = stmt("schema_await_indexes")
+	stmtMigrationRecord     = stmt("migration_record")
+	stmtMigrationList       = stmt("migration_list")
+	stmtStatusComponents    = stmt("status_components")
+	stmtStatusIndexes       = stmt("status_indexes")
+
+	stmtWriteBumpVersion     = stmt("write_bump_version")
+	stmtWriteCreateNotes     = stmt("write_create_notes")
+	stmtWriteUpdateNotes     = stmt("write_update_notes")
+	stmtWriteAddInDegrees    = stmt("write_add_in_degrees")
+	stmtWriteExisting        = stmt("write_existing")
+	stmtWriteLinkNew         = stmt("write_link_new")
+	stmtWriteLinkExisting    = stmt("write_link_existing")
+	stmtWriteResolveLinks    = stmt("write_resolve_links")
+	stmtWriteUpdateDegrees   = stmt("write_update_degrees")
+	stmtWriteDropOrphans     = stmt("write_drop_orphans")
+	stmtDeleteUnlinkIncoming = stmt("delete_unlink_incoming")
+	stmtDeleteNotes          = stmt("delete_notes")
+
+	stmtReadNote              = stmt("read_note")
+	stmtReadNotes             = stmt("read_notes")
+	stmtReadTitles            = stmt("read_titles")
+	stmtReadDegree            = stmt("read_degree")
+	stmtReadCount             = stmt("read_count")
+	stmtReadHashes            = stmt("read_hashes")
+	stmtReadUnresolvedLinkers = stmt("read_unresolved_linkers")
+	stmtGraphVersion          = stmt("graph_version")
+	stmtGraphAdjacency        = stmt("graph_adjacency")
+	stmtNeighborsOut          = stmt("neighbors_out")
+	stmtNeighborsIn           = stmt("neighbors_in")
+	stmtNeighborsBoth         = stmt("neighbors_both")
+	stmtPathShortest          = stmt("path_shortest")
+	stmtHubsInDegree          = stmt("hubs_in_degree")
+	stmtHubsOutDegree         = stmt("hubs_out_degree")
+	stmtTagsAny               = stmt("tags_any")
+	stmtTagsAll               = stmt("tags_all")
+	stmtRandomCountTagged     = stmt("random_count_tagged")
+	stmtRandomNth             = stmt("random_nth")
+	stmtRandomNthTagged       = stmt("random_nth_tagged")
+)

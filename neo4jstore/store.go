@@ -1,0 +1,203 @@
+package neo4jstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Store is core.Store on Neo4j. It holds one driver (a connection pool) for
+// the process and is safe for concurrent use. Every call opens a short
+// session that shares one bookmark manager, so a read always sees the
+// writes this Store made before it, even on a cluster.
+type Store struct {
+	driver    neo4j.DriverWithContext
+	bookmarks neo4j.BookmarkManager
+	cfg       Config
+	log       *slog.Logger
+	ranks     *rankCache
+}
+
+var _ core.Store = (*Store)(nil)
+
+// Open connects to Neo4j, checks that it answers and brings the schema up to
+// date (see migrations.go). A server that cannot be reached gives an error
+// satisfying core.IsProviderError; a bad Config an error naming the field.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("neo4jstore: config: %w", err)
+	}
+	auth := neo4j.NoAuth()
+	if cfg.User != "" {
+		auth = neo4j.BasicAuth(cfg.User, cfg.Password, "")
+	}
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
+		c.MaxConnectionPoolSize = cfg.MaxConnections
+		c.MaxTransactionRetryTime = cfg.MaxRetryTime
+		c.SocketConnectTimeout = cfg.ConnectTimeout
+		c.ConnectionAcquisitionTimeout = cfg.Timeout
+		c.UserAgent = "vaultgraph"
+	})
+	if err != nil {
+		return nil, fmt.Errorf("neo4jstore: open %s: %w", cfg.URI, err)
+	}
+	s := &Store{
+		driver:    driver,
+		bookmarks: neo4j.NewBookmarkManager(neo4j.BookmarkManagerConfig{}),
+		cfg:       cfg,
+		log:       cfg.Logger,
+		ranks:     newRankCache(),
+	}
+	if err := s.open(ctx); err != nil {
+		_ = driver.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) open(ctx context.Context) error {
+	vctx, cancel := s.callContext(ctx)
+	defer cancel()
+	if err := s.driver.VerifyConnectivity(vctx); err != nil {
+		return fmt.Errorf("neo4jstore: connect to %s: %w", s.cfg.URI, core.NewProviderError("connect", err))
+	}
+	return s.migrate(ctx)
+}
+
+// Close releases the driver and its connections.
+func (s *Store) Close(ctx context.Context) error {
+	if err := s.driver.Close(ctx); err != nil {
+		return fmt.Errorf("neo4jstore: close: %w", err)
+	}
+	return nil
+}
+
+// callContext bounds a call by Config.Timeout unless ctx ends sooner.
+func (s *Store) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.cfg.Timeout)
+}
+
+// txn runs statements inside one managed transaction and remembers which
+// one failed. Errors are returned exactly as the driver gave them: the
+// driver decides whether to retry by their concrete type, so wrapping them
+// here would turn off retries.
+type txn struct {
+	ctx    context.Context
+	tx     neo4j.ManagedTransaction
+	failed *string
+}
+
+// collect runs st and returns all its records.
+func (t txn) collect(st statement, params map[string]any) ([]*neo4j.Record, error) {
+	res, err := t.tx.Run(t.ctx, st.text, params)
+	if err == nil {
+		var records []*neo4j.Record
+		if records, err = res.Collect(t.ctx); err == nil {
+			return records, nil
+		}
+	}
+	*t.failed = st.name
+	return nil, err
+}
+
+// single runs st and returns its one record, or nil when it gave none.
+func (t txn) single(st statement, params map[string]any) (*neo4j.Record, error) {
+	records, err := t.collect(st, params)
+	if err != nil || len(records) == 0 {
+		return nil, err
+	}
+	return records[0], nil
+}
+
+// read runs work in a read transaction (retried on transient failures, so
+// work must start from scratch each time it is called).
+func (s *Store) read(ctx context.Context, op string, work func(t txn) error) error {
+	return s.execute(ctx, op, neo4j.AccessModeRead, work)
+}
+
+// write runs work in a write transaction (retried like read).
+func (s *Store) write(ctx context.Context, op string, work func(t txn) error) error {
+	return s.execute(ctx, op, neo4j.AccessModeWrite, work)
+}
+
+func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, work func(t txn) error) error {
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
+	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
+		AccessMode:      mode,
+		DatabaseName:    s.cfg.Database,
+		BookmarkManager: s.bookmarks,
+	})
+	// Closing returns the connection to the pool; it must happen even when
+	// ctx has ended, or the pool would leak a connection per cancelled call.
+	defer func() { _ = session.Close(context.WithoutCancel(ctx)) }()
+	var failed string
+	fn := func(tx neo4j.ManagedTransaction) (any, error) {
+		var err error
+		// A note caught half-way through a rewrite (errTorn) is read
+		// again; the rewrite has committed by the time the query reruns.
+		for range maxTornReads {
+			failed = ""
+			if err = work(txn{ctx: ctx, tx: tx, failed: &failed}); !errors.Is(err, errTorn) {
+				break
+			}
+		}
+		return nil, err
+	}
+	timeout := neo4j.WithTxTimeout(s.cfg.Timeout)
+	var err error
+	if mode == neo4j.AccessModeRead {
+		_, err = session.ExecuteRead(ctx, fn, timeout)
+	} else {
+		_, err = session.ExecuteWrite(ctx, fn, timeout)
+	}
+	if err == nil {
+		return nil
+	}
+	if failed != "" {
+		op += " (" + failed + ")"
+	}
+	return s.translate(op, err)
+}
+
+// maxTornReads bounds how often a read reruns after catching a note
+// half-way through a rewrite; one rerun virtually always suffices.
+const maxTornReads = 10
+
+// constraintViolation is the Neo4j status code of a uniqueness violation.
+const constraintViolation = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+// translate maps a failed call to the error vaultgraph callers branch on:
+// a uniqueness violation is core.ErrExists; anything else the database or
+// the network did is a provider failure (the cause is kept for logs).
+func (s *Store) translate(op string, err error) error {
+	var dbErr *neo4j.Neo4jError
+	if errors.As(err, &dbErr) && dbErr.Code == constraintViolation {
+		return fmt.Errorf("neo4jstore: %s: %w (%v)", op, core.ErrExists, err)
+	}
+	for _, domain := range []error{core.ErrNotFound, core.ErrInvalidArgument, core.ErrExists, core.ErrConflict} {
+		if errors.Is(err, domain) {
+			return fmt.Errorf("neo4jstore: %s: %w", op, err)
+		}
+	}
+	// Debug only: the caller logs the failure once, at its boundary.
+	s.log.Debug("neo4j call failed", "op", op, "err", err)
+	return fmt.Errorf("neo4jstore: %w", core.NewProviderError(op, err))
+}
+
+// noLimit stands for "no limit" in statements that always take $limit.
+const noLimit = int64(1) << 62
+
+func limitParam(limit int) int64 {
+	if limit <= 0 {
+		return noLimit
+	}
+	return int64(limit)
+}

@@ -1,0 +1,47 @@
+package neo4jstore
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/core/storetest"
+	"github.com/vaultgraph/vaultgraph/integration/neo4jtest"
+)
+
+// Every test here runs against a real Neo4j from neo4jtest: NEO4J_URI, a
+// container, or the local launcher (tools/neo4j-local). Tests write to
+// projects of their own, so they share the server's database.
+func TestMain(m *testing.M) { os.Exit(neo4jtest.Main(m)) }
+
+// configFor returns a Config reaching the test server.
+func configFor(srv *neo4jtest.Server) Config {
+	return Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database}
+}
+
+// openStore opens a Store on the test server, closed when t ends.
+func openStore(t testing.TB) *Store {
+	t.Helper()
+	return openStoreWith(t, func(*Config) {})
+}
+
+func openStoreWith(t testing.TB, adjust func(*Config)) *Store {
+	t.Helper()
+	cfg := configFor(neo4jtest.Get(t))
+	adjust(&cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	return s
+}
+
+func TestStoreContract(t *testing.T) {
+	s := openStore(t)
+	storetest.RunWithOptions(t, func(*testing.T) core.Store { return s }, storetest.Options{Parallel: true})
+}

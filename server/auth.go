@@ -1,0 +1,96 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
+
+// Token is a bearer token the HTTP transport accepts.
+type Token struct {
+	Value string
+	// ReadOnly restricts the holder to tools whose ReadOnlyHint is true:
+	// tools/list hides the others and tools/call refuses them.
+	ReadOnly bool
+}
+
+// principal is who an authenticated request acts as.
+type principal struct{ readOnly bool }
+
+type principalKey struct{}
+
+func withPrincipal(ctx context.Context, p principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+func principalFrom(ctx context.Context) (principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(principal)
+	return p, ok
+}
+
+// readOnlyPrincipalFilter hides every tool that may write from a read-only
+// principal. mcp-go applies tool filters to tools/list and again to
+// tools/call, so a refused call never reaches a handler (it is answered
+// like an unknown tool) and has no side effect.
+func readOnlyPrincipalFilter(ctx context.Context, ts []mcp.Tool) []mcp.Tool {
+	p, ok := principalFrom(ctx)
+	if !ok || !p.readOnly {
+		return ts
+	}
+	out := make([]mcp.Tool, 0, len(ts))
+	for _, t := range ts {
+		if tools.IsReadOnly(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tokenSet checks bearer tokens in constant time.
+type tokenSet struct {
+	hashes   [][sha256.Size]byte
+	readOnly []bool
+}
+
+func newTokenSet(tokens []Token) tokenSet {
+	var ts tokenSet
+	for _, t := range tokens {
+		ts.hashes = append(ts.hashes, sha256.Sum256([]byte(t.Value)))
+		ts.readOnly = append(ts.readOnly, t.ReadOnly)
+	}
+	return ts
+}
+
+// match returns the principal of the presented token. It compares the
+// SHA-256 of the presented value with every token's, without stopping at
+// a match, so neither the position of the match nor the tokens' lengths
+// show in the timing.
+func (ts tokenSet) match(presented string) (principal, bool) {
+	h := sha256.Sum256([]byte(presented))
+	found, readOnly := 0, 0
+	for i, want := range ts.hashes {
+		eq := subtle.ConstantTimeCompare(h[:], want[:])
+		found |= eq
+		ro := 0
+		if ts.readOnly[i] {
+			ro = 1
+		}
+		readOnly |= eq & ro
+	}
+	return principal{readOnly: readOnly == 1}, found == 1
+}
+
+// bearerToken returns the token of an "Authorization: Bearer <token>"
+// header ("" when there is none).
+func bearerToken(r *http.Request) string {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// Call invokes the tool name of srv in process, through a real MCP client
+// session, so the call passes the same filters, middleware and argument
+// checks as one from a remote client. args is the JSON object of
+// arguments ("" or null for none). A tool error (isError) is a result, not
+// an error; the error is for a call that could not be made (unknown tool,
+// protocol failure).
+func Call(ctx context.Context, srv *mcpserver.MCPServer, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		return nil, fmt.Errorf("server: call %s: %w", name, err)
+	}
+	defer func() { _ = c.Close() }()
+	if err := c.Start(ctx); err != nil {
+		return nil, fmt.Errorf("server: call %s: start: %w", name, err)
+	}
+	var init mcp.InitializeRequest
+	init.Params.ClientInfo = mcp.Implementation{Name: "vaultgraph-call", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		return nil, fmt.Errorf("server: call %s: initialize: %w", name, err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	if len(args) > 0 {
+		if !json.Valid(args) {
+			return nil, fmt.Errorf("server: call %s: arguments are not valid JSON", name)
+		}
+		req.Params.Arguments = args
+	}
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("server: call %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// ResultText returns the text contents of res joined by newlines: the
+// JSON answer of a vaultgraph tool, followed by a {"_warnings": ...} line
+// when the answer carried warnings outside its shape.
+func ResultText(res *mcp.CallToolResult) string {
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := mcp.AsTextContent(c); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}

@@ -1,0 +1,193 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// ArgumentError is a tool call whose arguments do not satisfy the tool's
+// input schema. Msg is written for the model: it names each offending
+// argument and what was expected ("limit: maximum: got 51, want 50").
+type ArgumentError struct{ Msg string }
+
+func (e *ArgumentError) Error() string { return e.Msg }
+
+// Arguments checks a tool call's arguments against the tool's published
+// input schema and decodes them into the tool's input struct. Toolsets use
+// it instead of the SDK's validation so that a failure comes back in their
+// spec's error shape, and so the published schema is the one checked.
+type Arguments struct {
+	tool   string
+	schema *jsonschema.Schema
+}
+
+// NewArguments compiles tool's input schema.
+func NewArguments(tool mcp.Tool) (*Arguments, error) {
+	raw, err := InputSchemaJSON(tool)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := CompileSchema(tool.Name, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Arguments{tool: tool.Name, schema: schema}, nil
+}
+
+// MustArguments is NewArguments for the static specs of a toolset: a
+// schema that does not compile is a programming error, caught by the
+// inventory test.
+func MustArguments(tool mcp.Tool) *Arguments {
+	a, err := NewArguments(tool)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// InputSchemaJSON returns the input schema tool publishes in tools/list.
+func InputSchemaJSON(tool mcp.Tool) ([]byte, error) {
+	if len(tool.RawInputSchema) > 0 {
+		return tool.RawInputSchema, nil
+	}
+	raw, err := json.Marshal(tool.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tools: marshal input schema of %s: %w", tool.Name, err)
+	}
+	return raw, nil
+}
+
+// CompileSchema compiles a JSON Schema document (draft 2020-12 unless it
+// says otherwise).
+func CompileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("tools: decode schema of %s: %w", name, err)
+	}
+	url := "mem:///vaultgraph/tools/" + name + ".json"
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("tools: add schema of %s: %w", name, err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tools: compile schema of %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// Decode validates req's arguments and unmarshals them into dst (a pointer
+// to the tool's input struct). Missing or null arguments count as {}.
+// Failures are *ArgumentError.
+func (a *Arguments) Decode(req mcp.CallToolRequest, dst any) error {
+	raw, err := rawArguments(req)
+	if err != nil {
+		return &ArgumentError{Msg: "arguments are not valid JSON"}
+	}
+	value, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return &ArgumentError{Msg: "arguments are not valid JSON"}
+	}
+	if err := a.schema.Validate(value); err != nil {
+		return &ArgumentError{Msg: validationMessage(err)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(dst); err != nil {
+		return &ArgumentError{Msg: "invalid arguments: " + decodeMessage(err)}
+	}
+	return nil
+}
+
+func rawArguments(req mcp.CallToolRequest) ([]byte, error) {
+	var raw []byte
+	switch v := req.GetRawArguments().(type) {
+	case json.RawMessage:
+		raw = v
+	case nil:
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return []byte("{}"), nil
+	}
+	return raw, nil
+}
+
+var printer = message.NewPrinter(language.English)
+
+// validationMessage flattens a schema validation error into one line per
+// violated constraint, "<argument path>: <what was wrong>", sorted so the
+// text is stable.
+func validationMessage(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return "invalid arguments"
+	}
+	var parts []string
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			msg := e.ErrorKind.LocalizedString(printer)
+			if len(e.InstanceLocation) > 0 {
+				msg = strings.Join(e.InstanceLocation, "/") + ": " + msg
+			}
+			parts = append(parts, msg)
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	slices.Sort(parts)
+	return "invalid arguments: " + strings.Join(parts, "; ")
+}
+
+// decodeMessage names the argument a Go decoding error is about without
+// Go type names.
+func decodeMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return te.Field + ": got " + te.Value + ", which this argument does not accept"
+	}
+	return "malformed arguments"
+}
+
+// Int is an integer argument. JSON Schema's "integer" admits integral
+// numbers written with a fraction or exponent (5.0, 5e0), which
+// encoding/json refuses for an int; Int takes them as the integer they are.
+type Int int
+
+// UnmarshalJSON decodes any integral JSON number that fits an int.
+func (i *Int) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	if v, err := n.Int64(); err == nil {
+		*i = Int(v)
+		return nil
+	}
+	f, err := n.Float64()
+	if err != nil || f != float64(int64(f)) {
+		return &json.UnmarshalTypeError{Value: "number " + n.String(), Type: reflectInt}
+	}
+	*i = Int(int64(f))
+	return nil
+}
+
+var reflectInt = reflect.TypeFor[int]()

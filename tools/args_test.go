@@ -1,0 +1,78 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+type argsInput struct {
+	ID    string `json:"id"`
+	Limit *Int   `json:"limit"`
+}
+
+func argsTool() mcp.Tool {
+	return mcp.NewTool("t",
+		mcp.WithString("id", mcp.Required()),
+		mcp.WithInteger("limit", mcp.Min(1), mcp.Max(50)))
+}
+
+func call(raw string) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	if raw != "" {
+		req.Params.RawArguments = json.RawMessage(raw)
+	}
+	return req
+}
+
+func TestArgumentsDecode(t *testing.T) {
+	args := MustArguments(argsTool())
+	cases := []struct {
+		name, raw, wantErr string
+		wantLimit          int
+	}{
+		{name: "valid", raw: `{"id":"a","limit":50}`, wantLimit: 50},
+		{name: "an integral number with a fraction is an integer", raw: `{"id":"a","limit":5.0}`, wantLimit: 5},
+		{name: "above the maximum", raw: `{"id":"a","limit":51}`, wantErr: "limit: maximum: got 51, want 50"},
+		{name: "below the minimum", raw: `{"id":"a","limit":0}`, wantErr: "limit: minimum: got 0, want 1"},
+		{name: "a fraction", raw: `{"id":"a","limit":1.5}`, wantErr: "limit: got number, want integer"},
+		{name: "wrong type", raw: `{"id":7}`, wantErr: "id: got number, want string"},
+		{name: "missing required", raw: `{}`, wantErr: "missing property 'id'"},
+		{name: "no arguments at all", raw: ``, wantErr: "missing property 'id'"},
+		{name: "null arguments", raw: `null`, wantErr: "missing property 'id'"},
+		{name: "not an object", raw: `["a"]`, wantErr: "got array, want object"},
+		{name: "not JSON", raw: `{"id":`, wantErr: "not valid JSON"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var in argsInput
+			err := args.Decode(call(c.raw), &in)
+			if c.wantErr != "" {
+				var ae *ArgumentError
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || !errors.As(err, &ae) {
+					t.Fatalf("err = %v, want an ArgumentError containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Limit == nil || int(*in.Limit) != c.wantLimit {
+				t.Fatalf("limit = %v, want %d", in.Limit, c.wantLimit)
+			}
+		})
+	}
+}
+
+func TestArgumentsFromDecodedMap(t *testing.T) {
+	// In-process callers set Arguments, not RawArguments.
+	var req mcp.CallToolRequest
+	req.Params.Arguments = map[string]any{"id": "x", "limit": 3}
+	var in argsInput
+	if err := MustArguments(argsTool()).Decode(req, &in); err != nil || in.ID != "x" || int(*in.Limit) != 3 {
+		t.Fatalf("in = %+v, err = %v", in, err)
+	}
+}

@@ -1,0 +1,18 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// DeleteNodeHandler answers delete_node with DeleteResponse.
+func DeleteNodeHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, DeleteNodeSpec(), func(ctx context.Context, in DeleteNodeInput) (any, error) {
+		deleted, err := d.Writer.Delete(ctx, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return DeleteResponse{Deleted: deleted}, nil
+	})
+}

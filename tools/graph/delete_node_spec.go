@@ -1,0 +1,28 @@
+package graph
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+// DeleteNodeName is delete_node's name.
+const DeleteNodeName = "delete_node"
+
+// DeleteNodeInput is delete_node's arguments.
+type DeleteNodeInput struct {
+	ID string `json:"id"`
+}
+
+// DeleteNodeSpec is delete_node's contract (spec 000).
+func DeleteNodeSpec() mcp.Tool {
+	return mcp.NewTool(DeleteNodeName,
+		mcp.WithDescription("Delete a node: removes its file from the vault and the node from the graph. Links from other notes to it become unresolved. Returns {deleted: true}, or {deleted: false} when the node does not exist."),
+		mcp.WithString("id", mcp.Required(),
+			mcp.Description("Node ID to delete")),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           "Delete a note",
+			ReadOnlyHint:    mcp.ToBoolPtr(false),
+			DestructiveHint: mcp.ToBoolPtr(true),
+			// A repeat finds nothing to delete and answers deleted: false.
+			IdempotentHint: mcp.ToBoolPtr(true),
+			OpenWorldHint:  mcp.ToBoolPtr(false),
+		}),
+	)
+}

@@ -1,0 +1,24 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// GetHubsHandler answers get_hubs with HubResponse[].
+func GetHubsHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, GetHubsSpec(), func(ctx context.Context, in GetHubsInput) (any, error) {
+		metric := core.HubMetric(stringOr(in.Metric, string(getHubsDefaultMetric)))
+		hubs, err := d.Reader.Hubs(ctx, metric, intOr(in.Limit, getHubsDefaultLimit))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]HubResponse, len(hubs))
+		for i, h := range hubs {
+			out[i] = HubResponse{ID: h.ID, Title: h.Title, Score: h.Score}
+		}
+		return out, nil
+	})
+}

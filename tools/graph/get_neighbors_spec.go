@@ -1,0 +1,44 @@
+package graph
+
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
+
+// Name and defaults of get_neighbors.
+const (
+	GetNeighborsName             = "get_neighbors"
+	getNeighborsDefaultDirection = core.DirectionBoth
+	getNeighborsDefaultLimit     = 20
+)
+
+// GetNeighborsInput is get_neighbors' arguments.
+type GetNeighborsInput struct {
+	ID        string     `json:"id"`
+	Direction *string    `json:"direction"`
+	Limit     *tools.Int `json:"limit"`
+}
+
+// GetNeighborsSpec is get_neighbors' contract (spec 000).
+func GetNeighborsSpec() mcp.Tool {
+	return mcp.NewTool(GetNeighborsName,
+		mcp.WithDescription("Get nodes linked to/from a node: outgoing neighbors first, then incoming ones, each group by ID; a node linked both ways is listed once. Content is cut to 500 characters. No neighbors (or no such node) is []."),
+		mcp.WithString("id", mcp.Required(),
+			mcp.Description("Source node ID")),
+		mcp.WithString("direction",
+			mcp.Enum(string(core.DirectionIn), string(core.DirectionOut), string(core.DirectionBoth)),
+			mcp.DefaultString(string(getNeighborsDefaultDirection)),
+			mcp.Description("in = nodes linking here, out = nodes linked to, both = all")),
+		mcp.WithInteger("limit",
+			mcp.Min(1), mcp.Max(core.MaxNeighborLimit), mcp.DefaultNumber(getNeighborsDefaultLimit),
+			mcp.Description("Maximum neighbors to return")),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           "Get linked notes",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(true),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		}),
+	)
+}

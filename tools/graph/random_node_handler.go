@@ -1,0 +1,18 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// RandomNodeHandler answers random_node with NodeResponse or null.
+func RandomNodeHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, RandomNodeSpec(), func(ctx context.Context, in RandomNodeInput) (any, error) {
+		node, err := d.Reader.RandomNode(ctx, in.Tags)
+		if err != nil || node == nil {
+			return nil, err
+		}
+		return nodeResponse(*node), nil
+	})
+}

@@ -1,0 +1,28 @@
+package graph
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+// RandomNodeName is random_node's name.
+const RandomNodeName = "random_node"
+
+// RandomNodeInput is random_node's arguments.
+type RandomNodeInput struct {
+	Tags []string `json:"tags"`
+}
+
+// RandomNodeSpec is random_node's contract (spec 000).
+func RandomNodeSpec() mcp.Tool {
+	return mcp.NewTool(RandomNodeName,
+		mcp.WithDescription("Get random node for discovery, chosen uniformly (content up to 10,000 characters). Returns null when the graph is empty or no node carries any of the tags."),
+		mcp.WithArray("tags",
+			mcp.WithStringItems(),
+			mcp.Description("Optional: limit to nodes with these tags (any match)")),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           "Get a random note",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(true),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		}),
+	)
+}

@@ -1,0 +1,91 @@
+package graph
+
+import "github.com/vaultgraph/vaultgraph/core"
+
+// LinkInfo is a link with its target's title (spec 000).
+type LinkInfo = core.LinkInfo
+
+// NodeResponse is a node as spec 000 shapes it.
+type NodeResponse struct {
+	ID      string     `json:"id"`
+	Title   string     `json:"title"`
+	Content string     `json:"content"` // may end in "... [truncated]"
+	Tags    []string   `json:"tags"`
+	Links   []LinkInfo `json:"links"` // outgoing, with resolved titles
+}
+
+// NeighborResponse is a neighbour inside a get_node depth 1 answer. The
+// spec asks to tell incoming from outgoing neighbours; vaultgraph marks
+// each with its direction (option 2 of the spec).
+type NeighborResponse struct {
+	NodeResponse
+	Direction core.Direction `json:"direction"` // "in" or "out"
+}
+
+// NodeWithContextResponse is get_node's answer at depth 1.
+type NodeWithContextResponse struct {
+	NodeResponse
+	IncomingCount int                `json:"incomingCount"` // distinct nodes linking to this node
+	OutgoingCount int                `json:"outgoingCount"` // distinct nodes this node links to
+	Neighbors     []NeighborResponse `json:"neighbors"`     // up to 20, outgoing first
+}
+
+// SearchResultResponse is one search hit.
+type SearchResultResponse struct {
+	NodeResponse
+	Score float64 `json:"score"` // 0-1, higher = more similar
+}
+
+// HubResponse is one get_hubs entry.
+type HubResponse struct {
+	ID    string  `json:"id"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"` // the metric's value
+}
+
+// PathResponse is find_path's answer.
+type PathResponse struct {
+	Path   []string `json:"path"`   // [source, ...intermediates, target]
+	Length int      `json:"length"` // len(path) - 1, the number of edges
+}
+
+// DeleteResponse is delete_node's answer.
+type DeleteResponse struct {
+	Deleted bool `json:"deleted"`
+}
+
+// UpdateResponse is update_node's answer: the updated node and, when the
+// title changed, what the rename rewrote.
+type UpdateResponse struct {
+	NodeResponse
+	Renamed *RenameResponse `json:"renamed,omitempty"`
+}
+
+// RenameResponse reports a rename done by update_node: the node's ID
+// changed from From to To, and FilesChanged other notes were rewritten so
+// that their LinksChanged links still point at it.
+type RenameResponse struct {
+	From         string `json:"from"`
+	To           string `json:"to"`
+	FilesChanged int    `json:"filesChanged"`
+	LinksChanged int    `json:"linksChanged"`
+}
+
+func nodeResponse(v core.NodeView) NodeResponse {
+	tags, links := v.Tags, v.Links
+	if tags == nil {
+		tags = []string{}
+	}
+	if links == nil {
+		links = []LinkInfo{}
+	}
+	return NodeResponse{ID: v.ID, Title: v.Title, Content: v.Content, Tags: tags, Links: links}
+}
+
+func nodeResponses(vs []core.NodeView) []NodeResponse {
+	out := make([]NodeResponse, len(vs))
+	for i, v := range vs {
+		out[i] = nodeResponse(v)
+	}
+	return out
+}

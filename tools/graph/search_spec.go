@@ -1,0 +1,39 @@
+package graph
+
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
+
+// Name and default of search.
+const (
+	SearchName         = "search"
+	searchDefaultLimit = 10
+)
+
+// SearchInput is search's arguments.
+type SearchInput struct {
+	Query string     `json:"query"`
+	Limit *tools.Int `json:"limit"`
+}
+
+// SearchSpec is search's contract (spec 000). It is offered only when an
+// embedding provider is configured (spec 001).
+func SearchSpec() mcp.Tool {
+	return mcp.NewTool(SearchName,
+		mcp.WithDescription("Semantic similarity search. Returns the nodes most similar to a natural-language query, best first, each with a score from 0 to 1 (higher = more similar). Content is cut to 500 characters. No match is []."),
+		mcp.WithString("query", mcp.Required(),
+			mcp.Description("Natural language search query")),
+		mcp.WithInteger("limit",
+			mcp.Min(1), mcp.Max(core.MaxSearchLimit), mcp.DefaultNumber(searchDefaultLimit),
+			mcp.Description("Maximum results to return")),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           "Search notes by meaning",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(true),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		}),
+	)
+}

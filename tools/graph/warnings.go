@@ -1,0 +1,64 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// WarningsKey is the field that carries warnings (spec 000).
+const WarningsKey = "_warnings"
+
+// withWarnings attaches the pending warnings of src to the next successful
+// answer and so clears them (spec 000: warnings accumulate from the file
+// watcher and clear after being returned). An error answer leaves them
+// pending.
+//
+// An object answer gets a "_warnings" field, in its text and in its
+// structuredContent. An array or null answer keeps its exact shape in the
+// first text content, and the warnings follow as a second text content
+// {"_warnings": [...]}: wrapping the array would break the spec's shape.
+func withWarnings(src core.WarningSource, next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := next(ctx, req)
+		if err != nil || res == nil || res.IsError {
+			return res, err
+		}
+		warnings := src.DrainWarnings()
+		if len(warnings) == 0 {
+			return res, nil
+		}
+		_, list := mustJSON(warnings)
+		if obj, ok := res.StructuredContent.(json.RawMessage); ok && len(res.Content) > 0 {
+			merged := addField(obj, WarningsKey, list)
+			res.StructuredContent = merged
+			res.Content[0] = mcp.NewTextContent(string(merged))
+			return res, nil
+		}
+		text, _ := mustJSON(map[string]json.RawMessage{WarningsKey: list})
+		res.Content = append(res.Content, mcp.NewTextContent(text))
+		return res, nil
+	}
+}
+
+// addField returns the JSON object obj with "key": value appended,
+// keeping the order of the fields before it. obj is compact JSON made by
+// mustJSON, so it ends in '}'.
+func addField(obj json.RawMessage, key string, value json.RawMessage) json.RawMessage {
+	body := bytes.TrimSuffix(bytes.TrimSpace(obj), []byte("}"))
+	k, _ := mustJSON(key)
+	out := make([]byte, 0, len(obj)+len(k)+len(value)+2)
+	out = append(out, body...)
+	if len(bytes.TrimSpace(body)) > 1 { // more than "{"
+		out = append(out, ',')
+	}
+	out = append(out, k...)
+	out = append(out, ':')
+	out = append(out, value...)
+	out = append(out, '}')
+	return out
+}

@@ -1,0 +1,93 @@
+package kb
+
+import (
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// AddKnowledgeBaseFolderConstraintName is
+// add_knowledge_base_folder_constraint's name.
+const AddKnowledgeBaseFolderConstraintName = "add_knowledge_base_folder_constraint"
+
+// AddKnowledgeBaseFolderConstraintInput is
+// add_knowledge_base_folder_constraint's arguments. Rules are decoded by
+// kbase.ParseRules, which names every problem.
+type AddKnowledgeBaseFolderConstraintInput struct {
+	KBName    string          `json:"kb_name"`
+	Subfolder string          `json:"subfolder"`
+	Rules     json.RawMessage `json:"rules"`
+}
+
+// rulesSchema is the spec's "Rules Schema" as JSON Schema.
+func rulesSchema() map[string]any {
+	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+	length := func(desc string) map[string]any {
+		return map[string]any{"type": "integer", "minimum": 0, "description": desc}
+	}
+	return map[string]any{
+		"frontmatter": map[string]any{
+			"type": "object", "additionalProperties": false,
+			"description": "Frontmatter requirements",
+			"properties": map[string]any{
+				"required_fields": map[string]any{
+					"type":        "array",
+					"description": "Fields the frontmatter must have (null counts as missing)",
+					"items": map[string]any{
+						"type": "object", "additionalProperties": false,
+						"required": []string{"name", "type"},
+						"properties": map[string]any{
+							"name": str("Field name"),
+							"type": map[string]any{"type": "string", "enum": []string{"string", "number", "boolean", "date", "array"},
+								"description": "string|number|boolean|date|array; a date is YYYY-MM-DD, optionally with a time"},
+							"pattern": str("Optional: regex pattern (RE2 syntax, unanchored: use ^ and $) the value must match; for an array, every item"),
+							"allowed_values": map[string]any{
+								"type": "array", "items": map[string]any{"type": []string{"string", "number", "boolean"}},
+								"description": "Optional: enumerated values; for an array, every item must be one of them",
+							},
+						},
+					},
+				},
+			},
+		},
+		"filename": map[string]any{
+			"type": "object", "additionalProperties": false,
+			"description": "File name requirements",
+			"properties":  map[string]any{"pattern": str("Regex pattern for valid filenames, matched against the name with its .md extension")},
+		},
+		"content": map[string]any{
+			"type": "object", "additionalProperties": false,
+			"description": "Body requirements (the note without its frontmatter)",
+			"properties": map[string]any{
+				"min_length": length("Optional: minimum characters"),
+				"max_length": length("Optional: maximum characters"),
+				"required_sections": map[string]any{
+					"type": "array", "items": map[string]any{"type": "string"},
+					"description": "Optional: required headings, matched at any level and in any letter case ('Summary' or '## Summary')",
+				},
+			},
+		},
+	}
+}
+
+// AddKnowledgeBaseFolderConstraintSpec is
+// add_knowledge_base_folder_constraint's contract (spec 002).
+func AddKnowledgeBaseFolderConstraintSpec() mcp.Tool {
+	return mcp.NewTool(AddKnowledgeBaseFolderConstraintName,
+		mcp.WithDescription("Declare machine-checkable constraint for notes under a specific subfolder of a KB. "+
+			"Every note write (create, update, append, move) in that folder is checked and refused with folder_constraint_violation when it fails; the deepest constrained folder containing a note decides, so {} rules exempt a subfolder. "+
+			"A constraint for the same subfolder is overwritten. Errors: knowledge_base_not_found, invalid_note_path (subfolder outside the KB), schema_validation_failed (invalid rules, e.g. a bad regex or an unknown type)."),
+		mcp.WithString("kb_name", mcp.Required(),
+			mcp.Description("Name of the KB")),
+		mcp.WithString("subfolder", mcp.Required(),
+			mcp.Description("Target folder path (vault-relative), the KB's subfolder or a folder inside it")),
+		mcp.WithObject("rules", mcp.Required(),
+			mcp.Description("Structured metadata requirements"),
+			mcp.Properties(rulesSchema()),
+			mcp.AdditionalProperties(false)),
+		mcp.WithSchemaAdditionalProperties(false),
+		// It replaces the folder's rules; the same call twice leaves what
+		// the first did.
+		annotations("Add a folder constraint", false, true, true),
+	)
+}

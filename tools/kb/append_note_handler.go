@@ -1,0 +1,18 @@
+package kb
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// AppendNoteHandler answers append_note with NoteChangeResponse.
+func AppendNoteHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, AppendNoteSpec(), func(ctx context.Context, in AppendNoteInput) (any, error) {
+		res, err := d.Notes.AppendNote(ctx, in.KnowledgeBaseName, in.NotePath, in.NoteContent)
+		if err != nil {
+			return nil, err
+		}
+		return changeResponse(res, instructionAppend), nil
+	})
+}

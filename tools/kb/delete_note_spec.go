@@ -1,0 +1,28 @@
+package kb
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+// DeleteNoteName is delete_note's name.
+const DeleteNoteName = "delete_note"
+
+// DeleteNoteInput is delete_note's arguments.
+type DeleteNoteInput struct {
+	KnowledgeBaseName string `json:"knowledge_base_name"`
+	NotePath          string `json:"note_path"`
+}
+
+// DeleteNoteSpec is delete_note's contract (spec 002).
+func DeleteNoteSpec() mcp.Tool {
+	return mcp.NewTool(DeleteNoteName,
+		mcp.WithDescription("Delete a note from the vault (file and graph node). A missing note is note_not_found, not a silent success, so a mistyped path is noticed. "+
+			"Errors: knowledge_base_not_found, note_not_found, invalid_note_path."),
+		mcp.WithString("knowledge_base_name", mcp.Required(),
+			mcp.Description("KB containing the note")),
+		mcp.WithString("note_path", mcp.Required(),
+			mcp.Description("Path to the note"+notePathHelp)),
+		mcp.WithSchemaAdditionalProperties(false),
+		// A repeat answers note_not_found: declared not idempotent so
+		// clients do not retry blindly.
+		annotations("Delete a knowledge base note", false, true, false),
+	)
+}

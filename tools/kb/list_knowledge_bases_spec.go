@@ -1,0 +1,18 @@
+package kb
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+// ListKnowledgeBasesName is list_knowledge_bases' name.
+const ListKnowledgeBasesName = "list_knowledge_bases"
+
+// ListKnowledgeBasesInput is list_knowledge_bases' arguments: none.
+type ListKnowledgeBasesInput struct{}
+
+// ListKnowledgeBasesSpec is list_knowledge_bases' contract (spec 002).
+func ListKnowledgeBasesSpec() mcp.Tool {
+	return mcp.NewTool(ListKnowledgeBasesName,
+		mcp.WithDescription("List all defined Knowledge Bases: name, description, subfolder (vault-relative folder the KB manages), create_time and the first 200 characters of its organization rules. Start here to find the knowledge_base_name the note tools need."),
+		mcp.WithSchemaAdditionalProperties(false),
+		annotations("List knowledge bases", true, false, true),
+	)
+}

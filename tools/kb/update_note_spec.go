@@ -1,0 +1,35 @@
+package kb
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+// UpdateNoteName is update_note's name.
+const UpdateNoteName = "update_note"
+
+// UpdateNoteInput is update_note's arguments.
+type UpdateNoteInput struct {
+	KnowledgeBaseName string  `json:"knowledge_base_name"`
+	NotePath          string  `json:"note_path"`
+	NoteContent       string  `json:"note_content"`
+	ExpectedVersion   *string `json:"expected_version"`
+}
+
+// UpdateNoteSpec is update_note's contract (spec 002).
+func UpdateNoteSpec() mcp.Tool {
+	return mcp.NewTool(UpdateNoteName,
+		mcp.WithDescription("Replace entire content of an existing note. The new content is machine-validated first: on failure nothing is written (folder_constraint_violation). "+
+			"With expected_version (the version read_note, create_note or update_note returned) the note is written only if it has not changed since, else version_conflict with current_version. "+
+			"The answer holds the original and the updated note for comparison. Errors: knowledge_base_not_found, note_not_found, invalid_note_path, folder_constraint_violation, version_conflict."),
+		mcp.WithString("knowledge_base_name", mcp.Required(),
+			mcp.Description("KB containing the note")),
+		mcp.WithString("note_path", mcp.Required(),
+			mcp.Description("Path to the note"+notePathHelp)),
+		mcp.WithString("note_content", mcp.Required(),
+			mcp.Description("New full Markdown content")),
+		mcp.WithString("expected_version",
+			mcp.Description("Optional: for concurrent-safe updates; the note's version as last read")),
+		mcp.WithSchemaAdditionalProperties(false),
+		// The content is replaced entirely; the same update twice leaves
+		// what the first did.
+		annotations("Update a knowledge base note", false, true, true),
+	)
+}

@@ -1,0 +1,87 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+func fakeTool(toolset, name string, readOnly bool) Tool {
+	return Tool{Toolset: toolset, Tool: mcp.NewTool(name, mcp.WithReadOnlyHintAnnotation(readOnly))}
+}
+
+func names(ts []Tool) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Toolset+"/"+t.Tool.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+func TestSelect(t *testing.T) {
+	all := []Tool{
+		fakeTool(ToolsetGraph, "search", true),
+		fakeTool(ToolsetGraph, "create_node", false),
+		fakeTool(ToolsetKB, "list_notes", true),
+		fakeTool(ToolsetMemory, "search", true),
+		fakeTool(ToolsetMemory, "memory_store", false),
+	}
+	cases := []struct {
+		name string
+		sel  Selection
+		want string
+	}{
+		{"no toolsets named enables the defaults", Selection{}, "graph/search,graph/create_node"},
+		{"read-only keeps tools whose hint is true", Selection{Toolsets: []string{ToolsetGraph, ToolsetKB}, ReadOnly: true}, "graph/search,kb/list_notes"},
+		{"a clash renames memory's search by default", Selection{Toolsets: []string{ToolsetMemory, ToolsetGraph}}, "graph/search,graph/create_node,memory/memory_search,memory/memory_store"},
+		{"without a clash nothing is renamed", Selection{Toolsets: []string{ToolsetMemory}}, "memory/search,memory/memory_store"},
+		{"a configured rename wins over the default", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, Renames: map[string]string{"memory/search": "recall"}}, "graph/search,graph/create_node,memory/recall,memory/memory_store"},
+		{"a bare-name rename applies to the later toolset", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, Renames: map[string]string{"memory/search": "", "search": "mem_search"}}, "graph/search,graph/create_node,memory/mem_search,memory/memory_store"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Select(all, c.sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if names(got) != c.want {
+				t.Fatalf("got %s\nwant %s", names(got), c.want)
+			}
+		})
+	}
+}
+
+func TestSelectRefusesUnknownToolsetsAndUnresolvedClashes(t *testing.T) {
+	all := []Tool{fakeTool(ToolsetGraph, "search", true), fakeTool(ToolsetKB, "search", true)}
+	if _, err := Select(all, Selection{Toolsets: []string{"graphs"}}); err == nil || !strings.Contains(err.Error(), `unknown toolset "graphs"`) {
+		t.Fatalf("unknown toolset: err = %v", err)
+	}
+	_, err := Select(all, Selection{Toolsets: []string{ToolsetGraph, ToolsetKB}})
+	if err == nil || !strings.Contains(err.Error(), `"kb/search"`) {
+		t.Fatalf("unresolved clash must name the rename key to set, err = %v", err)
+	}
+	if _, err := Select(all, Selection{Toolsets: []string{ToolsetGraph, ToolsetKB}, Renames: map[string]string{"kb/search": "kb_search"}}); err != nil {
+		t.Fatalf("resolved clash: %v", err)
+	}
+}
+
+func TestSelectDoesNotChangeTheInventory(t *testing.T) {
+	all := []Tool{fakeTool(ToolsetGraph, "search", true), fakeTool(ToolsetMemory, "search", true)}
+	if _, err := Select(all, Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}}); err != nil {
+		t.Fatal(err)
+	}
+	if all[1].Tool.Name != "search" {
+		t.Fatalf("Select renamed the caller's tool: %s", all[1].Tool.Name)
+	}
+}
+
+func TestReadOnlyComesFromTheAnnotation(t *testing.T) {
+	unset := Tool{Tool: mcp.Tool{Name: "x"}}
+	if unset.ReadOnly() {
+		t.Fatal("an unset ReadOnlyHint must count as writing")
+	}
+	if !fakeTool(ToolsetGraph, "x", true).ReadOnly() || fakeTool(ToolsetGraph, "x", false).ReadOnly() {
+		t.Fatal("ReadOnly must follow the hint")
+	}
+}

@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Toolset IDs, as written in configuration (`toolsets: [graph, memory]`).
+const (
+	ToolsetGraph    = "graph"    // spec 000/001: the note graph
+	ToolsetKB       = "kb"       // spec 002: knowledge bases
+	ToolsetEntities = "entities" // spec 003: typed entities
+	ToolsetMemory   = "memory"   // spec 004: documents and memories
+)
+
+// ToolsetInfo describes a toolset for configuration help and docs.
+type ToolsetInfo struct {
+	ID          string
+	Description string
+	Default     bool // enabled when the configuration names no toolsets
+}
+
+// Toolsets lists every toolset vaultgraph knows, in a stable order.
+var Toolsets = []ToolsetInfo{
+	{ID: ToolsetGraph, Description: "note graph: get, search, traverse and edit notes (spec 000)", Default: true},
+	{ID: ToolsetKB, Description: "knowledge bases with folder constraints and validated notes (spec 002)"},
+	{ID: ToolsetEntities, Description: "read-only typed entities and their relationship graph (spec 003)"},
+	{ID: ToolsetMemory, Description: "document indexing, semantic search and long-term memories (spec 004)"},
+}
+
+// KnownToolset reports whether id names a toolset in Toolsets.
+func KnownToolset(id string) bool {
+	for _, ts := range Toolsets {
+		if ts.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultToolsets returns the IDs of the toolsets enabled by default.
+func DefaultToolsets() []string {
+	var ids []string
+	for _, ts := range Toolsets {
+		if ts.Default {
+			ids = append(ids, ts.ID)
+		}
+	}
+	return ids
+}
+
+// Tool is one MCP tool with the toolset it belongs to.
+type Tool struct {
+	Toolset string
+	Tool    mcp.Tool
+	Handler server.ToolHandlerFunc
+}
+
+// ReadOnly reports whether the tool declares that it does not modify its
+// environment. This annotation is the only source of read-only-ness: the
+// read-only filter and the read-only HTTP tokens both ask it, so a tool
+// cannot be read-only in one place and writing in another. An unset hint
+// counts as writing.
+func (t Tool) ReadOnly() bool { return IsReadOnly(t.Tool) }
+
+// IsReadOnly reports whether tool's ReadOnlyHint annotation is set and true.
+func IsReadOnly(tool mcp.Tool) bool {
+	h := tool.Annotations.ReadOnlyHint
+	return h != nil && *h
+}
+
+// ServerTools converts tools for server.MCPServer.AddTools.
+func ServerTools(ts []Tool) []server.ServerTool {
+	out := make([]server.ServerTool, len(ts))
+	for i, t := range ts {
+		out[i] = server.ServerTool{Tool: t.Tool, Handler: t.Handler}
+	}
+	return out
+}

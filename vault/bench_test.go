@@ -1,0 +1,239 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+// Benchmarks of the vault package. Run them with
+//
+//	go test ./vault -run '^$' -bench . -benchtime=200x
+//
+// (200x makes BenchmarkLiveSaveLatency measure 200 edits; the others are
+// not sensitive to it).
+
+// corpusFolders are the folders of the generated vaults.
+var corpusFolders = []string{"", "notes", "notes/ml", "notes/ml/deep", "projects", "projects/alpha", "projects/beta", "people", "daily", "archive/2023"}
+
+// corpusPath is the path of generated note i.
+func corpusPath(i int) string {
+	folder := corpusFolders[i%len(corpusFolders)]
+	name := fmt.Sprintf("Note %05d.md", i)
+	if folder == "" {
+		return name
+	}
+	return folder + "/" + name
+}
+
+// corpusNote generates a realistic note: frontmatter with title, tags,
+// date and aliases; headings; paragraphs with wikilinks (some with alias
+// or heading, some broken), inline tags, a markdown link, a list, a table,
+// a code block and a comment. n is the vault size links point into.
+func corpusNote(i, n int) string {
+	r := rand.New(rand.NewPCG(uint64(i), 42))
+	link := func() string {
+		j := r.IntN(n)
+		switch r.IntN(10) {
+		case 0:
+			return fmt.Sprintf("[[Note %05d|see this]]", j)
+		case 1:
+			return fmt.Sprintf("[[Note %05d#Details]]", j)
+		case 2:
+			return fmt.Sprintf("[[Missing %d]]", j) // broken
+		case 3:
+			return fmt.Sprintf("![[Note %05d#^b%d]]", j, r.IntN(5))
+		default:
+			return fmt.Sprintf("[[Note %05d]]", j)
+		}
+	}
+	tags := []string{"ml", "project", "idea", "meeting", "person", "daily", "todo", "reference"}
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\ntitle: Note number %d\ntags: [%s, %s]\ncreated: 2024-%02d-%02d\naliases:\n  - N%d\nstatus: draft\n---\n",
+		i, tags[r.IntN(len(tags))], tags[r.IntN(len(tags))], 1+r.IntN(12), 1+r.IntN(28), i)
+	fmt.Fprintf(&b, "# Note %d\n\n", i)
+	for p := 0; p < 3+r.IntN(4); p++ {
+		fmt.Fprintf(&b, "## Section %d\n\n", p)
+		for s := 0; s < 4+r.IntN(4); s++ {
+			b.WriteString("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. ")
+			if r.IntN(2) == 0 {
+				b.WriteString("See " + link() + " for more. ")
+			}
+			if r.IntN(4) == 0 {
+				b.WriteString("#" + tags[r.IntN(len(tags))] + "/sub ")
+			}
+		}
+		b.WriteString("\n\n")
+	}
+	b.WriteString("- item with " + link() + "\n- another item #todo\n- [ ] task " + link() + "\n\n")
+	b.WriteString("| a | b |\n| - | - |\n| " + link() + " | `code [[not a link]]` |\n\n")
+	b.WriteString("```go\nfunc main() { fmt.Println(\"[[not a link]] #nottag\") }\n```\n\n")
+	fmt.Fprintf(&b, "Read [the other note](../Note%%20%05d.md) and http://example.org/#frag.\n", r.IntN(n))
+	b.WriteString("%% private [[comment link]] %%\n\nSummary paragraph. ^b0\n")
+	return b.String()
+}
+
+// writeCorpus writes a generated vault of n notes under root.
+func writeCorpus(b *testing.B, root string, n int) {
+	b.Helper()
+	for _, f := range corpusFolders {
+		if err := os.MkdirAll(filepath.Join(root, f), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(corpusPath(i))), []byte(corpusNote(i, n)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParse measures parsing throughput (MB/s) over 1000 realistic
+// notes.
+func BenchmarkParse(b *testing.B) {
+	const n = 1000
+	notes := make([][]byte, n)
+	total := 0
+	for i := range notes {
+		notes[i] = []byte(corpusNote(i, n))
+		total += len(notes[i])
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, raw := range notes {
+			parseNote(corpusPath(i), raw)
+		}
+	}
+}
+
+// BenchmarkInitialSync10k measures a cold sync of a generated 10k-note
+// vault into memstore: walk, parallel parse, resolution, batched writes.
+func BenchmarkInitialSync10k(b *testing.B) {
+	const n = 10000
+	root := b.TempDir()
+	writeCorpus(b, root, n)
+	var stats SyncStats
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := NewMirror(Config{Root: root, Project: testProject, Store: memstore.New(), Logger: quietLogger(), NoProgress: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if stats, err = m.Sync(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if stats.Written != n {
+		b.Fatalf("wrote %d notes, want %d", stats.Written, n)
+	}
+	b.ReportMetric(float64(n)/(b.Elapsed().Seconds()/float64(b.N)), "notes/s")
+}
+
+// BenchmarkWarmSync10k measures a restart over an unchanged 10k-note vault
+// whose store is already up to date: read, hash, parse, compare; no write.
+func BenchmarkWarmSync10k(b *testing.B) {
+	const n = 10000
+	root := b.TempDir()
+	writeCorpus(b, root, n)
+	store := memstore.New()
+	cfg := Config{Root: root, Project: testProject, Store: store, Logger: quietLogger(), NoProgress: true}
+	first, err := NewMirror(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := first.Sync(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		m, _ := NewMirror(cfg)
+		stats, err := m.Sync(context.Background())
+		if err != nil || stats.Written != 0 {
+			b.Fatalf("warm sync wrote %d notes (err %v)", stats.Written, err)
+		}
+	}
+	b.ReportMetric(float64(n)/(b.Elapsed().Seconds()/float64(b.N)), "notes/s")
+}
+
+// notifyingStore tells a waiting benchmark when a note is written.
+type notifyingStore struct {
+	core.GraphStore
+	mu      sync.Mutex
+	waitFor string
+	written chan time.Time
+}
+
+func (s *notifyingStore) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+	err := s.GraphStore.UpsertNotes(ctx, project, notes)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range notes {
+		if n.ID == s.waitFor && err == nil {
+			s.waitFor = ""
+			s.written <- time.Now()
+		}
+	}
+	return err
+}
+
+func (s *notifyingStore) expect(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waitFor = id
+}
+
+// BenchmarkLiveSaveLatency measures, in live mode over a 1000-note vault,
+// the time from a file save to the store holding the new content, and
+// reports its p50 and p95. With the default debounce the latency is the
+// debounce plus the work; the short-debounce case shows the work itself.
+func BenchmarkLiveSaveLatency(b *testing.B) {
+	for _, debounce := range []time.Duration{DefaultDebounce, 5 * time.Millisecond} {
+		b.Run(fmt.Sprintf("debounce=%s", debounce), func(b *testing.B) {
+			const n = 1000
+			root := b.TempDir()
+			writeCorpus(b, root, n)
+			store := &notifyingStore{GraphStore: memstore.New(), written: make(chan time.Time, 1)}
+			m, err := NewMirror(Config{Root: root, Project: testProject, Store: store, Logger: quietLogger(), NoProgress: true, Debounce: debounce})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); _ = m.Watch(ctx) }()
+			defer func() { cancel(); <-done }()
+			<-m.live
+
+			var latencies []time.Duration
+			i := 0
+			for b.Loop() {
+				rel := corpusPath(i % n)
+				content := corpusNote(i%n, n) + fmt.Sprintf("\nedit %d\n", i)
+				store.expect(strings.ToLower(rel))
+				start := time.Now()
+				if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				select {
+				case at := <-store.written:
+					latencies = append(latencies, at.Sub(start))
+				case <-time.After(10 * time.Second):
+					b.Fatalf("edit %d of %s never reached the store", i, rel)
+				}
+				i++
+			}
+			slices.Sort(latencies)
+			b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(latencies[len(latencies)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}

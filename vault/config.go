@@ -1,0 +1,132 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultBatchSize         = 500
+	DefaultDebounce          = 75 * time.Millisecond
+	DefaultMaxWait           = time.Second
+	DefaultReconcileInterval = 5 * time.Minute
+	DefaultMaxFileSize       = 32 << 20
+	DefaultRetryMin          = 500 * time.Millisecond
+	DefaultRetryMax          = 30 * time.Second
+)
+
+// Config says which vault a Mirror mirrors into which store, and how.
+type Config struct {
+	// Root is the vault folder. Symbolic links in it are resolved once.
+	Root string
+	// Project is the project (vault) the notes belong to in the store.
+	Project string
+	// Store receives the graph.
+	Store core.GraphStore
+	// Ignore lists globs of vault-relative paths to skip besides dot-files
+	// and dot-folders (see the package documentation).
+	Ignore []string
+	// Logger receives progress summaries and problems; nil means slog.Default().
+	Logger *slog.Logger
+	// Warnings collects warnings for tool responses; nil means a new
+	// collector with DefaultMaxWarnings.
+	Warnings *Warnings
+
+	// Workers is how many files are read and parsed at once in a full
+	// sync; 0 means GOMAXPROCS.
+	Workers int
+	// BatchSize is how many notes go into one UpsertNotes call; 0 means
+	// DefaultBatchSize.
+	BatchSize int
+	// MaxFileSize skips larger note files with a warning; 0 means
+	// DefaultMaxFileSize.
+	MaxFileSize int64
+	// Rewrite makes Sync write every note even when the store already has
+	// its content hash (after an upgrade that parses notes differently).
+	Rewrite bool
+	// NoProgress turns the progress bar off. It is shown only when stderr
+	// is a terminal anyway.
+	NoProgress bool
+
+	// Debounce is the quiet time after a file event before the burst of
+	// events is applied; 0 means DefaultDebounce.
+	Debounce time.Duration
+	// MaxWait bounds how long a steady stream of events can delay
+	// applying them; 0 means DefaultMaxWait.
+	MaxWait time.Duration
+	// ReconcileInterval is how often live mode rescans the whole vault and
+	// compares it with the store, to heal what a missed event left
+	// behind; 0 means DefaultReconcileInterval, a negative value never.
+	ReconcileInterval time.Duration
+	// RetryMin and RetryMax bound the backoff between attempts to apply
+	// queued changes to a store that failed; 0 means DefaultRetryMin and
+	// DefaultRetryMax.
+	RetryMin, RetryMax time.Duration
+}
+
+// withDefaults validates c and fills in defaults.
+func (c Config) withDefaults() (Config, error) {
+	var errs []error
+	if c.Root == "" {
+		errs = append(errs, errors.New("vault: config: root is empty"))
+	}
+	if c.Project == "" {
+		errs = append(errs, errors.New("vault: config: project is empty"))
+	}
+	if c.Store == nil {
+		errs = append(errs, errors.New("vault: config: store is nil"))
+	}
+	if len(errs) > 0 {
+		return c, errors.Join(errs...)
+	}
+	abs, err := filepath.Abs(c.Root)
+	if err != nil {
+		return c, fmt.Errorf("vault: root %s: %w", c.Root, err)
+	}
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return c, fmt.Errorf("vault: root %s: %w", c.Root, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return c, fmt.Errorf("vault: root %s is not a folder", c.Root)
+	}
+	c.Root = abs
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Warnings == nil {
+		c.Warnings = NewWarnings(0)
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.BatchSize <= 0 {
+		c.BatchSize = DefaultBatchSize
+	}
+	if c.MaxFileSize <= 0 {
+		c.MaxFileSize = DefaultMaxFileSize
+	}
+	if c.Debounce <= 0 {
+		c.Debounce = DefaultDebounce
+	}
+	if c.MaxWait <= 0 {
+		c.MaxWait = DefaultMaxWait
+	}
+	if c.ReconcileInterval == 0 {
+		c.ReconcileInterval = DefaultReconcileInterval
+	}
+	if c.RetryMin <= 0 {
+		c.RetryMin = DefaultRetryMin
+	}
+	if c.RetryMax <= 0 {
+		c.RetryMax = DefaultRetryMax
+	}
+	return c, nil
+}

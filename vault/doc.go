@@ -1,0 +1,133 @@
+// Package vault mirrors an Obsidian-style vault (a folder of markdown notes
+// with YAML frontmatter, #tags and [[wikilinks]]) into a core.GraphStore,
+// keeps it mirrored live, and writes notes safely.
+//
+// # API
+//
+//	m, err := vault.NewMirror(vault.Config{Root: dir, Project: "p", Store: store})
+//	stats, err := m.Sync(ctx)    // full pass; a warm restart writes nothing
+//	err = m.Watch(ctx)           // live mode until ctx is done (runs Sync first if needed)
+//	w := m.Writer()              // core.NoteWriter, plus path-based calls and Rename
+//	warnings := m.Warnings().Drain() // for the next response's "_warnings"
+//
+// Parse, LinkKey, NoteKeys, SanitizeTitle and Mirror.CleanPath expose the
+// rules below to other packages. Clients' IDs are matched with
+// core.IDCandidates (exact first, then lowercased, then with ".md").
+//
+// # Which files are notes
+//
+// Files ending in ".md" (any letter case) under the root. Files and
+// folders whose name starts with "." (.obsidian, .trash, .git, editor swap
+// and temporary files) are skipped, and so are paths matching
+// Config.Ignore: globs over vault-relative paths where "*" and "?" stay in
+// one segment and "**" crosses segments; a pattern without "/" matches a
+// name anywhere ("templates", "*.excalidraw.md"), one with "/" is anchored
+// at the root ("archive/2019"); a matching folder excludes all below it.
+// Symbolic links are not followed (they could leave the vault or loop).
+// Files over Config.MaxFileSize are skipped with a warning.
+//
+// # Identity
+//
+// ID is the vault-relative path with "/" separators and extension,
+// lowercased: "Notes/ML Basics.md" has ID "notes/ml basics.md"; Path keeps
+// the case. When paths differ only by letter case (both "Notes/A.md" and
+// "notes/a.md" exist, possible on case-sensitive file systems), the one
+// already all-lowercase gets the lowercase ID, or, when none is, the first
+// in byte order; every other one gets its exact path, case preserved, as
+// ID. IDs can therefore change when such a twin appears or goes; the
+// mirror then deletes the old ID and writes the new one.
+//
+// Title is the frontmatter "title" when it is a non-empty string, else the
+// file name without extension as written. Content is the body without the
+// frontmatter block, with CRLF line endings turned into LF. Hash is the hex
+// SHA-256 of the file's raw bytes. Keys (NoteKeys) are every folder suffix
+// of the lowercased path without extension, in Unicode NFC: "a/b/c.md"
+// answers to "a/b/c", "b/c" and "c".
+//
+// # Frontmatter
+//
+// YAML between a first line "---" and the next "---" or "..." line, at the
+// very top of the file (a UTF-8 BOM and CRLF line endings are accepted;
+// without a closing line it is body). YAML a strict parser rejects (such
+// as "- @handle" or pattern: "\d+") does not cost the note: its body is
+// indexed as usual, every top-level entry that parses alone is kept, the
+// others are kept as raw text (a string, a "[a, b]" list, or "- item"
+// lines), and each problem becomes a warning "notes/x.md:3: frontmatter:
+// <message>" naming the file and line (at most five per note).
+//
+// # Tags
+//
+// Frontmatter "tags" (or the older "tag"), as a list or as a string split
+// at commas and blanks, with or without "#"; then inline #tags of the
+// body. An inline tag starts with "#" at the start of a line or after a
+// blank, so URL fragments (http://x/#frag), "a#b", headings' "# " and
+// "\#" are not tags, nor is anything in code spans, fenced or indented
+// code blocks, %% comments %%, <!-- HTML comments --> or links. Tag
+// characters are letters of any script, marks, digits, "_", "-" and "/"
+// (nesting: #a/b); a tag made only of digits (#123) is not a tag. Tags are
+// de-duplicated case-insensitively keeping the first spelling (frontmatter
+// first). A dropped duplicate gives "Duplicate tag ignored: <tag>" when it
+// was listed twice in the frontmatter or is spelled differently (#ML after
+// #ml); repeating an inline tag, or a frontmatter tag in the body, exactly
+// as written is ordinary use and silent.
+//
+// # Links
+//
+// Wikilinks [[target]], [[target|alias]], [[target#heading]],
+// [[target#^block]] (Heading keeps the "^"), embeds ![[...]], "\|" for the
+// pipe inside tables, on one line. [[#heading]] is a link within the note
+// and not a graph link. Markdown links [text](path.md) and ![text](path.md)
+// are links when the destination is a local ".md" file: no URL scheme
+// (http:, mailto:, obsidian:), not "//host", not "#anchor"; it is
+// URL-decoded and taken relative to the linking note's folder ("/..." from
+// the vault root), and its key is that vault path without extension,
+// lowercased. Reference-style markdown links are not read.
+//
+// Attachments are not notes: a wikilink whose target ends in a known
+// attachment extension (images, audio, video, .pdf, .canvas, office
+// documents, .txt, .json, .csv, ...; see attachmentExts) is not a link and
+// gives no warning; any other dot belongs to the note name ([[v1.2]]).
+// Links inside code (spans and blocks) and comments are not links.
+// Wikilinks in frontmatter values (owner: "[[Ada]]") are links, as in
+// Obsidian's properties, and come first. Duplicates are kept, in document
+// order.
+//
+// A wikilink's Key (LinkKey) is its target lowercased, without a leading
+// "/" or "./" and without ".md", in NFC; "\" is never a separator.
+//
+// # Resolution
+//
+// As Obsidian: a link resolves to the note whose path without extension
+// equals its key when there is one; otherwise, among the notes having the
+// key (a folder suffix of their path), to the shortest path, then the
+// first by lowercased path in byte order (case twins: the all-lowercase
+// one first). The result depends only on the set of notes, never on the
+// linking note. Unresolved links are kept with Target "" and give the
+// warning "Broken link: [[x]]", x being the target as written.
+//
+// # Sync and live mode
+//
+// Mirror keeps an index of the vault in memory (paths, IDs, hashes,
+// links; not bodies) and decides from it what a change affects: when a
+// note appears, moves or goes, every note with a link on one of its keys
+// is resolved again and written if a target changed. Sync and Watch
+// describe the rest. A failing store never stops the mirror: changes stay
+// queued (coalesced per note) and are retried with backoff. Warnings go to
+// a Warnings collector that callers drain.
+//
+// # Writes
+//
+// Writer writes each file atomically: a temporary file in the same
+// folder, flushed, renamed over the note (hard-linked into place for a
+// create, which never replaces a file), then the folder flushed; a failed
+// write leaves the old content and no temporary file. The index and the
+// store are updated in the same call. Client paths go through CleanPath:
+// no "..", no absolute paths, no NUL or control characters, no
+// backslashes, no hidden names, no ignored paths, and no symbolic link
+// anywhere along the path; refusals wrap core.ErrInvalidPath. Notes
+// created from a title are named with SanitizeTitle and keep the exact
+// title in frontmatter when the name does not show it. Rename rewrites
+// every link to the note (see Writer.Rename). Symbolic link checks and
+// the write are not one atomic step: a folder swapped for a link in
+// between is not detected.
+package vault

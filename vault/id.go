@@ -1,0 +1,74 @@
+package vault
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// isNotePath reports whether a vault-relative path names a note: a ".md"
+// file (extension compared case-insensitively).
+func isNotePath(p string) bool {
+	return strings.EqualFold(path.Ext(p), ".md")
+}
+
+// stripExt removes the extension of a note path.
+func stripExt(p string) string {
+	return p[:len(p)-len(path.Ext(p))]
+}
+
+// titleFromPath is a note's default title: its file name without extension,
+// as written.
+func titleFromPath(p string) string {
+	return stripExt(path.Base(p))
+}
+
+// NoteKeys returns the link keys a note at vault-relative path p answers
+// to: every folder suffix of its lowercased path without extension, longest
+// first ("a/b/c.md" → "a/b/c", "b/c", "c"). Keys are in Unicode NFC, so
+// a file name stored decomposed (as macOS does) matches a link typed
+// composed.
+func NoteKeys(p string) []string {
+	k := norm.NFC.String(strings.ToLower(stripExt(p)))
+	keys := []string{k}
+	for i := 0; i < len(k); i++ {
+		if k[i] == '/' && i+1 < len(k) {
+			keys = append(keys, k[i+1:])
+		}
+	}
+	return keys
+}
+
+// assignIDs gives every path of one case-collision group (paths equal when
+// lowercased) its ID. A group of one gets the lowercased path. In a larger
+// group the path that is already all-lowercase gets the lowercased path,
+// or, when none is, the first path in byte order does; every other path
+// gets its exact path, case preserved. The result is keyed by path.
+func assignIDs(group []string) map[string]string {
+	ids := make(map[string]string, len(group))
+	if len(group) == 0 {
+		return ids
+	}
+	lower := strings.ToLower(group[0])
+	owner := ""
+	for _, p := range group {
+		if p == lower {
+			owner = p
+		}
+	}
+	if owner == "" {
+		sorted := append([]string(nil), group...)
+		sort.Strings(sorted)
+		owner = sorted[0]
+	}
+	for _, p := range group {
+		if p == owner {
+			ids[p] = lower
+		} else {
+			ids[p] = p
+		}
+	}
+	return ids
+}

@@ -1,0 +1,220 @@
+package vault
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// entry is what the mirror remembers of one note file: enough to resolve
+// links and to know what a change affects, but not the content, which is
+// read from the file again when a note must be rewritten.
+type entry struct {
+	path  string // vault-relative, as on disk
+	lower string // path lowercased: its collision group
+	id    string // "" until its collision group is assigned
+	hash  string
+	size  int64
+	mtime time.Time
+	keys  []string
+	links []linkRef // one per link of the note, in order
+}
+
+// linkRef is one link of an entry and what it resolves to now.
+type linkRef struct {
+	key     string
+	written string // target as written, for warnings
+	target  string // ID it resolves to; "" when unresolved
+}
+
+// index is the in-memory picture of the vault: notes by path and ID,
+// case-collision groups, the notes answering to each link key (best
+// first), and the notes holding a link on each key. It is not safe for
+// concurrent use; the Mirror guards it.
+type index struct {
+	byPath  map[string]*entry
+	byID    map[string]*entry
+	groups  map[string][]string // lowercased path → paths differing only by case
+	cands   map[string][]*entry // key → notes answering to it, in resolution order
+	linkers map[string]map[*entry]struct{}
+}
+
+func newIndex() *index {
+	return &index{
+		byPath:  map[string]*entry{},
+		byID:    map[string]*entry{},
+		groups:  map[string][]string{},
+		cands:   map[string][]*entry{},
+		linkers: map[string]map[*entry]struct{}{},
+	}
+}
+
+// better reports whether a wins over b for a key both answer to. A note
+// whose path without extension equals the key wins (it is the shortest
+// possible path); otherwise the shorter path, then the lowercased path in
+// byte order. Paths differing only by case put the all-lowercase one
+// first, then byte order, so the twin holding the lowercase ID wins.
+func better(a, b *entry) bool {
+	if len(a.lower) != len(b.lower) {
+		return len(a.lower) < len(b.lower)
+	}
+	if a.lower != b.lower {
+		return a.lower < b.lower
+	}
+	if (a.path == a.lower) != (b.path == b.lower) {
+		return a.path == a.lower
+	}
+	return a.path < b.path
+}
+
+// newEntry makes the entry of a note file at path.
+func newEntry(path string) *entry {
+	return &entry{path: path, lower: strings.ToLower(path), keys: NoteKeys(path)}
+}
+
+// add puts a new entry in the index; its ID is set by regroup.
+func (x *index) add(e *entry) {
+	x.byPath[e.path] = e
+	g := e.lower
+	x.groups[g] = append(x.groups[g], e.path)
+	for _, k := range e.keys {
+		c := x.cands[k]
+		i := sort.Search(len(c), func(i int) bool { return better(e, c[i]) })
+		c = append(c, nil)
+		copy(c[i+1:], c[i:])
+		c[i] = e
+		x.cands[k] = c
+	}
+	x.linkLinks(e)
+}
+
+// remove takes an entry out of the index; call regroup for its group.
+func (x *index) remove(e *entry) {
+	delete(x.byPath, e.path)
+	if e.id != "" && x.byID[e.id] == e {
+		delete(x.byID, e.id)
+	}
+	g := e.lower
+	x.groups[g] = deleteString(x.groups[g], e.path)
+	if len(x.groups[g]) == 0 {
+		delete(x.groups, g)
+	}
+	for _, k := range e.keys {
+		c := x.cands[k]
+		for i := range c {
+			if c[i] == e {
+				c = append(c[:i], c[i+1:]...)
+				break
+			}
+		}
+		if len(c) == 0 {
+			delete(x.cands, k)
+		} else {
+			x.cands[k] = c
+		}
+	}
+	x.unlinkLinks(e)
+}
+
+// setLinks replaces the links of e.
+func (x *index) setLinks(e *entry, links []linkRef) {
+	x.unlinkLinks(e)
+	e.links = links
+	x.linkLinks(e)
+}
+
+func (x *index) linkLinks(e *entry) {
+	for _, l := range e.links {
+		s := x.linkers[l.key]
+		if s == nil {
+			s = map[*entry]struct{}{}
+			x.linkers[l.key] = s
+		}
+		s[e] = struct{}{}
+	}
+}
+
+func (x *index) unlinkLinks(e *entry) {
+	for _, l := range e.links {
+		if s := x.linkers[l.key]; s != nil {
+			delete(s, e)
+			if len(s) == 0 {
+				delete(x.linkers, l.key)
+			}
+		}
+	}
+}
+
+// idChange is an entry whose ID regroup changed; old is "" for a new entry.
+type idChange struct {
+	e   *entry
+	old string
+}
+
+// regroup assigns the IDs of the collision group of lowercased path g
+// (see assignIDs) and returns the entries whose ID changed.
+func (x *index) regroup(g string) []idChange {
+	members := x.groups[g]
+	ids := assignIDs(members)
+	var changed []idChange
+	for _, p := range members {
+		e := x.byPath[p]
+		if e.id != ids[p] {
+			changed = append(changed, idChange{e: e, old: e.id})
+		}
+	}
+	for _, c := range changed {
+		if c.old != "" && x.byID[c.old] == c.e {
+			delete(x.byID, c.old)
+		}
+	}
+	for _, c := range changed {
+		c.e.id = ids[c.e.path]
+		x.byID[c.e.id] = c.e
+	}
+	return changed
+}
+
+// resolve returns the ID of the note a link key resolves to, or "".
+func (x *index) resolve(key string) string {
+	if c := x.cands[key]; len(c) > 0 {
+		return c[0].id
+	}
+	return ""
+}
+
+// resolveLinks sets the targets of e's links and reports the links that
+// were resolved before and are not any more.
+func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
+	for i := range e.links {
+		l := &e.links[i]
+		t := x.resolve(l.key)
+		if t == l.target {
+			continue
+		}
+		if t == "" {
+			broken = append(broken, *l)
+		}
+		l.target = t
+		changed = true
+	}
+	return changed, broken
+}
+
+// linkRefs makes the index's view of a parsed note's links, unresolved.
+func linkRefs(p *parsedNote) []linkRef {
+	refs := make([]linkRef, len(p.spans))
+	for i, s := range p.spans {
+		refs[i] = linkRef{key: s.link.Key, written: s.written}
+	}
+	return refs
+}
+
+func deleteString(s []string, v string) []string {
+	for i := range s {
+		if s[i] == v {
+			return append(s[:i], s[i+1:]...)
+		}
+	}
+	return s
+}

@@ -1,0 +1,301 @@
+package vault
+
+import (
+	"bytes"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"golang.org/x/text/unicode/norm"
+)
+
+// linkSpan is one link found in a note's text with where it was written,
+// so the writer can rewrite it in place when its target is renamed.
+type linkSpan struct {
+	link       core.Link
+	written    string // the target as written: "Target" of [[Target#h|a]], "../x.md" of [x](../x.md)
+	start, end int    // the whole link (Raw) in the text
+	// tStart:tEnd is the part a rename replaces: the target of a wikilink
+	// (trimmed, before "#" and "|"), the path of a markdown destination
+	// (before "?" and "#").
+	tStart, tEnd int
+	markdown     bool
+	angle        bool // markdown destination written as <path>
+}
+
+// attachmentExts are the extensions that make a link target a file other
+// than a note (Obsidian's supported attachment types and common documents).
+// Such links are not graph links and give no warning. Any other dot in a
+// target is part of a note name: [[v1.2 release]] links to "v1.2 release.md".
+var attachmentExts = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".bmp": true, ".svg": true,
+	".webp": true, ".avif": true, ".tif": true, ".tiff": true, ".ico": true, ".heic": true,
+	".mp3": true, ".wav": true, ".m4a": true, ".ogg": true, ".flac": true, ".3gp": true,
+	".webm": true, ".mp4": true, ".ogv": true, ".mov": true, ".mkv": true, ".avi": true,
+	".pdf": true, ".canvas": true, ".base": true, ".excalidraw": true,
+	".zip": true, ".csv": true, ".json": true, ".txt": true, ".html": true, ".htm": true,
+	".doc": true, ".docx": true, ".xls": true, ".xlsx": true, ".ppt": true, ".pptx": true,
+	".odt": true, ".epub": true,
+}
+
+// isAttachment reports whether target names a non-note file.
+func isAttachment(target string) bool {
+	return attachmentExts[strings.ToLower(path.Ext(target))]
+}
+
+// LinkKey returns the resolution key of a wikilink target: lowercased,
+// without a leading "/" or "./" and without a ".md" extension, in Unicode
+// NFC. "\" is an ordinary character, never a separator. A note answers
+// to a key when the key is one of its Keys (see NoteKeys).
+func LinkKey(target string) string {
+	k := norm.NFC.String(strings.ToLower(strings.TrimSpace(target)))
+	for {
+		switch {
+		case strings.HasPrefix(k, "/"):
+			k = k[1:]
+		case strings.HasPrefix(k, "./"):
+			k = k[2:]
+		default:
+			return strings.TrimSuffix(k, ".md")
+		}
+	}
+}
+
+// scanWikilinks finds [[...]] and ![[...]] in masked (a masked copy of
+// text, or text itself) and reads them from text; offsets are shifted by
+// base. A link stays on one line. Self links ([[#heading]]), empty links
+// and links to attachments are left out.
+func scanWikilinks(masked []byte, text string, base int) []linkSpan {
+	var out []linkSpan
+	for i := 0; i+1 < len(masked); {
+		j := indexFrom(masked, i, "[[")
+		if j < 0 {
+			break
+		}
+		k := j + 2
+		for k+1 < len(masked) && masked[k] != '\n' && !(masked[k] == ']' && masked[k+1] == ']') && !(masked[k] == '[' && masked[k+1] == '[') {
+			k++
+		}
+		if k+1 >= len(masked) || masked[k] != ']' || masked[k+1] != ']' {
+			i = k // a newline, "[[" or the end: start again from there
+			continue
+		}
+		start := j
+		embed := j > 0 && masked[j-1] == '!'
+		if embed {
+			start--
+		}
+		if s, ok := wikilink(text, j+2, k, embed); ok {
+			s.start, s.end = base+start, base+k+2
+			s.tStart += base
+			s.tEnd += base
+			s.link.Raw = text[start : k+2]
+			out = append(out, s)
+		}
+		i = k + 2
+	}
+	return out
+}
+
+// wikilink parses the inside text[from:to] of a wikilink.
+func wikilink(text string, from, to int, embed bool) (linkSpan, bool) {
+	inner := text[from:to]
+	targetPart, alias, hasAlias := strings.Cut(inner, "|")
+	if hasAlias && strings.HasSuffix(targetPart, `\`) {
+		targetPart = targetPart[:len(targetPart)-1] // "\|" escapes the pipe inside tables
+	}
+	file, heading, _ := strings.Cut(targetPart, "#")
+	trimmed := strings.TrimSpace(file)
+	if trimmed == "" || isAttachment(trimmed) {
+		return linkSpan{}, false
+	}
+	lead := len(file) - len(strings.TrimLeft(file, " \t"))
+	s := linkSpan{
+		written: trimmed,
+		tStart:  from + lead,
+		tEnd:    from + lead + len(trimmed),
+		link: core.Link{
+			Key:     LinkKey(trimmed),
+			Alias:   strings.TrimSpace(alias),
+			Heading: strings.TrimSpace(heading),
+			Embed:   embed,
+		},
+	}
+	return s, s.link.Key != ""
+}
+
+var urlSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// scanMarkdownLinks finds [text](dest) and ![text](dest) in masked whose
+// destination is a local .md file: no URL scheme (http:, mailto:, ...), not
+// "//host", not a bare "#anchor". The destination is URL-decoded and taken
+// relative to the folder of notePath ("/..." is relative to the vault
+// root); the key is the resulting vault path without extension. Bracket
+// and parenthesis scans stop at "[", which keeps the scan linear.
+func scanMarkdownLinks(masked []byte, text string, base int, notePath string) []linkSpan {
+	var out []linkSpan
+	for i := 0; i < len(masked); i++ {
+		if masked[i] != '[' {
+			continue
+		}
+		j := i + 1
+		for j < len(masked) && masked[j] != ']' && masked[j] != '\n' && masked[j] != '[' {
+			j++
+		}
+		if j >= len(masked) || masked[j] != ']' {
+			i = j - 1 // resume at the "[" or newline that stopped the scan
+			continue
+		}
+		if j+1 >= len(masked) || masked[j+1] != '(' {
+			i = j
+			continue
+		}
+		d, ok := markdownDest(masked, j+2)
+		if !ok {
+			i = j
+			continue
+		}
+		start := i
+		embed := i > 0 && masked[i-1] == '!'
+		if embed {
+			start--
+		}
+		if s, ok := markdownLink(text, d, notePath); ok {
+			s.start, s.end = base+start, base+d.close+1
+			s.tStart, s.tEnd = base+d.pathFrom, base+d.pathTo
+			s.link.Raw = text[start : d.close+1]
+			s.link.Alias = strings.TrimSpace(text[i+1 : j])
+			s.link.Embed = embed
+			out = append(out, s)
+		}
+		i = d.close
+	}
+	return out
+}
+
+// mdDest is the destination of a markdown link as found in the text.
+type mdDest struct {
+	from, to         int // the destination without <>
+	pathFrom, pathTo int // its path part, before "?" and "#"
+	angle            bool
+	close            int // the closing ")"
+}
+
+// markdownDest parses "dest)" or "<dest> "title")" starting at p.
+func markdownDest(m []byte, p int) (mdDest, bool) {
+	var d mdDest
+	for p < len(m) && (m[p] == ' ' || m[p] == '\t') {
+		p++
+	}
+	if p < len(m) && m[p] == '<' {
+		d.angle = true
+		d.from = p + 1
+		for p++; p < len(m) && m[p] != '>' && m[p] != '<' && m[p] != '\n' && m[p] != '['; p++ {
+		}
+		if p >= len(m) || m[p] != '>' {
+			return d, false
+		}
+		d.to = p
+		p++
+	} else {
+		d.from = p
+		depth := 0
+	scan:
+		for ; p < len(m); p++ {
+			switch m[p] {
+			case ' ', '\t', '\n', '\r', '[':
+				break scan
+			case '(':
+				depth++
+			case ')':
+				if depth == 0 {
+					break scan
+				}
+				depth--
+			}
+		}
+		d.to = p
+	}
+	for p < len(m) && (m[p] == ' ' || m[p] == '\t') {
+		p++
+	}
+	if p < len(m) && (m[p] == '"' || m[p] == '\'' || m[p] == '(') {
+		closer := m[p]
+		if closer == '(' {
+			closer = ')'
+		}
+		for p++; p < len(m) && m[p] != closer && m[p] != '\n' && m[p] != '['; p++ {
+		}
+		if p >= len(m) || m[p] != closer {
+			return d, false
+		}
+		p++
+		for p < len(m) && (m[p] == ' ' || m[p] == '\t') {
+			p++
+		}
+	}
+	if p >= len(m) || m[p] != ')' {
+		return d, false
+	}
+	d.close = p
+	d.pathFrom, d.pathTo = d.from, d.to
+	for q := d.from; q < d.to; q++ {
+		if m[q] == '?' || m[q] == '#' {
+			d.pathTo = q
+			break
+		}
+	}
+	return d, true
+}
+
+// markdownLink turns a parsed destination into a note link, or reports
+// false when it is not a link to a local note.
+func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
+	dest := text[d.from:d.to]
+	if dest == "" || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "//") || urlSchemeRe.MatchString(dest) {
+		return linkSpan{}, false
+	}
+	rawPath := text[d.pathFrom:d.pathTo]
+	p, err := url.PathUnescape(rawPath)
+	if err != nil {
+		p = rawPath
+	}
+	if !strings.HasSuffix(strings.ToLower(p), ".md") {
+		return linkSpan{}, false
+	}
+	var heading string
+	if _, frag, ok := strings.Cut(dest, "#"); ok {
+		if h, err := url.PathUnescape(frag); err == nil {
+			heading = h
+		} else {
+			heading = frag
+		}
+	}
+	var resolved string
+	if strings.HasPrefix(p, "/") {
+		resolved = path.Clean(strings.TrimLeft(p, "/"))
+	} else {
+		resolved = path.Join(path.Dir(notePath), p)
+	}
+	key := strings.ToLower(resolved)
+	key = norm.NFC.String(key[:len(key)-len(".md")])
+	if key == "" || key == "." {
+		return linkSpan{}, false
+	}
+	return linkSpan{
+		written:  p,
+		markdown: true,
+		angle:    d.angle,
+		link:     core.Link{Key: key, Heading: strings.TrimSpace(heading)},
+	}, true
+}
+
+// indexFrom returns the index of sep in m at or after i, or -1.
+func indexFrom(m []byte, i int, sep string) int {
+	if k := bytes.Index(m[i:], []byte(sep)); k >= 0 {
+		return i + k
+	}
+	return -1
+}

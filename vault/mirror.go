@@ -1,0 +1,357 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Mirror keeps a store's note graph equal to a vault folder: Sync for the
+// initial full pass, Watch for live mode, Writer for changes made through
+// vaultgraph. It is safe for concurrent use; changes are applied one at a
+// time, in the order they arrive.
+//
+// The Mirror holds an index of the vault in memory (paths, IDs, hashes and
+// links, not note bodies), so it resolves links exactly as the rules in the
+// package documentation say and knows which notes a change affects without
+// asking the store.
+type Mirror struct {
+	cfg    Config
+	log    *slog.Logger
+	ignore *ignoreMatcher
+
+	mu      sync.Mutex
+	idx     *index
+	ready   bool                  // Sync has built the index
+	pending map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
+	failing bool                  // the last store write failed; pending waits for a retry
+
+	retry chan struct{} // signalled when pending waits for a retry
+
+	liveOnce sync.Once
+	live     chan struct{} // closed once Watch watches every folder
+}
+
+// NewMirror checks cfg and returns a Mirror; nothing is read until Sync.
+func NewMirror(cfg Config) (*Mirror, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ig, err := newIgnoreMatcher(cfg.Ignore)
+	if err != nil {
+		return nil, err
+	}
+	return &Mirror{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		ignore:  ig,
+		idx:     newIndex(),
+		pending: map[string]*core.Note{},
+		retry:   make(chan struct{}, 1),
+		live:    make(chan struct{}),
+	}, nil
+}
+
+// Warnings returns the collector the Mirror and its Writer report to.
+func (m *Mirror) Warnings() *Warnings { return m.cfg.Warnings }
+
+// Root returns the vault folder, absolute and with symbolic links resolved.
+func (m *Mirror) Root() string { return m.cfg.Root }
+
+// Pending returns how many store changes wait for the store to accept them.
+func (m *Mirror) Pending() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.pending)
+}
+
+func (m *Mirror) warn(msgs ...string) { m.cfg.Warnings.Add(msgs...) }
+
+// brokenLink is the warning for an unresolved link (spec 000).
+func brokenLink(written string) string { return "Broken link: [[" + written + "]]" }
+
+// fileChange is one note file as it is now: parsed, unchanged (its hash
+// is the one the index has), or gone (neither).
+type fileChange struct {
+	path      string
+	parsed    *parsedNote
+	unchanged bool
+	stat      fileStat
+}
+
+// applyLocked brings the index up to date with changes and queues the
+// store writes they imply: notes whose file changed, notes whose ID changed
+// (case collisions), and notes whose links now resolve differently because
+// a note answering to one of their keys appeared, disappeared or changed
+// ID. A file whose hash is unchanged costs nothing. It returns the queued
+// notes by path and how many warnings it reported: those of changed files,
+// and links that a change broke. m.mu must be held.
+func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) {
+	x := m.idx
+	loaded := map[*entry]*parsedNote{}
+	fromFile := map[*entry]bool{} // content read from a changed file
+	reread := map[*entry]bool{}   // ID changed: must be written again
+	dirty := map[string]bool{}    // keys whose candidates changed
+	groups := map[string]bool{}   // collision groups to reassign
+	gone := map[string]bool{}     // IDs that may no longer exist
+
+	for _, c := range changes {
+		e := x.byPath[c.path]
+		switch {
+		case c.unchanged:
+			if e != nil {
+				e.size, e.mtime = c.stat.size, c.stat.mtime
+			}
+		case c.parsed == nil:
+			if e == nil {
+				continue
+			}
+			if e.id != "" {
+				gone[e.id] = true
+			}
+			markAll(dirty, e.keys)
+			x.remove(e)
+			groups[e.lower] = true
+			delete(loaded, e)
+			delete(fromFile, e)
+			delete(reread, e)
+		case e != nil && e.hash == c.parsed.note.Hash:
+			e.size, e.mtime = c.stat.size, c.stat.mtime
+		default:
+			if e == nil {
+				e = newEntry(c.path)
+				x.add(e)
+				groups[e.lower] = true
+				markAll(dirty, e.keys)
+			}
+			e.hash, e.size, e.mtime = c.parsed.note.Hash, c.stat.size, c.stat.mtime
+			x.setLinks(e, linkRefs(c.parsed))
+			loaded[e] = c.parsed
+			fromFile[e] = true
+		}
+	}
+	for g := range groups {
+		for _, ch := range x.regroup(g) {
+			if ch.old != "" {
+				gone[ch.old] = true
+				markAll(dirty, ch.e.keys)
+			}
+			if loaded[ch.e] == nil {
+				reread[ch.e] = true
+			}
+		}
+	}
+
+	affected := map[*entry]bool{}
+	for e := range loaded {
+		affected[e] = true
+	}
+	for e := range reread {
+		affected[e] = true
+	}
+	for k := range dirty {
+		for e := range x.linkers[k] {
+			affected[e] = true
+		}
+	}
+	var warnings []string
+	for _, e := range sortedEntries(affected) {
+		changed, broken := x.resolveLinks(e)
+		if fromFile[e] || (!changed && !reread[e]) {
+			continue
+		}
+		if loaded[e] == nil {
+			p, st, err := m.load(e.path)
+			if err != nil {
+				// Its own event, or the next reconcile, will bring it.
+				m.log.Debug("vault: cannot reread linking note", "path", e.path, "err", err)
+				continue
+			}
+			if p.note.Hash != e.hash {
+				e.hash, e.size, e.mtime = p.note.Hash, st.size, st.mtime
+				x.setLinks(e, linkRefs(p))
+				x.resolveLinks(e)
+				fromFile[e] = true
+			}
+			loaded[e] = p
+		}
+		if !fromFile[e] {
+			for _, b := range broken {
+				warnings = append(warnings, brokenLink(b.written))
+			}
+		}
+	}
+
+	built := make(map[string]*core.Note, len(loaded))
+	for _, e := range sortedEntries(loaded) {
+		p := loaded[e]
+		n := m.noteOf(e, p)
+		m.pending[n.ID] = n
+		built[e.path] = n
+		if fromFile[e] {
+			warnings = append(warnings, p.warnings...)
+			for _, l := range e.links {
+				if l.target == "" {
+					warnings = append(warnings, brokenLink(l.written))
+				}
+			}
+		}
+	}
+	for id := range gone {
+		if x.byID[id] == nil {
+			m.pending[id] = nil
+		}
+	}
+	m.warn(warnings...)
+	return built, len(warnings)
+}
+
+// noteOf makes the store's note from an entry and its parsed file.
+func (m *Mirror) noteOf(e *entry, p *parsedNote) *core.Note {
+	n := p.note
+	n.Project = m.cfg.Project
+	n.ID = e.id
+	n.ModTime = e.mtime
+	n.Keys = slices.Clone(e.keys)
+	n.Links = slices.Clone(n.Links)
+	for i := range n.Links {
+		n.Links[i].Target = e.links[i].target
+	}
+	return &n
+}
+
+func markAll(set map[string]bool, keys []string) {
+	for _, k := range keys {
+		set[k] = true
+	}
+}
+
+// sortedEntries returns the keys of a set of entries by path, so that work
+// and warnings come in a stable order.
+func sortedEntries[V any](set map[*entry]V) []*entry {
+	out := make([]*entry, 0, len(set))
+	for e := range set {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// flushResult counts what a flush wrote.
+type flushResult struct {
+	written, deleted int
+}
+
+// flushLocked applies the pending store changes: deletes first, then
+// upserts in batches of Config.BatchSize, by ID. What the store accepted
+// leaves the queue; on an error the rest stays queued for the next flush.
+//
+// A link whose target is written in a later batch is stored unresolved
+// until that batch, and the store then resolves it to the smallest ID of
+// the batch claiming its key, which may not be the note the vault's rules
+// chose when the key is ambiguous; such linking notes are written once
+// more at the end. m.mu must be held.
+func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, error) {
+	var res flushResult
+	if len(m.pending) == 0 {
+		m.failing = false
+		return res, nil
+	}
+	var dels []string
+	var ups []*core.Note
+	for id, n := range m.pending {
+		if n == nil {
+			dels = append(dels, id)
+		} else {
+			ups = append(ups, n)
+		}
+	}
+	sort.Strings(dels)
+	sort.Slice(ups, func(i, j int) bool { return ups[i].ID < ups[j].ID })
+
+	if len(dels) > 0 {
+		if _, err := m.cfg.Store.DeleteNotes(ctx, m.cfg.Project, dels); err != nil {
+			return res, m.storeFailed(fmt.Errorf("vault: delete %d notes: %w", len(dels), err))
+		}
+		for _, id := range dels {
+			if m.pending[id] == nil {
+				delete(m.pending, id)
+			}
+		}
+		res.deleted = len(dels)
+	}
+
+	size := m.cfg.BatchSize
+	batchOf := make(map[string]int, len(ups))
+	for i, n := range ups {
+		batchOf[n.ID] = i / size
+	}
+	var again []*core.Note
+	for b := 0; b*size < len(ups); b++ {
+		batch := ups[b*size : min((b+1)*size, len(ups))]
+		notes := make([]core.Note, len(batch))
+		for i, n := range batch {
+			notes[i] = *n
+		}
+		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, notes); err != nil {
+			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
+		}
+		for _, n := range batch {
+			if m.pending[n.ID] == n {
+				delete(m.pending, n.ID)
+			}
+			if m.forwardAmbiguous(n, b, batchOf) {
+				again = append(again, n)
+			}
+		}
+		res.written += len(batch)
+		bar.Add(len(batch))
+	}
+	for b := 0; b*size < len(again); b++ {
+		batch := again[b*size : min((b+1)*size, len(again))]
+		notes := make([]core.Note, len(batch))
+		for i, n := range batch {
+			notes[i] = *n
+		}
+		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, notes); err != nil {
+			for _, n := range again[b*size:] {
+				if _, queued := m.pending[n.ID]; !queued {
+					m.pending[n.ID] = n
+				}
+			}
+			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
+		}
+	}
+	m.failing = false
+	return res, nil
+}
+
+// forwardAmbiguous reports whether note n, written in batch b, links on an
+// ambiguous key to a note written in a later batch.
+func (m *Mirror) forwardAmbiguous(n *core.Note, b int, batchOf map[string]int) bool {
+	for _, l := range n.Links {
+		if l.Target == "" {
+			continue
+		}
+		if tb, ok := batchOf[l.Target]; ok && tb > b && len(m.idx.cands[l.Key]) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// storeFailed records a failed store write and wakes the retry loop.
+func (m *Mirror) storeFailed(err error) error {
+	m.failing = true
+	select {
+	case m.retry <- struct{}{}:
+	default:
+	}
+	return err
+}

@@ -1,0 +1,229 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// SyncStats summarises a Sync.
+type SyncStats struct {
+	Notes      int           // note files in the vault
+	Links      int           // links of those notes
+	Unresolved int           // links that resolve to no note
+	Warnings   int           // warnings reported
+	Written    int           // notes written to the store
+	Deleted    int           // notes deleted from the store
+	Duration   time.Duration // wall time
+}
+
+// Sync makes the store equal to the vault. The first call reads and parses
+// every note (Config.Workers at a time), resolves links, compares content
+// hashes with the store's (GraphReader.NoteHashes) and writes only notes
+// that are new or changed, or whose links resolve differently because a
+// note they could resolve to was added or removed; store notes without a
+// file are deleted. A restart on an unchanged vault writes nothing. Later
+// calls rescan, reading only files whose size or mtime changed.
+//
+// When the store fails, Sync returns the error (a core.ProviderError from
+// the store, wrapped) with the vault fully loaded: the changes stay queued
+// and Watch, or the next Sync or write, applies them.
+func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
+	start := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var stats SyncStats
+	var err error
+	if m.ready {
+		stats, err = m.reconcileLocked(ctx, nil)
+	} else {
+		stats, err = m.initialSyncLocked(ctx)
+	}
+	stats.Duration = time.Since(start)
+	m.countLocked(&stats)
+	if err != nil {
+		return stats, err
+	}
+	m.log.Info("vault: sync done",
+		"notes", stats.Notes, "links", stats.Links, "unresolved", stats.Unresolved,
+		"warnings", stats.Warnings, "written", stats.Written, "deleted", stats.Deleted,
+		"seconds", stats.Duration.Seconds())
+	return stats, nil
+}
+
+func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
+	var stats SyncStats
+	files, err := m.walk("", nil)
+	if err != nil {
+		return stats, fmt.Errorf("vault: sync: %w", err)
+	}
+	bar := m.newProgress(len(files), "reading notes")
+	changes, err := m.loadAll(ctx, files, bar)
+	bar.Finish()
+	if err != nil {
+		return stats, fmt.Errorf("vault: sync: %w", err)
+	}
+	_, stats.Warnings = m.applyLocked(changes)
+	m.ready = true
+
+	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
+	if err != nil {
+		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
+	}
+	m.dropUnchangedLocked(hashes)
+	m.storeDiffLocked(hashes)
+	bar = m.newProgress(m.pendingUpserts(), "writing notes")
+	res, err := m.flushLocked(ctx, bar)
+	bar.Finish()
+	stats.Written, stats.Deleted = res.written, res.deleted
+	return stats, err
+}
+
+// dropUnchangedLocked removes from the queue the notes the store already
+// has with the same content, unless one of their links is on a key whose
+// candidates changed since the store was written (a note answering to it
+// was added or removed), which can change what the link resolves to.
+func (m *Mirror) dropUnchangedLocked(hashes map[string]string) {
+	if m.cfg.Rewrite {
+		return
+	}
+	dirty := map[string]bool{}
+	for id := range m.idx.byID {
+		if _, ok := hashes[id]; !ok {
+			markAll(dirty, NoteKeys(id))
+		}
+	}
+	for id := range hashes {
+		if m.idx.byID[id] == nil {
+			markAll(dirty, NoteKeys(id))
+		}
+	}
+	for id, n := range m.pending {
+		if n == nil || hashes[id] != n.Hash {
+			continue
+		}
+		keep := false
+		for _, l := range n.Links {
+			if dirty[l.Key] {
+				keep = true
+				break
+			}
+		}
+		if !keep {
+			delete(m.pending, id)
+		}
+	}
+}
+
+// storeDiffLocked queues what the store has wrong compared with the index:
+// notes it holds that the vault has not (deleted), and notes whose hash
+// differs or that it lacks (read again and written).
+func (m *Mirror) storeDiffLocked(hashes map[string]string) {
+	for id := range hashes {
+		if _, queued := m.pending[id]; !queued && m.idx.byID[id] == nil {
+			m.pending[id] = nil
+		}
+	}
+	var stale []fileChange
+	for id, e := range m.idx.byID {
+		if _, queued := m.pending[id]; queued || hashes[id] == e.hash {
+			continue
+		}
+		p, st, err := m.load(e.path)
+		if err != nil {
+			m.loadFailed(e.path, err)
+			continue
+		}
+		if p.note.Hash == e.hash {
+			m.pending[id] = m.noteOf(e, p)
+			continue
+		}
+		stale = append(stale, fileChange{path: e.path, parsed: p, stat: st})
+	}
+	if len(stale) > 0 {
+		m.applyLocked(stale)
+	}
+}
+
+// reconcileLocked rescans the vault, applies what changed since the index
+// was built (reading only files whose size or mtime differ), then compares
+// the index with the store and repairs the difference. onDir is passed to
+// walk (live mode watches every folder it sees).
+func (m *Mirror) reconcileLocked(ctx context.Context, onDir func(string)) (SyncStats, error) {
+	var stats SyncStats
+	files, err := m.walk("", onDir)
+	if err != nil {
+		return stats, fmt.Errorf("vault: reconcile: %w", err)
+	}
+	changes := m.scanChangesLocked("", files)
+	_, stats.Warnings = m.applyLocked(changes)
+
+	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
+	if err != nil {
+		return stats, m.storeFailed(fmt.Errorf("vault: reconcile: read store hashes: %w", err))
+	}
+	m.storeDiffLocked(hashes)
+	res, err := m.flushLocked(ctx, noProgress{})
+	stats.Written, stats.Deleted = res.written, res.deleted
+	return stats, err
+}
+
+// scanChangesLocked compares the files found at and below the folder under
+// with the index: new files and files whose size or mtime changed are read
+// and parsed; indexed files no longer found are gone.
+func (m *Mirror) scanChangesLocked(under string, files []fileStat) []fileChange {
+	var changes []fileChange
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.path] = true
+		e := m.idx.byPath[f.path]
+		if e != nil && e.size == f.size && e.mtime.Equal(f.mtime) {
+			continue
+		}
+		known := ""
+		if e != nil {
+			known = e.hash
+		}
+		c, err := m.read(f.path, known)
+		if err != nil {
+			m.loadFailed(f.path, err)
+			continue
+		}
+		changes = append(changes, c)
+	}
+	for p := range m.idx.byPath {
+		if !seen[p] && isUnder(p, under) {
+			changes = append(changes, fileChange{path: p})
+		}
+	}
+	return changes
+}
+
+// isUnder reports whether vault-relative path p is below folder dir.
+func isUnder(p, dir string) bool {
+	return dir == "" || len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
+}
+
+// countLocked fills the vault totals of stats.
+func (m *Mirror) countLocked(stats *SyncStats) {
+	stats.Notes = len(m.idx.byPath)
+	stats.Links, stats.Unresolved = 0, 0
+	for _, e := range m.idx.byPath {
+		stats.Links += len(e.links)
+		for _, l := range e.links {
+			if l.target == "" {
+				stats.Unresolved++
+			}
+		}
+	}
+}
+
+func (m *Mirror) pendingUpserts() int {
+	n := 0
+	for _, note := range m.pending {
+		if note != nil {
+			n++
+		}
+	}
+	return n
+}

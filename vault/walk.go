@@ -1,0 +1,169 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// fileStat is a note file as listed: vault-relative path, size, mtime.
+type fileStat struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// errTooLarge marks a note file over Config.MaxFileSize.
+var errTooLarge = errors.New("file too large")
+
+// walk lists the note files at and below the vault-relative folder under
+// ("" for the root). Dot-files, ignored paths and symbolic links are
+// skipped: following links could leave the vault or loop. An unreadable
+// folder below under is logged and skipped. onDir, when not nil, is called
+// for each folder before its entries are read, so a watch it adds misses
+// nothing created afterwards.
+func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, err error) {
+	start := filepath.Join(m.cfg.Root, filepath.FromSlash(under))
+	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		rel := m.rel(p)
+		if err != nil {
+			if p == start {
+				return err
+			}
+			m.log.Warn("vault: skipping unreadable path", "path", rel, "err", err)
+			return nil
+		}
+		if rel != "" && m.ignore.skip(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return nil
+		case d.IsDir():
+			if onDir != nil {
+				onDir(rel)
+			}
+		case d.Type().IsRegular() && isNotePath(rel):
+			info, err := d.Info()
+			if err != nil {
+				return nil // removed while walking
+			}
+			files = append(files, fileStat{path: rel, size: info.Size(), mtime: info.ModTime()})
+		}
+		return nil
+	})
+	return files, err
+}
+
+// rel turns an absolute path under the root into a vault-relative one.
+func (m *Mirror) rel(abs string) string {
+	r, err := filepath.Rel(m.cfg.Root, abs)
+	if err != nil || r == "." {
+		return ""
+	}
+	return filepath.ToSlash(r)
+}
+
+// abs turns a vault-relative path into an absolute one.
+func (m *Mirror) abs(rel string) string {
+	return filepath.Join(m.cfg.Root, filepath.FromSlash(rel))
+}
+
+// load reads and parses one note file. A missing file is an error matching
+// fs.ErrNotExist; so is a path that is now a folder or a symbolic link.
+func (m *Mirror) load(rel string) (*parsedNote, fileStat, error) {
+	c, err := m.read(rel, "")
+	return c.parsed, c.stat, err
+}
+
+// read reads one note file and parses it unless its content hash is
+// known, which makes an unchanged file cost one read and one hash.
+func (m *Mirror) read(rel, known string) (fileChange, error) {
+	p := m.abs(rel)
+	info, err := os.Lstat(p)
+	if err != nil {
+		return fileChange{}, err
+	}
+	if !info.Mode().IsRegular() {
+		return fileChange{}, fmt.Errorf("%s: not a regular file: %w", rel, fs.ErrNotExist)
+	}
+	if info.Size() > m.cfg.MaxFileSize {
+		return fileChange{}, fmt.Errorf("%s: %d bytes: %w", rel, info.Size(), errTooLarge)
+	}
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		return fileChange{}, err
+	}
+	c := fileChange{path: rel, stat: fileStat{path: rel, size: int64(len(raw)), mtime: info.ModTime()}}
+	if known != "" && hashOf(raw) == known {
+		c.unchanged = true
+		return c, nil
+	}
+	parsed := parseNote(rel, raw)
+	c.parsed = &parsed
+	return c, nil
+}
+
+// loadAll reads and parses files on Config.Workers goroutines and returns
+// the changes in the order of files. Files that cannot be read are left
+// out with a warning; a file gone meanwhile is left out silently.
+func (m *Mirror) loadAll(ctx context.Context, files []fileStat, bar progress) ([]fileChange, error) {
+	out := make([]fileChange, len(files))
+	ok := make([]bool, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(m.cfg.Workers, max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				p, st, err := m.load(files[i].path)
+				bar.Add(1)
+				if err != nil {
+					m.loadFailed(files[i].path, err)
+					continue
+				}
+				out[i] = fileChange{path: st.path, parsed: p, stat: st}
+				ok[i] = true
+			}
+		})
+	}
+feed:
+	for i := range files {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	changes := out[:0]
+	for i := range out {
+		if ok[i] {
+			changes = append(changes, out[i])
+		}
+	}
+	return changes, nil
+}
+
+// loadFailed reports a note file that could not be read.
+func (m *Mirror) loadFailed(rel string, err error) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, errTooLarge):
+		m.warn(fmt.Sprintf("%s: skipped: larger than %d bytes", rel, m.cfg.MaxFileSize))
+	default:
+		m.log.Warn("vault: cannot read note", "path", rel, "err", err)
+		m.warn(fmt.Sprintf("%s: cannot read the file", rel))
+	}
+}

@@ -1,0 +1,319 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watch runs live mode until ctx is done, then returns nil. It runs Sync
+// first when it has not run yet.
+//
+// Every folder of the vault is watched (fsnotify is not recursive on
+// Linux: folders that appear are added, folders that go are dropped).
+// Events are debounced (Config.Debounce after the last one, at most
+// Config.MaxWait after the first) and coalesced per path, then each path
+// is looked at as it is now: a note file is read and its hash compared
+// (an unchanged file costs nothing: no parse, no write), a missing one is
+// deleted, a folder is rescanned. This covers create, write, delete,
+// rename and editor saves through a temporary file and a rename. Notes
+// whose links resolve differently after a note appeared, moved or went
+// are written again.
+//
+// Every Config.ReconcileInterval the whole vault is rescanned and compared
+// with the store, healing what a missed event (or an inotify queue
+// overflow, which triggers a rescan at once) left behind. When the store
+// fails, changes stay queued and are retried with exponential backoff
+// between Config.RetryMin and Config.RetryMax; watching goes on.
+func (m *Mirror) Watch(ctx context.Context) error {
+	m.mu.Lock()
+	ready := m.ready
+	m.mu.Unlock()
+	if !ready {
+		if _, err := m.Sync(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			m.log.Warn("vault: initial sync incomplete; retrying in live mode", "err", err)
+		}
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("vault: watch %s: %w", m.cfg.Root, err)
+	}
+	defer w.Close()
+	lw := &liveWatch{m: m, w: w, watched: map[string]bool{}, dirty: map[string]bool{}}
+	return lw.run(ctx)
+}
+
+// liveWatch is the state of one Watch call; only its goroutine uses it.
+type liveWatch struct {
+	m       *Mirror
+	w       *fsnotify.Watcher
+	watched map[string]bool // vault-relative folders with a watch
+	dirty   map[string]bool // paths with events not yet applied
+	full    bool            // rescan everything (queue overflow)
+
+	firstDirty time.Time
+	addFailed  bool // a watch could not be added (already logged)
+	storeDown  bool // a store failure was reported and not yet cleared
+}
+
+func (lw *liveWatch) run(ctx context.Context) error {
+	m := lw.m
+	lw.reconcile(ctx) // watch every folder, and catch up with changes since Sync
+	m.liveOnce.Do(func() { close(m.live) })
+
+	debounce := time.NewTimer(time.Hour)
+	debounce.Stop()
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	retrying := false
+	backoff := m.cfg.RetryMin
+	var reconcile <-chan time.Time
+	if m.cfg.ReconcileInterval > 0 {
+		t := time.NewTicker(m.cfg.ReconcileInterval)
+		defer t.Stop()
+		reconcile = t.C
+	}
+	schedule := func() {
+		if lw.firstDirty.IsZero() {
+			lw.firstDirty = time.Now()
+		}
+		wait := min(m.cfg.Debounce, m.cfg.MaxWait-time.Since(lw.firstDirty))
+		debounce.Reset(max(wait, 0))
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-lw.w.Events:
+			if !ok {
+				return nil
+			}
+			if lw.event(ev) {
+				schedule()
+			}
+		case err, ok := <-lw.w.Errors:
+			if !ok {
+				return nil
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				m.log.Warn("vault: file events were lost; rescanning the vault")
+				lw.full = true
+				schedule()
+			} else {
+				m.log.Warn("vault: file watcher error", "err", err)
+			}
+		case <-debounce.C:
+			lw.firstDirty = time.Time{}
+			if lw.full {
+				lw.full = false
+				clear(lw.dirty)
+				lw.reconcile(ctx)
+			} else {
+				lw.apply(ctx)
+			}
+		case <-reconcile:
+			lw.reconcile(ctx)
+		case <-m.retry:
+			if !retrying {
+				retrying = true
+				retry.Reset(backoff)
+			}
+		case <-retry.C:
+			retrying = false
+			if lw.flush(ctx) {
+				backoff = m.cfg.RetryMin
+			} else {
+				backoff = min(backoff*2, m.cfg.RetryMax)
+				retrying = true
+				retry.Reset(backoff)
+			}
+		}
+	}
+}
+
+// event records a file event and reports whether it is of interest.
+// Dot-files (editor swap and temporary files, .obsidian) and ignored paths
+// are not. New folders are watched when the burst is applied, after the
+// watches of a folder moved away are dropped: inotify would otherwise hand
+// the moved folder's old watch back under its old name.
+func (lw *liveWatch) event(ev fsnotify.Event) bool {
+	rel := lw.m.rel(ev.Name)
+	if rel == "" || lw.m.ignore.skip(rel) {
+		return false
+	}
+	lw.dirty[rel] = true
+	return true
+}
+
+// watch adds a watch on a vault-relative folder.
+func (lw *liveWatch) watch(rel string) {
+	if lw.watched[rel] {
+		return
+	}
+	if err := lw.w.Add(lw.m.abs(rel)); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !lw.addFailed {
+			lw.addFailed = true
+			lw.m.log.Warn("vault: cannot watch folder; changes there are picked up by the periodic rescan (on Linux, raise fs.inotify.max_user_watches)",
+				"path", rel, "err", err)
+		}
+		return
+	}
+	lw.watched[rel] = true
+}
+
+// unwatch drops the watches of a folder that is gone and of its subfolders.
+func (lw *liveWatch) unwatch(rel string) {
+	for d := range lw.watched {
+		if d == rel || isUnder(d, rel) {
+			_ = lw.w.Remove(lw.m.abs(d)) // the kernel may have dropped it already
+			delete(lw.watched, d)
+		}
+	}
+}
+
+// apply looks at every dirty path as it is now and applies the changes.
+// Paths that are gone are handled first, so the watches of a folder moved
+// away are dropped before the folder is watched under its new name.
+func (lw *liveWatch) apply(ctx context.Context) {
+	m := lw.m
+	paths := make([]string, 0, len(lw.dirty))
+	for p := range lw.dirty {
+		paths = append(paths, p)
+	}
+	clear(lw.dirty)
+	sort.Strings(paths)
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var changes []fileChange
+	seen := map[string]bool{}
+	add := func(cs ...fileChange) {
+		for _, c := range cs {
+			if !seen[c.path] {
+				seen[c.path] = true
+				changes = append(changes, c)
+			}
+		}
+	}
+	type present struct {
+		rel string
+		fi  fs.FileInfo
+	}
+	var existing []present
+	for _, rel := range paths {
+		fi, err := os.Lstat(m.abs(rel))
+		if err == nil && (fi.IsDir() || fi.Mode().IsRegular() && isNotePath(rel)) {
+			existing = append(existing, present{rel, fi})
+			continue
+		}
+		// Gone, or now something that is not a note.
+		if m.idx.byPath[rel] != nil {
+			add(fileChange{path: rel})
+		}
+		if lw.watched[rel] {
+			for p := range m.idx.byPath {
+				if isUnder(p, rel) {
+					add(fileChange{path: p})
+				}
+			}
+			lw.unwatch(rel)
+		}
+	}
+	for _, p := range existing {
+		if p.fi.IsDir() {
+			files, err := m.walk(p.rel, lw.watch)
+			if err != nil {
+				m.log.Warn("vault: cannot scan folder", "path", p.rel, "err", err)
+				continue
+			}
+			add(m.scanChangesLocked(p.rel, files)...)
+			continue
+		}
+		known := ""
+		if e := m.idx.byPath[p.rel]; e != nil {
+			known = e.hash
+		}
+		c, err := m.read(p.rel, known)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			add(fileChange{path: p.rel})
+		case err != nil:
+			m.loadFailed(p.rel, err)
+		default:
+			add(c)
+		}
+	}
+	if len(changes) == 0 {
+		return
+	}
+	m.applyLocked(changes)
+	if !m.failing {
+		lw.flushLocked(ctx)
+	}
+}
+
+// reconcile rescans the whole vault, watching every folder, and compares
+// it with the store.
+func (lw *liveWatch) reconcile(ctx context.Context) {
+	m := lw.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	seen := map[string]bool{}
+	stats, err := m.reconcileLocked(ctx, func(rel string) {
+		seen[rel] = true
+		lw.watch(rel)
+	})
+	for d := range lw.watched {
+		if !seen[d] {
+			lw.unwatch(d)
+		}
+	}
+	lw.storeResult(err)
+	if err == nil && (stats.Written > 0 || stats.Deleted > 0) {
+		m.log.Info("vault: rescan repaired the store", "written", stats.Written, "deleted", stats.Deleted)
+	}
+}
+
+// flush retries the queued store changes; it reports success.
+func (lw *liveWatch) flush(ctx context.Context) bool {
+	lw.m.mu.Lock()
+	defer lw.m.mu.Unlock()
+	return lw.flushLocked(ctx)
+}
+
+func (lw *liveWatch) flushLocked(ctx context.Context) bool {
+	_, err := lw.m.flushLocked(ctx, noProgress{})
+	lw.storeResult(err)
+	return err == nil
+}
+
+// storeResult logs a store failure once per outage, and its end; other
+// errors (a folder that cannot be read) are logged as they come.
+func (lw *liveWatch) storeResult(err error) {
+	m := lw.m
+	switch {
+	case err != nil && ctxDone(err):
+	case m.failing && !lw.storeDown:
+		lw.storeDown = true
+		m.log.Warn("vault: store write failed; changes are queued and retried", "pending", len(m.pending), "err", err)
+		m.warn("Graph store unavailable: changes are queued and will be applied when it is back")
+	case !m.failing && lw.storeDown:
+		lw.storeDown = false
+		m.log.Info("vault: store is back; queued changes applied")
+	case err != nil && !m.failing:
+		m.log.Warn("vault: rescan failed", "err", err)
+	}
+}
+
+func ctxDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
