@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"strings"
+	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -50,9 +55,10 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 		}
 		return s, nil
 	default:
-		s, err := memstore.Open(cfg.StateDir)
+		dir := vaultStateDir(cfg.StateDir, cfg.Vault)
+		s, err := memstore.Open(dir)
 		if err != nil {
-			return nil, fmt.Errorf("open embedded store in %s: %w", cfg.StateDir, err)
+			return nil, fmt.Errorf("open embedded store in %s: %w", dir, err)
 		}
 		return s, nil
 	}
@@ -116,4 +122,18 @@ func (a *app) close(ctx context.Context) {
 	if err := a.store.Close(context.WithoutCancel(ctx)); err != nil {
 		a.logger.Warn("closing the store", "err", err)
 	}
+}
+
+// vaultStateDir is the embedded store's folder for one vault inside the
+// state directory: the vault folder's name plus a hash of its absolute path,
+// so several vaults never share (or lock each other out of) one state file.
+func vaultStateDir(stateDir, vaultPath string) string {
+	sum := sha256.Sum256([]byte(vaultPath))
+	name := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' {
+			return r
+		}
+		return '-'
+	}, filepath.Base(vaultPath))
+	return filepath.Join(stateDir, name+"-"+hex.EncodeToString(sum[:4]))
 }
