@@ -74,8 +74,12 @@ func graphOf(t testing.TB, root string, notes []core.Note) expectedGraph {
 		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(n.Path)))
 		require.NoError(t, err)
 		_, warnings := Parse(n.Path, raw)
+		tags := n.Tags
+		if tags == nil { // stores may return no tags as nil or empty: the same
+			tags = []string{}
+		}
 		en := expectedNote{
-			ID: n.ID, Path: n.Path, Title: n.Title, Tags: n.Tags,
+			ID: n.ID, Path: n.Path, Title: n.Title, Tags: tags,
 			Links: []expectedLink{}, Unresolved: []string{}, Frontmatter: n.Frontmatter,
 		}
 		for _, l := range n.Links {
