@@ -133,3 +133,26 @@ func TestPageRankCacheSeesWritesOfAnotherProcess(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, slices.IsSortedFunc(ids, core.CompareHubs))
 }
+
+// neo4j:// (routing, as for clusters and Aura) works against a single
+// server too, and a named database is used when configured.
+func TestRoutingURIAndNamedDatabase(t *testing.T) {
+	srv := neo4jtest.Get(t)
+	if !strings.HasPrefix(srv.URI, "bolt://") {
+		t.Skipf("server URI %s is not bolt://", srv.URI)
+	}
+	s := openStoreWith(t, func(c *Config) {
+		c.URI = "neo4j://" + strings.TrimPrefix(srv.URI, "bolt://")
+		if c.Database == "" {
+			c.Database = "neo4j" // the default database's name on a stock server
+		}
+	})
+	project := fmt.Sprintf("routing-%d", rand.Uint64())
+	require.NoError(t, s.UpsertNotes(t.Context(), project, []core.Note{{ID: "a.md", Title: "A"}}))
+	n, err := s.GetNote(t.Context(), project, "a.md")
+	require.NoError(t, err)
+	require.Equal(t, "A", n.Title)
+	st, err := s.Status(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, s.cfg.Database, st.Database)
+}

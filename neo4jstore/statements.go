@@ -1,6 +1,7 @@
 package neo4jstore
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/cypher"
@@ -73,3 +74,23 @@ var (
 	stmtRandomNth             = stmt("random_nth")
 	stmtRandomNthTagged       = stmt("random_nth_tagged")
 )
+
+// with returns a copy of params with one more entry.
+func with(params map[string]any, key string, value any) map[string]any {
+	out := maps.Clone(params)
+	out[key] = value
+	return out
+}
+
+// distinct returns ids without repeats, in first-seen order.
+func distinct(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -1,0 +1,804 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/integration/neo4jtest"
+)
+
+// Timeouts of the suite. They bound waits for something that normally
+// takes milliseconds, so they are generous: a slow CI machine running the
+// race detector must not fail a correct binary.
+const (
+	// readyTimeout bounds a server start: open the store, sync the vault,
+	// listen.
+	readyTimeout = 60 * time.Second
+	// watchTimeout bounds how long a file edited on disk may take to reach
+	// the store through the watcher.
+	watchTimeout = 20 * time.Second
+	// shutdownTimeout is how long a server has to exit after SIGTERM or
+	// the end of its stdin ("a few seconds").
+	shutdownTimeout = 5 * time.Second
+	// callTimeout bounds one MCP request.
+	callTimeout = 30 * time.Second
+)
+
+// Tokens the HTTP servers accept: rwToken has every tool, roToken only the
+// read-only ones.
+const (
+	rwToken  = "rw-tok"
+	roToken  = "ro-tok"
+	tokenEnv = "VAULTGRAPH_HTTP_TOKENS=" + rwToken + ",ro:" + roToken
+)
+
+// bin is the vaultgraph binary TestMain builds.
+var bin string
+
+func TestMain(m *testing.M) { os.Exit(testMain(m)) }
+
+func testMain(m *testing.M) int {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "vaultgraph-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	bin = filepath.Join(dir, "vaultgraph")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	args = append(args, "github.com/vaultgraph/vaultgraph/cmd/vaultgraph")
+	start := time.Now()
+	build := exec.Command("go", args...)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: go %s: %v\n", strings.Join(args, " "), err)
+		return 1
+	}
+	if testing.Verbose() {
+		fmt.Fprintf(os.Stderr, "e2e: built the binary (race=%v) in %s\n", raceEnabled, time.Since(start).Round(time.Millisecond))
+	}
+	return neo4jtest.Main(m)
+}
+
+// ---- stores -------------------------------------------------------------
+
+// store selects the store a vaultgraph process uses.
+type store struct {
+	name  string
+	args  []string          // flags: --store and, for embedded, --state-dir
+	env   []string          // VAULTGRAPH_NEO4J_* for Neo4j
+	neo4j *neo4jtest.Server // nil for the embedded store
+}
+
+// neo4jMu keeps Neo4j subtests apart: the binary always writes project
+// "default", so two of them would see each other's notes.
+var neo4jMu sync.Mutex
+
+// embeddedStore is the embedded store in a state directory of t's own.
+func embeddedStore(t *testing.T) store {
+	return store{name: "embedded", args: []string{"--store", "embedded", "--state-dir", t.TempDir()}}
+}
+
+// neo4jStore returns the shared Neo4j, emptied, for t alone: it holds
+// neo4jMu until t ends. It skips t when no Neo4j is available.
+func neo4jStore(t *testing.T) store {
+	t.Helper()
+	srv := neo4jtest.Get(t)
+	neo4jMu.Lock()
+	t.Cleanup(neo4jMu.Unlock) // registered first, so released after t's processes are gone
+	srv.Clean(t)
+	env := []string{"VAULTGRAPH_NEO4J_URI=" + srv.URI}
+	if srv.User != "" { // an empty user means auth is off: the default neo4j/"" is accepted
+		env = append(env, "VAULTGRAPH_NEO4J_USER="+srv.User, "VAULTGRAPH_NEO4J_PASSWORD="+srv.Password)
+	}
+	if srv.Database != "" {
+		env = append(env, "VAULTGRAPH_NEO4J_DATABASE="+srv.Database)
+	}
+	return store{name: "neo4j", args: []string{"--store", "neo4j"}, env: env, neo4j: srv}
+}
+
+// forEachStore runs fn in one subtest per store: embedded (in parallel
+// with other tests) and Neo4j (serialized by neo4jMu).
+func forEachStore(t *testing.T, fn func(t *testing.T, st store)) {
+	t.Run("embedded", func(t *testing.T) {
+		t.Parallel()
+		fn(t, embeddedStore(t))
+	})
+	t.Run("neo4j", func(t *testing.T) {
+		fn(t, neo4jStore(t))
+	})
+}
+
+// ---- vault --------------------------------------------------------------
+
+// exampleVault is the repository's example vault, relative to this package.
+const exampleVault = "../../examples/vault"
+
+// copyVault copies the example vault into a temporary directory, adds the
+// extra files (vault-relative slash paths), and returns its path.
+func copyVault(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "vault")
+	err := filepath.WalkDir(exampleVault, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(exampleVault, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copy the example vault: %v", err)
+	}
+	for rel, content := range extra {
+		writeFile(t, dst, rel, content)
+	}
+	return dst
+}
+
+// writeFile writes content to the vault-relative slash path rel.
+func writeFile(t *testing.T, vault, rel, content string) {
+	t.Helper()
+	p := filepath.Join(vault, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readFile returns the content of the vault-relative path rel, failing t
+// when it cannot be read.
+func readFile(t *testing.T, vault, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(vault, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatalf("read %s: %v", rel, err)
+	}
+	return string(b)
+}
+
+// fileExists reports whether the vault-relative path rel exists.
+func fileExists(vault, rel string) bool {
+	_, err := os.Stat(filepath.Join(vault, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+// listFiles lists every file under dir as slash paths relative to dir.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(files)
+	return files
+}
+
+// ---- processes ----------------------------------------------------------
+
+// baseEnv is the environment of every vaultgraph process: the test's own
+// without any VAULTGRAPH_* variable, config and state looked up in
+// directories of t's own (so a developer's config file cannot leak in),
+// JSON logs (the helpers parse them), and no embedding provider (semantic
+// search is not part of this suite; the expected tool list says so).
+func baseEnv(t *testing.T) []string {
+	t.Helper()
+	home := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "VAULTGRAPH_") || name == "XDG_CONFIG_HOME" || name == "XDG_STATE_HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_STATE_HOME="+filepath.Join(home, "state"),
+		"VAULTGRAPH_LOG_FORMAT=json",
+		"VAULTGRAPH_EMBEDDING_PROVIDER=none",
+	)
+}
+
+// processEnv is baseEnv with the store's variables and extra appended.
+func processEnv(t *testing.T, st store, extra ...string) []string {
+	t.Helper()
+	return append(append(baseEnv(t), st.env...), extra...)
+}
+
+// syncBuffer is a bytes.Buffer safe for a writing process and a reading
+// test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// proc is a vaultgraph process the test started.
+type proc struct {
+	cmd    *exec.Cmd
+	stdout syncBuffer
+	stderr syncBuffer
+	done   chan struct{} // closed once the process has exited
+	err    error         // cmd.Wait's result, set before done closes
+}
+
+// startProc starts the binary with args and env in a directory of t's
+// own. When t ends the process is stopped (SIGTERM, then SIGKILL) and its
+// stderr checked for data races.
+func startProc(t *testing.T, env []string, stdin io.Reader, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(bin, args...), done: make(chan struct{})}
+	p.cmd.Env = env
+	p.cmd.Dir = t.TempDir()
+	p.cmd.Stdin = stdin
+	p.cmd.Stdout = &p.stdout
+	p.cmd.Stderr = &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start vaultgraph %s: %v", strings.Join(args, " "), err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.stop()
+		checkRaces(t, p.stderr.String())
+	})
+	return p
+}
+
+// runProc runs the binary to completion (bounded by readyTimeout) and
+// returns its exit code, stdout and stderr.
+func runProc(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	p := startProc(t, env, nil, args...)
+	code, ok := p.exitCode(readyTimeout)
+	if !ok {
+		t.Fatalf("vaultgraph %s still running after %s; stderr:\n%s", strings.Join(args, " "), readyTimeout, p.stderr.String())
+	}
+	return code, p.stdout.String(), p.stderr.String()
+}
+
+// exitCode waits up to timeout for the process to exit and returns its
+// exit code; ok is false when it is still running.
+func (p *proc) exitCode(timeout time.Duration) (code int, ok bool) {
+	select {
+	case <-p.done:
+	case <-time.After(timeout):
+		return 0, false
+	}
+	if p.err == nil {
+		return 0, true
+	}
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		return ee.ExitCode(), true
+	}
+	return -1, true
+}
+
+// exited reports whether the process has exited.
+func (p *proc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// signal sends sig to the process.
+func (p *proc) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil && !p.exited() {
+		t.Fatalf("signal %v: %v", sig, err)
+	}
+}
+
+// stop ends the process if it still runs: SIGTERM, then SIGKILL.
+func (p *proc) stop() {
+	if p.exited() {
+		return
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	if _, ok := p.exitCode(2 * shutdownTimeout); ok {
+		return
+	}
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}
+
+// waitLog waits until the process logs a JSON line whose msg is msg and
+// returns that line's fields. It fails t when the process exits first or
+// the line does not come within timeout.
+func (p *proc) waitLog(t *testing.T, msg string, timeout time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if fields, ok := findLog(p.stderr.String(), msg); ok {
+			return fields
+		}
+		if p.exited() {
+			code, _ := p.exitCode(0)
+			t.Fatalf("vaultgraph exited (code %d) before logging %q; stderr:\n%s", code, msg, p.stderr.String())
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("vaultgraph did not log %q within %s; stderr:\n%s", msg, timeout, p.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// findLog returns the fields of the first JSON log line of stderr whose msg
+// is msg.
+func findLog(stderr, msg string) (map[string]any, bool) {
+	for line := range strings.Lines(stderr) {
+		var fields map[string]any
+		if json.Unmarshal([]byte(line), &fields) == nil && fields["msg"] == msg {
+			return fields, true
+		}
+	}
+	return nil, false
+}
+
+// checkRaces fails t when a race-enabled binary reported a data race.
+func checkRaces(t *testing.T, stderr string) {
+	t.Helper()
+	if i := strings.Index(stderr, "WARNING: DATA RACE"); i >= 0 {
+		t.Errorf("the binary reported a data race:\n%s", stderr[i:])
+	}
+}
+
+// ---- servers and clients ------------------------------------------------
+
+// httpServer is a running "vaultgraph serve --http".
+type httpServer struct {
+	*proc
+	addr string // host:port it listens on
+}
+
+// url is the server's MCP endpoint.
+func (h *httpServer) url() string { return "http://" + h.addr + "/mcp" }
+
+// startHTTP runs "vaultgraph serve --http addr" on vault with st and the
+// tokens of tokenEnv, and waits until it listens. addr "127.0.0.1:0" lets
+// the server choose a port; the one it chose is read from its log.
+func startHTTP(t *testing.T, st store, vault, addr string, extraArgs ...string) *httpServer {
+	t.Helper()
+	args := append([]string{"serve", "--vault", vault, "--http", addr}, st.args...)
+	args = append(args, extraArgs...)
+	p := startProc(t, processEnv(t, st, tokenEnv), nil, args...)
+	fields := p.waitLog(t, "serving MCP over HTTP", readyTimeout)
+	got, _ := fields["addr"].(string)
+	if got == "" {
+		t.Fatalf("the serving log line has no addr: %v", fields)
+	}
+	return &httpServer{proc: p, addr: got}
+}
+
+// httpClient returns a started mcp-go streamable HTTP client of url that
+// sends token ("" for none). It is not initialized.
+func httpClient(t *testing.T, url, token string, copts ...client.ClientOption) *client.Client {
+	t.Helper()
+	var opts []transport.StreamableHTTPCOption
+	if token != "" {
+		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	}
+	tr, err := transport.NewStreamableHTTP(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, copts...)
+	t.Cleanup(func() { _ = c.Close() })
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// stdioProcess is a vaultgraph process spawned by an mcp-go stdio client.
+type stdioProcess struct {
+	stderr syncBuffer
+}
+
+// stdioClient spawns "vaultgraph args..." under an mcp-go stdio client
+// (not initialized), in a directory of t's own with exactly env. When t
+// ends the client closes the process's stdin and the process must exit
+// with status 0.
+func stdioClient(t *testing.T, env []string, args []string, copts ...client.ClientOption) (*client.Client, *stdioProcess) {
+	t.Helper()
+	sp := &stdioProcess{}
+	dir := t.TempDir()
+	command := func(_ context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
+		// No context: the process must outlive t.Context, which is
+		// cancelled before the cleanup that checks its exit status.
+		cmd := exec.Command(command, args...)
+		cmd.Env = env
+		cmd.Dir = dir
+		cmd.Stderr = &sp.stderr
+		return cmd, nil
+	}
+	var c *client.Client
+	if len(copts) == 0 {
+		var err error
+		c, err = client.NewStdioMCPClientWithOptions(bin, nil, args, transport.WithCommandFunc(command))
+		if err != nil {
+			t.Fatalf("spawn vaultgraph %s: %v", strings.Join(args, " "), err)
+		}
+	} else {
+		// The same transport NewStdioMCPClient builds, with client options.
+		c = client.NewClient(transport.NewStdioWithOptions(bin, nil, args, transport.WithCommandFunc(command)), copts...)
+		if err := c.Start(context.Background()); err != nil {
+			t.Fatalf("spawn vaultgraph %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	t.Cleanup(func() {
+		start := time.Now()
+		if err := c.Close(); err != nil {
+			t.Errorf("vaultgraph %s did not exit cleanly at the end of its stdin: %v; stderr:\n%s", args[0], err, sp.stderr.String())
+		} else if d := time.Since(start); d > shutdownTimeout {
+			t.Errorf("vaultgraph %s took %s to exit at the end of its stdin", args[0], d)
+		}
+		checkRaces(t, sp.stderr.String())
+	})
+	return c, sp
+}
+
+// startStdio spawns "vaultgraph serve" on vault with st under an mcp-go
+// stdio client and initializes it.
+func startStdio(t *testing.T, st store, vault string, copts ...client.ClientOption) *client.Client {
+	t.Helper()
+	args := append([]string{"serve", "--vault", vault}, st.args...)
+	c, _ := stdioClient(t, processEnv(t, st), args, copts...)
+	initialize(t, c)
+	return c
+}
+
+// transports are the ways a client reaches "vaultgraph serve".
+var transports = []string{"stdio", "http"}
+
+// connect starts "vaultgraph serve" on vault with st over the named
+// transport and returns an initialized client with full access.
+func connect(t *testing.T, st store, vault, transportName string) *client.Client {
+	t.Helper()
+	switch transportName {
+	case "stdio":
+		return startStdio(t, st, vault)
+	case "http":
+		h := startHTTP(t, st, vault, "127.0.0.1:0")
+		c := httpClient(t, h.url(), rwToken)
+		initialize(t, c)
+		return c
+	}
+	t.Fatalf("unknown transport %q", transportName)
+	return nil
+}
+
+// forEachTarget runs fn once per store and transport, each in a subtest
+// with a fresh copy of the example vault plus extra files.
+func forEachTarget(t *testing.T, extra map[string]string, fn func(t *testing.T, c *client.Client, vault string)) {
+	forEachStore(t, func(t *testing.T, st store) {
+		for i, tr := range transports {
+			t.Run(tr, func(t *testing.T) {
+				if st.neo4j != nil && i > 0 {
+					st.neo4j.Clean(t) // the previous transport's server wrote project "default"
+				}
+				vault := copyVault(t, extra)
+				fn(t, connect(t, st, vault, tr), vault)
+			})
+		}
+	})
+}
+
+func initRequest() mcp.InitializeRequest {
+	var req mcp.InitializeRequest
+	req.Params.ClientInfo = mcp.Implementation{Name: "vaultgraph-e2e", Version: "1"}
+	return req
+}
+
+// initialize runs the MCP handshake and returns the server's answer.
+func initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
+	defer cancel()
+	res, err := c.Initialize(ctx, initRequest())
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return res
+}
+
+// legacyProtocol keeps a client on the initialize handshake with sessions
+// (protocol 2025-11-25), as clients released before 2026-07-28 do.
+func legacyProtocol() client.ClientOption {
+	return client.WithProtocolVersion(mcp.ProtocolVersion20251125)
+}
+
+// listTools returns the tools the server lists to c.
+func listTools(t *testing.T, c *client.Client) []mcp.Tool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
+	defer cancel()
+	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	return res.Tools
+}
+
+// toolNames returns the sorted names of tools.
+func toolNames(tools []mcp.Tool) []string {
+	names := make([]string, 0, len(tools))
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ---- tool calls ---------------------------------------------------------
+
+// reply is a tool's answer as a client sees it.
+type reply struct {
+	isError  bool
+	text     string   // the first text content: the answer's JSON
+	warnings []string // _warnings, from the object or from a later content
+}
+
+// callTool calls the tool name with args through c; a protocol error
+// fails t.
+func callTool(t *testing.T, c *client.Client, name string, args any) reply {
+	t.Helper()
+	r, err := tryCall(t, c, name, args)
+	if err != nil {
+		t.Fatalf("call %s %v: %v", name, args, err)
+	}
+	return r
+}
+
+// tryCall is callTool returning the protocol error instead.
+func tryCall(t *testing.T, c *client.Client, name string, args any) (reply, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		return reply{}, err
+	}
+	return toReply(t, name, res), nil
+}
+
+// toReply reads a result: the first content is the answer; _warnings sit
+// in it when it is an object, else in a second {"_warnings": [...]}.
+func toReply(t *testing.T, name string, res *mcp.CallToolResult) reply {
+	t.Helper()
+	r := reply{isError: res.IsError}
+	for i, content := range res.Content {
+		tc, ok := mcp.AsTextContent(content)
+		if !ok {
+			t.Fatalf("%s: content %d is %T, want text", name, i, content)
+		}
+		if i == 0 {
+			r.text = tc.Text
+		}
+		var w struct {
+			Warnings []string `json:"_warnings"`
+		}
+		if strings.HasPrefix(strings.TrimSpace(tc.Text), "{") && json.Unmarshal([]byte(tc.Text), &w) == nil {
+			r.warnings = append(r.warnings, w.Warnings...)
+		}
+	}
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: empty result", name)
+	}
+	return r
+}
+
+// code returns the error code of an error reply, failing t for a success
+// or an error that is not the spec's {error: {code, message}}.
+func (r reply) code(t *testing.T) string {
+	t.Helper()
+	if !r.isError {
+		t.Fatalf("want an error result, got %.300s", r.text)
+	}
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.text), &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
+		t.Fatalf("error result %.300q is not {error: {code, message}}", r.text)
+	}
+	return e.Error.Code
+}
+
+// decode unmarshals a successful reply's answer into v.
+func (r reply) decode(t *testing.T, v any) {
+	t.Helper()
+	if r.isError {
+		t.Fatalf("unexpected error result: %.300s", r.text)
+	}
+	if err := json.Unmarshal([]byte(r.text), v); err != nil {
+		t.Fatalf("answer %.300q: %v", r.text, err)
+	}
+}
+
+// wantCode fails t unless calling name with args answers the error code.
+func wantCode(t *testing.T, c *client.Client, code, name string, args any) {
+	t.Helper()
+	if got := callTool(t, c, name, args).code(t); got != code {
+		t.Errorf("%s %v: code %s, want %s", name, args, got, code)
+	}
+}
+
+// wantText fails t unless calling name with args answers exactly text.
+func wantText(t *testing.T, c *client.Client, text, name string, args any) {
+	t.Helper()
+	r := callTool(t, c, name, args)
+	if r.isError || r.text != text {
+		t.Errorf("%s %v = %.300s (error %v), want %s", name, args, r.text, r.isError, text)
+	}
+}
+
+// link, node and the other types are the spec's response shapes.
+type link struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+type node struct {
+	ID            string     `json:"id"`
+	Title         string     `json:"title"`
+	Content       string     `json:"content"`
+	Tags          []string   `json:"tags"`
+	Links         []link     `json:"links"`
+	IncomingCount *int       `json:"incomingCount"`
+	OutgoingCount *int       `json:"outgoingCount"`
+	Neighbors     []neighbor `json:"neighbors"`
+	Renamed       *renamed   `json:"renamed"`
+}
+
+type neighbor struct {
+	node
+	Direction string `json:"direction"`
+}
+
+type renamed struct {
+	From         string `json:"from"`
+	To           string `json:"to"`
+	FilesChanged int    `json:"filesChanged"`
+	LinksChanged int    `json:"linksChanged"`
+}
+
+type hub struct {
+	ID    string  `json:"id"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+}
+
+type path struct {
+	Path   []string `json:"path"`
+	Length int      `json:"length"`
+}
+
+// getNode calls get_node and returns the node, nil for a null answer.
+func getNode(t *testing.T, c *client.Client, args map[string]any) *node {
+	t.Helper()
+	r := callTool(t, c, "get_node", args)
+	if r.text == "null" && !r.isError {
+		return nil
+	}
+	var n node
+	r.decode(t, &n)
+	return &n
+}
+
+// ids returns the IDs of nodes, in order.
+func ids[T interface{ nodeID() string }](nodes []T) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.nodeID()
+	}
+	return out
+}
+
+func (n node) nodeID() string { return n.ID }
+func (l link) nodeID() string { return l.ID }
+func (h hub) nodeID() string  { return h.ID }
+
+// sorted returns a sorted copy of s.
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}
+
+// eventually calls check every 100 ms until it reports true or timeout
+// passes, and reports whether it did.
+func eventually(timeout time.Duration, check func() bool) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		if check() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// jsonLines splits out into lines and decodes each as a JSON object,
+// failing t on a line that is not one.
+func jsonLines(t *testing.T, out string) []map[string]json.RawMessage {
+	t.Helper()
+	var msgs []map[string]json.RawMessage
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var msg map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("stdout line is not a JSON object: %.300q", sc.Text())
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs
+}
