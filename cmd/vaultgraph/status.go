@@ -19,6 +19,7 @@ const (
 
 func newStatusCommand(s streams) *cobra.Command {
 	var format string
+	var configOnly bool
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the effective configuration and where each setting came from",
@@ -30,7 +31,13 @@ configuration is reported like any other command's, with exit status 2.
 --format table (the default) shows KEY, VALUE and SOURCE columns; --format yaml
 prints the settings as YAML, with non-default sources as comments.
 
-The vault need not be set. A later release adds the store's state.`,
+After the settings, status looks at the configured store (unless --config-only):
+for Neo4j the server version and edition, the note count, the applied schema
+migrations and every index with its state (vector indexes with their
+dimensions); for the embedded store its folder and note count. A store that
+cannot be reached is reported on that line and does not change the exit status.
+
+The vault need not be set.`,
 		Example: `  vaultgraph status
   VAULTGRAPH_STORE=neo4j vaultgraph status --format yaml`,
 		Args: usageArgs(cobra.NoArgs),
@@ -38,17 +45,25 @@ The vault need not be set. A later release adds the store's state.`,
 			if format != formatTable && format != formatYAML {
 				return usagef(cmd, "--format %q is not one of %s, %s", format, formatTable, formatYAML)
 			}
-			cfg, _, err := loadConfig(cmd, s, false)
+			cfg, logger, err := loadConfig(cmd, s, false)
 			if err != nil {
 				return err
 			}
 			if format == formatYAML {
+				// YAML stays a configuration document, loadable as a file.
 				return writeStatusYAML(s.out, cfg)
 			}
-			return writeStatusTable(s.out, cfg)
+			if err := writeStatusTable(s.out, cfg); err != nil {
+				return err
+			}
+			if !configOnly {
+				writeStoreStatus(cmd.Context(), s.out, cfg, logger)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", formatTable, "output format: table or yaml")
+	cmd.Flags().BoolVar(&configOnly, "config-only", false, "show the settings only, do not look at the store")
 	return cmd
 }
 

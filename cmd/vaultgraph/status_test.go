@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,4 +62,25 @@ func TestStatusYAMLIsShapedLikeTheFile(t *testing.T) {
 	assert.Equal(t, "bolt://127.0.0.1:7687", doc.Neo4j.URI)
 	assert.Equal(t, 50, doc.Neo4j.MaxConnections)
 	assert.Contains(t, r.stdout, "toolsets: [graph, kb, entities, memory] # from flag --toolsets\n")
+}
+
+func TestStatusLooksAtTheEmbeddedStore(t *testing.T) {
+	dir := isolate(t)
+	vault := t.TempDir()
+	r := runCLI(t, "status", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^store: embedded in `+regexp.QuoteMeta(dir)+`/`, r.stdout)
+	assert.Contains(t, r.stdout, "empty: no state yet")
+
+	r = runCLI(t, "status", "--vault", vault, "--state-dir", dir, "--config-only")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "store: embedded")
+}
+
+func TestStatusReportsAnUnreachableNeo4jWithoutFailing(t *testing.T) {
+	isolate(t)
+	t.Setenv("VAULTGRAPH_NEO4J_URI", "bolt://127.0.0.1:1")
+	r := runCLI(t, "status", "--store", "neo4j")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^store: neo4j at bolt://127\.0\.0\.1:1\n  unreachable: .+`, r.stdout)
 }

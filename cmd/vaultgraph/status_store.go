@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/memstore"
+	"github.com/vaultgraph/vaultgraph/neo4jstore"
+)
+
+// storeStatusTimeout bounds how long status waits for the store: it is a
+// quick look, not a health check that may hang a shell.
+const storeStatusTimeout = 10 * time.Second
+
+// writeStoreStatus appends what the configured store holds: for Neo4j the
+// server, the applied schema migrations and every index with its state; for
+// the embedded store its folder and note count. A store that cannot be
+// reached is reported, not fatal: status is how one finds that out.
+func writeStoreStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, storeStatusTimeout)
+	defer cancel()
+	fmt.Fprintln(w)
+	switch cfg.Store {
+	case config.StoreNeo4j:
+		writeNeo4jStatus(ctx, w, cfg, logger)
+	default:
+		writeEmbeddedStatus(w, cfg)
+	}
+}
+
+func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) {
+	fmt.Fprintf(w, "store: neo4j at %s\n", cfg.Neo4j.URI)
+	s, err := neo4jstore.Open(ctx, neo4jstore.Config{
+		URI:            cfg.Neo4j.URI,
+		User:           cfg.Neo4j.User,
+		Password:       cfg.Neo4j.Password.Reveal(),
+		Database:       cfg.Neo4j.Database,
+		MaxConnections: cfg.Neo4j.MaxConnections,
+		Timeout:        cfg.Neo4j.Timeout,
+		Logger:         logger,
+	})
+	if err != nil {
+		fmt.Fprintf(w, "  unreachable: %v\n", err)
+		return
+	}
+	defer func() { _ = s.Close(context.WithoutCancel(ctx)) }()
+	st, err := s.Status(ctx)
+	if err != nil {
+		fmt.Fprintf(w, "  status failed: %v\n", err)
+		return
+	}
+	db := st.Database
+	if db == "" {
+		db = "(server default)"
+	}
+	fmt.Fprintf(w, "  server: Neo4j %s %s, database %s\n", st.ServerVersion, st.Edition, db)
+	if cfg.Vault != "" {
+		if n, err := s.CountNotes(ctx, defaultProject); err == nil {
+			fmt.Fprintf(w, "  notes: %d in project %q\n", n, defaultProject)
+		}
+	}
+
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "VERSION\tAPPLIED AT\tNAME\n")
+	for _, m := range st.Migrations {
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", m.Version, m.AppliedAt.UTC().Format(time.RFC3339), m.Name)
+	}
+	_ = tw.Flush()
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "INDEX\tTYPE\tON\tSTATE\n")
+	for _, ix := range st.Indexes {
+		on := strings.Join(ix.LabelsOrTypes, ",")
+		if len(ix.Properties) > 0 {
+			on += "(" + strings.Join(ix.Properties, ",") + ")"
+		}
+		state := ix.State
+		if ix.State != "ONLINE" {
+			state = fmt.Sprintf("%s %.0f%%", ix.State, ix.PopulationPercent)
+		}
+		if d, ok := ix.Options["vector.dimensions"]; ok {
+			on += fmt.Sprintf(" dim=%v", d)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ix.Name, ix.Type, on, state)
+	}
+	_ = tw.Flush()
+}
+
+func writeEmbeddedStatus(w io.Writer, cfg *config.Config) {
+	if cfg.Vault == "" {
+		fmt.Fprintf(w, "store: embedded in %s (no vault configured, so no state to show)\n", cfg.StateDir)
+		return
+	}
+	dir := vaultStateDir(cfg.StateDir, cfg.Vault)
+	fmt.Fprintf(w, "store: embedded in %s\n", dir)
+	fi, err := os.Stat(filepath.Join(dir, memstore.StateFileName))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		fmt.Fprintln(w, "  empty: no state yet (serve or sync creates it)")
+	case err != nil:
+		fmt.Fprintf(w, "  not readable: %v\n", err)
+	default:
+		fmt.Fprintf(w, "  state file: %s, %d KiB, written %s\n", memstore.StateFileName, (fi.Size()+1023)/1024,
+			fi.ModTime().UTC().Format(time.RFC3339))
+	}
+	// The note graph itself is not in the file: it is rebuilt from the vault
+	// at every start (the vault is the source of truth), so there is no note
+	// count to read here without syncing.
+	fmt.Fprintln(w, "  notes: held in memory by serve/sync, rebuilt from the vault at each start")
+}
