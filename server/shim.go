@@ -253,7 +253,7 @@ func (s *shim) deliver(resp *http.Response, env envelope) {
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
 		s.logger.Warn("shim: the vaultgraph server refused the token", "url", s.url)
-		s.answerError(env, shimCodeUnauthorized, "vaultgraph shim: the server refused the bearer token (HTTP 401); check the token the shim was given (--token or VAULTGRAPH_TOKEN)")
+		s.answerError(env, shimCodeUnauthorized, "vaultgraph shim: the server refused the bearer token (HTTP 401); check the token the shim was given (VAULTGRAPH_TOKEN, or the variable --token-env names)")
 		return
 	case resp.StatusCode == http.StatusAccepted:
 		if env.isRequest() {
