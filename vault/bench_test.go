@@ -12,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/benchgen"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/integration/neo4jtest"
 	"github.com/vaultgraph/vaultgraph/memstore"
+	"github.com/vaultgraph/vaultgraph/neo4jstore"
 )
 
 // Benchmarks of the vault package. Run them with
@@ -236,4 +239,70 @@ func BenchmarkLiveSaveLatency(b *testing.B) {
 			b.ReportMetric(float64(latencies[len(latencies)*95/100].Microseconds())/1000, "p95-ms")
 		})
 	}
+}
+
+// BenchmarkSyncBenchgen measures a cold initial sync of a benchgen vault
+// (the vault cmd/vgbench uses: power-law links, 100 B..300 KB notes, seed
+// 1) through the Mirror into each store, in process, so that the sync path
+// can be profiled:
+//
+//	go test ./vault -run '^$' -bench SyncBenchgen -benchtime 1x -cpuprofile cpu.out
+//
+// memstore at 10k and 100k notes (issue #3: 100k including parsing
+// ≤ 15 s), Neo4j at 10k (issue #5; 100k too without -short). Each op
+// syncs into an empty store: a new memstore, a new Neo4j project.
+func BenchmarkSyncBenchgen(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, store := range []string{"memstore", "neo4j"} {
+		for _, n := range sizes {
+			if store == "neo4j" && n > 10_000 && testing.Short() {
+				continue
+			}
+			b.Run(fmt.Sprintf("store=%s/notes=%d", store, n), func(b *testing.B) {
+				root := filepath.Join(b.TempDir(), "vault")
+				if _, err := benchgen.Generate(root, benchgen.Config{Notes: n, Seed: 1}); err != nil {
+					b.Fatal(err)
+				}
+				newStore := func() core.GraphStore { return memstore.New() }
+				project := func() string { return testProject }
+				if store == "neo4j" {
+					s := openBenchNeo4j(b)
+					newStore = func() core.GraphStore { return s }
+					project = func() string { return fmt.Sprintf("bench-sync-%d-%d", n, rand.Uint64()) }
+				}
+				b.ResetTimer()
+				for b.Loop() {
+					m, err := NewMirror(Config{Root: root, Project: project(), Store: newStore(), Logger: quietLogger(), NoProgress: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					stats, err := m.Sync(context.Background())
+					if err != nil {
+						b.Fatal(err)
+					}
+					if stats.Written != n {
+						b.Fatalf("wrote %d notes, want %d", stats.Written, n)
+					}
+				}
+				perSync := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(perSync, "s/sync")
+				b.ReportMetric(float64(n)/perSync, "notes/s")
+			})
+		}
+	}
+}
+
+// openBenchNeo4j opens a neo4jstore on the test Neo4j (see neo4jtest).
+func openBenchNeo4j(b *testing.B) *neo4jstore.Store {
+	b.Helper()
+	srv := neo4jtest.Get(b)
+	s, err := neo4jstore.Open(context.Background(), neo4jstore.Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Close(context.Background()) })
+	return s
 }

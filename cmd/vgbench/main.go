@@ -1,0 +1,332 @@
+// Command vgbench runs vaultgraph's end-to-end benchmarks (issue #8) and
+// writes the results into docs/BENCHMARKS.md:
+//
+//	go run ./cmd/vgbench -sizes 10000,100000 -out docs/BENCHMARKS.md   # make bench
+//	go run ./cmd/vgbench -sizes 10000 -out docs/BENCHMARKS.md -quick   # make bench-quick
+//
+// For each size it generates a vault with benchgen (seed -seed) and, on the
+// embedded store and on Neo4j, measures: a cold `vaultgraph sync` (wall
+// time, notes/s, peak RSS), a warm restart (`vaultgraph serve` until the
+// MCP handshake is done), every read tool of the graph toolset through the
+// real stdio path (mcp-go's stdio client driving the binary) at
+// concurrency 1 and 8, file save → store latency over -edits saves, the
+// peak RSS of serve and Neo4j's store size.
+//
+// Neo4j is the one NEO4J_URI names (NEO4J_USER, NEO4J_PASSWORD,
+// NEO4J_DATABASE; its database is emptied), else a local Neo4j started
+// from Maven jars by tools/neo4j-local/neo4j-local.sh and stopped at the
+// end. -stores embedded skips Neo4j.
+//
+// The generated section of -out sits between markers; the rest of the file
+// is kept. The results are also recorded there as JSON, and the next run
+// flags every figure that got more than 20% worse.
+package main
+
+import (
+	"bufio"
+	"context"
+
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/benchgen"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(ctx, os.Args[1:], logger); err != nil {
+		logger.Error("vgbench failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+// bench is one run's settings and shared state.
+type bench struct {
+	bin        string // the vaultgraph binary
+	configHome string // an empty XDG_CONFIG_HOME for every vaultgraph process
+	work       string // temporary folder: vaults, state folders
+	calls      int
+	warm       int
+	edits      int
+	seed       uint64
+	logger     *slog.Logger
+	neo        *neo4jServer
+}
+
+func run(ctx context.Context, args []string, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("vgbench", flag.ContinueOnError)
+	sizesFlag := fs.String("sizes", "10000,100000", "vault sizes in notes, comma-separated")
+	out := fs.String("out", "docs/BENCHMARKS.md", "markdown file whose generated section is rewritten; empty prints to stdout")
+	quick := fs.Bool("quick", false, "fewer timed calls per read case (for bench-quick)")
+	storesFlag := fs.String("stores", "embedded,neo4j", "stores to measure")
+	bin := fs.String("bin", "bin/vaultgraph", "vaultgraph binary; built into a temporary folder when missing")
+	seed := fs.Uint64("seed", 1, "benchgen seed")
+	calls := fs.Int("calls", 0, "timed calls per read case and concurrency (default 1000, 200 with -quick)")
+	edits := fs.Int("edits", 200, "file saves timed per store")
+	keep := fs.Bool("keep", false, "keep the temporary folder (vaults, state) for inspection")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	sizes, err := parseSizes(*sizesFlag)
+	if err != nil {
+		return err
+	}
+	stores := strings.Split(*storesFlag, ",")
+	for _, s := range stores {
+		if s != "embedded" && s != "neo4j" {
+			return fmt.Errorf("-stores: unknown store %q (embedded, neo4j)", s)
+		}
+	}
+	b := &bench{calls: *calls, warm: 20, edits: *edits, seed: *seed, logger: logger}
+	if b.calls == 0 {
+		b.calls = 1000
+		if *quick {
+			b.calls = 200
+		}
+	}
+	if b.work, err = os.MkdirTemp("", "vgbench-"); err != nil {
+		return err
+	}
+	if *keep {
+		logger.Info("keeping the work folder", "dir", b.work)
+	} else {
+		defer os.RemoveAll(b.work)
+	}
+	b.configHome = filepath.Join(b.work, "config")
+	if err := os.MkdirAll(b.configHome, 0o755); err != nil {
+		return err
+	}
+	if b.bin, err = binary(ctx, *bin, b.work); err != nil {
+		return err
+	}
+
+	res := &Results{Meta: machine()}
+	res.Meta.Command = "go run ./cmd/vgbench " + strings.Join(args, " ")
+	res.Meta.Quick, res.Meta.Seed, res.Meta.Calls, res.Meta.Edits = *quick, *seed, b.calls, b.edits
+	res.Meta.Commit = commit(ctx)
+	res.Meta.Neo4j = "not measured (-stores)"
+	if slices.Contains(stores, "neo4j") {
+		repo, _ := os.Getwd()
+		if b.neo, err = openNeo4j(ctx, repo, logger); err != nil {
+			return err
+		}
+		defer b.neo.close()
+		res.Meta.Neo4j = b.neo.version + " " + b.neo.edition
+		res.Meta.Neo4jHeap, res.Meta.Neo4jCache, res.Meta.Neo4jSource = b.neo.heapMax, b.neo.pageCache, b.neo.source
+	}
+
+	start := time.Now()
+	for _, n := range sizes {
+		sz, err := b.size(ctx, n, stores)
+		if err != nil {
+			return err
+		}
+		res.Sizes = append(res.Sizes, sz)
+	}
+	logger.Info("benchmarks done", "duration", time.Since(start).Round(time.Second))
+	return write(*out, res)
+}
+
+// size generates a vault of n notes and measures it on every store.
+func (b *bench) size(ctx context.Context, n int, stores []string) (SizeResult, error) {
+	dir := filepath.Join(b.work, fmt.Sprintf("vault-%d", n))
+	t0 := time.Now()
+	m, err := benchgen.Generate(dir, benchgen.Config{Notes: n, Seed: b.seed})
+	if err != nil {
+		return SizeResult{}, err
+	}
+	sz := SizeResult{Notes: n, Bytes: m.Bytes, Links: m.Links, Broken: m.Broken, TopHubIn: m.Hubs(1)[0].InDegree, GenSecs: time.Since(t0).Seconds()}
+	b.logger.Info("vault generated", "notes", n, "bytes", m.Bytes, "duration", time.Since(t0).Round(time.Millisecond))
+	for _, name := range stores {
+		var t target
+		switch name {
+		case "embedded":
+			t = target{name: name, args: []string{"--store", "embedded", "--state-dir", filepath.Join(b.work, fmt.Sprintf("state-%d", n))}}
+		case "neo4j":
+			if err := b.neo.clean(ctx); err != nil {
+				return sz, fmt.Errorf("empty neo4j: %w", err)
+			}
+			t = target{name: name, args: []string{"--store", "neo4j"}, env: b.neo.env()}
+		}
+		st, err := b.store(ctx, dir, m, t)
+		if err != nil {
+			if ctx.Err() != nil {
+				return sz, err
+			}
+			b.logger.Error("store run failed; recorded in the report", "notes", n, "store", name, "err", err)
+			st.Error = err.Error()
+		}
+		sz.Stores = append(sz.Stores, st)
+		if name == "neo4j" {
+			// Free the graph for the next size (and leave the database empty).
+			if err := b.neo.clean(ctx); err != nil {
+				b.logger.Warn("empty neo4j after the run", "err", err)
+			}
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		b.logger.Warn("remove vault", "err", err)
+	}
+	return sz, nil
+}
+
+// store measures one store on the vault at dir.
+func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t target) (StoreResult, error) {
+	st := StoreResult{Store: t.name, Reads: map[string][]ReadResult{}}
+	log := b.logger.With("notes", len(m.Notes), "store", t.name)
+
+	cold, err := b.runSync(ctx, dir, t)
+	if err != nil {
+		return st, fmt.Errorf("cold sync: %w", err)
+	}
+	st.ColdSyncS, st.SyncPeakRSS = cold.wall.Seconds(), cold.peakRSS
+	st.ColdNotesPS = float64(len(m.Notes)) / cold.wall.Seconds()
+	log.Info("cold sync", "seconds", st.ColdSyncS, "peak_rss_mib", st.SyncPeakRSS>>20)
+	if t.name == "neo4j" {
+		st.StoreBytes, st.TxLogBytes = b.neo.storeSize()
+	}
+
+	srv, err := b.startServe(ctx, dir, t)
+	if err != nil {
+		return st, fmt.Errorf("warm restart: %w", err)
+	}
+	defer srv.close()
+	st.WarmReadyS = srv.ready.Seconds()
+	log.Info("warm restart", "seconds", st.WarmReadyS)
+
+	for _, conc := range []int{1, 8} {
+		key := strconv.Itoa(conc)
+		for _, rc := range readCases(m) {
+			if !srv.hasTool(rc.tool) {
+				if !slices.Contains(st.Unavailable, rc.tool) {
+					st.Unavailable = append(st.Unavailable, rc.tool)
+				}
+				continue
+			}
+			lat, err := measureReads(ctx, srv, rc, b.calls, conc, b.warm, b.seed)
+			if err != nil {
+				return st, err
+			}
+			st.Reads[key] = append(st.Reads[key], ReadResult{Name: rc.name, latencies: lat})
+			log.Info("reads", "case", rc.name, "c", conc, "p50_ms", lat.P50, "p95_ms", lat.P95, "p99_ms", lat.P99)
+		}
+	}
+
+	if b.edits > 0 {
+		st.Edits, err = measureEdits(ctx, srv, dir, m, b.edits, b.seed)
+		if err != nil {
+			return st, fmt.Errorf("file saves: %w", err)
+		}
+		log.Info("file save → store", "p50_ms", st.Edits.P50, "p95_ms", st.Edits.P95)
+	}
+	st.ServePeakRSS = srv.peakRSS()
+	log.Info("serve peak RSS", "mib", st.ServePeakRSS>>20)
+	return st, nil
+}
+
+// write puts the report into path (between the markers), or on stdout.
+func write(path string, res *Results) error {
+	if path == "" {
+		fmt.Print(render(res, nil))
+		return nil
+	}
+	prev, doc, err := readPrevious(path)
+	if err != nil {
+		return err
+	}
+	out := splice(doc, render(res, prev))
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		return err
+	}
+	slog.Info("report written", "file", path)
+	return nil
+}
+
+func parseSizes(s string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 {
+			return nil, fmt.Errorf("-sizes: %q is not a vault size (at least 2 notes)", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}
+
+// binary returns the vaultgraph binary to run: bin when it exists, else
+// one built into dir.
+func binary(ctx context.Context, bin, dir string) (string, error) {
+	if st, err := os.Stat(bin); err == nil && !st.IsDir() {
+		return filepath.Abs(bin)
+	}
+	out := filepath.Join(dir, "vaultgraph")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./cmd/vaultgraph")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build vaultgraph (no %s): %w", bin, err)
+	}
+	return out, nil
+}
+
+// commit is the checked-out commit, "+dirty" when the tree has changes.
+func commit(ctx context.Context) string {
+	out, err := exec.CommandContext(ctx, "git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		c += "+dirty"
+	}
+	return c
+}
+
+// machine describes this computer.
+func machine() Meta {
+	m := Meta{
+		Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Cores: runtime.NumCPU(),
+		GoVersion: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH,
+	}
+	m.CPU = procField("/proc/cpuinfo", "model name")
+	if kb := procField("/proc/meminfo", "MemTotal"); kb != "" {
+		v, _ := strconv.ParseInt(strings.Fields(kb)[0], 10, 64)
+		m.MemoryBytes = v * 1024
+	}
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(data)); len(f) >= 3 {
+			m.LoadAvg = strings.Join(f[:3], " ")
+		}
+	}
+	return m
+}
+
+// procField is the value of the first "key: value" line of a /proc file.
+func procField(path, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

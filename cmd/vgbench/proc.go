@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// target is one store configuration of the vaultgraph binary.
+type target struct {
+	name string   // "embedded" or "neo4j"
+	args []string // --store and, for embedded, --state-dir
+	env  []string // VAULTGRAPH_NEO4J_* for Neo4j
+}
+
+// baseEnv is the environment of every vaultgraph process: ours, minus any
+// VAULTGRAPH_ setting of the user's, plus a config home with no config
+// file, so only the flags and env the benchmark sets apply.
+func baseEnv(configHome string, extra []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "VAULTGRAPH_") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "XDG_CONFIG_HOME="+configHome, "VAULTGRAPH_LOG_LEVEL=warn")
+	return append(env, extra...)
+}
+
+// runResult is one finished vaultgraph command.
+type runResult struct {
+	wall    time.Duration
+	peakRSS int64 // bytes, the process's high-water mark (getrusage)
+}
+
+// runSync runs "vaultgraph sync" on vault and measures it.
+func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult, error) {
+	args := append([]string{"sync", "--vault", vault}, t.args...)
+	cmd := exec.CommandContext(ctx, b.bin, args...)
+	cmd.Env = baseEnv(b.configHome, t.env)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return runResult{}, fmt.Errorf("vaultgraph %s: %w\n%s", strings.Join(args, " "), err, lastLines(stderr.String(), 20))
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return runResult{wall: wall, peakRSS: rss}, nil
+}
+
+// server is a running "vaultgraph serve" over stdio with an mcp-go client.
+type server struct {
+	c     *client.Client
+	cmd   *exec.Cmd
+	ready time.Duration // spawn to the end of the MCP handshake
+	tools []mcp.Tool
+}
+
+// startServe spawns "vaultgraph serve" on vault (watching it) and completes
+// the MCP handshake. serve syncs the vault before it answers, so ready is
+// the restart time a client sees.
+func (b *bench) startServe(ctx context.Context, vault string, t target) (*server, error) {
+	args := append([]string{"serve", "--vault", vault}, t.args...)
+	s := &server{}
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
+	command := func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+		cmd := exec.CommandContext(ctx, command, args...)
+		cmd.Env = baseEnv(b.configHome, t.env)
+		s.cmd = cmd
+		return cmd, nil
+	}
+	start := time.Now()
+	c, err := client.NewStdioMCPClientWithOptions(b.bin, nil, args,
+		transport.WithCommandFunc(command), transport.WithCommandStderrWriter(stderr))
+	if err != nil {
+		return nil, fmt.Errorf("start vaultgraph serve: %w", err)
+	}
+	s.c = c
+	initCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	var req mcp.InitializeRequest
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "vgbench", Version: "1"}
+	if _, err := c.Initialize(initCtx, req); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("initialize vaultgraph serve: %w\n%s", err, lastLines(stderr.String(), 20))
+	}
+	s.ready = time.Since(start)
+	list, err := c.ListTools(initCtx, mcp.ListToolsRequest{})
+	if err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("tools/list: %w", err)
+	}
+	s.tools = list.Tools
+	return s, nil
+}
+
+// hasTool reports whether the server lists the tool.
+func (s *server) hasTool(name string) bool {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// peakRSS is the server's resident-memory high-water mark so far (VmHWM).
+func (s *server) peakRSS() int64 {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// close ends the session: stdin closes, serve shuts down.
+func (s *server) close() { _ = s.c.Close() }
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
