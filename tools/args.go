@@ -22,6 +22,20 @@ type ArgumentError struct{ Msg string }
 
 func (e *ArgumentError) Error() string { return e.Msg }
 
+// Size limits on a tool call's arguments, checked before anything else
+// so that an oversized call is refused with a clear message instead of
+// being parsed, validated and written. HTTP bodies are capped at the same
+// size by the server; over stdio this is the only cap.
+const (
+	// MaxArgumentBytes caps the JSON of one call's arguments: 8 MiB holds
+	// any note a client should send at once.
+	MaxArgumentBytes = 8 << 20
+	// MaxArgumentItems caps any one array argument (tags, ids): far above
+	// what a model sends, far below what would make a write or a query
+	// slow.
+	MaxArgumentItems = 1000
+)
+
 // Arguments checks a tool call's arguments against the tool's published
 // input schema and decodes them into the tool's input struct. Toolsets use
 // it instead of the SDK's validation so that a failure comes back in their
@@ -94,9 +108,15 @@ func (a *Arguments) Decode(req mcp.CallToolRequest, dst any) error {
 	if err != nil {
 		return &ArgumentError{Msg: "arguments are not valid JSON"}
 	}
+	if len(raw) > MaxArgumentBytes {
+		return &ArgumentError{Msg: printer.Sprintf("arguments are %d bytes, over the limit of %d bytes (8 MiB): send less at once", len(raw), MaxArgumentBytes)}
+	}
 	value, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return &ArgumentError{Msg: "arguments are not valid JSON"}
+	}
+	if msg := tooManyItems("", value); msg != "" {
+		return &ArgumentError{Msg: msg}
 	}
 	if err := a.schema.Validate(value); err != nil {
 		return &ArgumentError{Msg: validationMessage(err)}
@@ -106,6 +126,29 @@ func (a *Arguments) Decode(req mcp.CallToolRequest, dst any) error {
 		return &ArgumentError{Msg: "invalid arguments: " + decodeMessage(err)}
 	}
 	return nil
+}
+
+// tooManyItems describes the first array in v (a decoded JSON value)
+// longer than MaxArgumentItems, "" when there is none.
+func tooManyItems(at string, v any) string {
+	switch v := v.(type) {
+	case []any:
+		if len(v) > MaxArgumentItems {
+			return printer.Sprintf("%s: %d items, over the limit of %d", strings.TrimPrefix(at, "."), len(v), MaxArgumentItems)
+		}
+		for i, x := range v {
+			if msg := tooManyItems(fmt.Sprintf("%s[%d]", at, i), x); msg != "" {
+				return msg
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			if msg := tooManyItems(at+"."+k, x); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }
 
 func rawArguments(req mcp.CallToolRequest) ([]byte, error) {

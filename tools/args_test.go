@@ -76,3 +76,21 @@ func TestArgumentsFromDecodedMap(t *testing.T) {
 		t.Fatalf("in = %+v, err = %v", in, err)
 	}
 }
+
+func TestArgumentsSizeLimits(t *testing.T) {
+	args := MustArguments(argsTool())
+	var in argsInput
+	huge := `{"id":"` + strings.Repeat("x", MaxArgumentBytes) + `"}`
+	var ae *ArgumentError
+	if err := args.Decode(call(huge), &in); !errors.As(err, &ae) || !strings.Contains(ae.Msg, "over the limit of 8,388,608 bytes") {
+		t.Errorf("oversized arguments: %v", err)
+	}
+	items := `{"id":"a","extra":{"tags":[` + strings.Repeat(`"t",`, MaxArgumentItems) + `"t"]}}`
+	if err := args.Decode(call(items), &in); !errors.As(err, &ae) || ae.Msg != "extra.tags: 1,001 items, over the limit of 1,000" {
+		t.Errorf("an array over the item limit: %v", err)
+	}
+	ok := `{"id":"a","extra":[` + strings.Repeat(`1,`, MaxArgumentItems-1) + `1]}`
+	if err := args.Decode(call(ok), &in); err != nil {
+		t.Errorf("an array at the item limit: %v", err)
+	}
+}

@@ -74,6 +74,9 @@ type latencies struct {
 	P95    float64 `json:"p95_ms"`
 	P99    float64 `json:"p99_ms"`
 	QPS    float64 `json:"qps"`
+	// Bytes is the mean size of the tool result's text (the JSON the
+	// client decodes), which dominates the cost of the list tools.
+	Bytes int `json:"bytes,omitempty"`
 }
 
 // measureReads calls rc calls times through s, from conc goroutines
@@ -93,6 +96,7 @@ func measureReads(ctx context.Context, s *server, rc readCase, calls, conc, warm
 	work := argsList[warm:]
 	lat := make([]time.Duration, len(work))
 	errs := make([]error, len(work))
+	sizes := make([]int, len(work))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -100,8 +104,10 @@ func measureReads(ctx context.Context, s *server, rc readCase, calls, conc, warm
 		wg.Go(func() {
 			for i := range next {
 				t0 := time.Now()
-				_, errs[i] = callTool(ctx, s, rc.tool, work[i])
+				var text string
+				text, errs[i] = callTool(ctx, s, rc.tool, work[i])
 				lat[i] = time.Since(t0)
+				sizes[i] = len(text)
 			}
 		})
 	}
@@ -112,6 +118,11 @@ func measureReads(ctx context.Context, s *server, rc readCase, calls, conc, warm
 	wg.Wait()
 	elapsed := time.Since(start)
 	res := latencies{Calls: len(work), QPS: float64(len(work)) / elapsed.Seconds()}
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	res.Bytes = total / len(work)
 	var firstErr error
 	for _, err := range errs {
 		if err != nil {

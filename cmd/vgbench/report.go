@@ -164,7 +164,7 @@ func render(r *Results, prev *Results) string {
 	}
 
 	w("\n### Read tools through stdio\n\n")
-	w("The real `vaultgraph serve` driven by mcp-go's stdio client; c = concurrent callers on the one session. Cells: p50 / p95 / p99 in ms, and calls/s.\n")
+	w("The real `vaultgraph serve` driven by mcp-go's stdio client; c = concurrent callers on the one session. Cells: p50 / p95 / p99 in ms, and calls/s; size is the mean result size (the JSON text the client decodes).\n")
 	for _, sz := range r.Sizes {
 		var cols []string
 		var stores []*StoreResult
@@ -181,9 +181,13 @@ func render(r *Results, prev *Results) string {
 		if len(stores) == 0 {
 			continue
 		}
-		w("\n#### %d notes\n\n| tool | %s |\n|---|%s\n", sz.Notes, strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+		w("\n#### %d notes\n\n| tool | size | %s |\n|---|---|%s\n", sz.Notes, strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 		for _, name := range caseNames(stores) {
-			w("| %s |", name)
+			size := "–"
+			if rr, ok := stores[0].read("1", name); ok {
+				size = kb(rr.Bytes)
+			}
+			w("| %s | %s |", name, size)
 			for _, st := range stores {
 				for _, c := range []string{"1", "8"} {
 					if slices.Contains(st.Unavailable, nameTool(name)) {
@@ -288,6 +292,13 @@ func fmtUnit(v float64, unit string) string {
 	default:
 		return fmt.Sprintf("%.2f %s", v, unit)
 	}
+}
+
+func kb(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1024)
 }
 
 func orDash(s string) string {

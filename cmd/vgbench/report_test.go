@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample(coldSync, getNodeP50 float64) *Results {
+	return &Results{
+		Meta: Meta{Date: "d", Commit: "c", Cores: 2},
+		Sizes: []SizeResult{{Notes: 10_000, Stores: []StoreResult{{
+			Store: "neo4j", ColdSyncS: coldSync, ColdNotesPS: 10_000 / coldSync,
+			Reads: map[string][]ReadResult{"1": {{Name: "get_node", latencies: latencies{Calls: 10, P50: getNodeP50, P95: getNodeP50 * 2}}}},
+		}}}},
+	}
+}
+
+// A rerun keeps the hand-written text around the generated section, finds
+// the previous figures in it, and flags only what got over 20% worse.
+func TestWriteKeepsHandWrittenTextAndFlagsRegressions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "BENCHMARKS.md")
+	if err := os.WriteFile(path, []byte("# Benchmarks\n\nintro by hand\n\n"+beginMarker+"\nold\n"+endMarker+"\n\n## Appendix by hand\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(path, sample(4.0, 1.0)); err != nil {
+		t.Fatal(err)
+	}
+	// Cold sync 4 s -> 6 s is 50% worse; get_node 1.0 -> 1.1 ms is 10%, not flagged.
+	if err := write(path, sample(6.0, 1.1)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, want := range []string{"intro by hand", "## Appendix by hand", "**Regressions (over 20% worse):**", "| 10000/neo4j/cold sync s | 4.00 s | 6.00 s | +50% |", "cold sync 10k into neo4j | ≤ 5.00 s | 6.00 s | **missed by 1.00 s (20%)**"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("report lacks %q:\n%s", want, doc)
+		}
+	}
+	if strings.Contains(doc, "get_node p50 ms |") {
+		t.Errorf("a 10%% change was flagged as a regression:\n%s", doc)
+	}
+	if n := strings.Count(doc, beginMarker); n != 1 {
+		t.Errorf("%d generated sections, want 1", n)
+	}
+	if strings.Contains(doc, "\nold\n") {
+		t.Error("the previous generated section was not replaced")
+	}
+}
+
+// A file without markers gets the section appended; nothing is lost.
+func TestSpliceAppendsWithoutMarkers(t *testing.T) {
+	got := splice("# Benchmarks\n\nnotes\n", beginMarker+"\nnew\n"+endMarker+"\n")
+	if !strings.HasPrefix(got, "# Benchmarks\n\nnotes\n\n"+beginMarker) || !strings.Contains(got, "new") {
+		t.Errorf("splice = %q", got)
+	}
+}
+
+func TestPercentileNearestRank(t *testing.T) {
+	var lat []time.Duration
+	for i := 100; i >= 1; i-- { // unsorted input
+		lat = append(lat, time.Duration(i)*time.Millisecond)
+	}
+	for q, want := range map[float64]float64{0.5: 50, 0.95: 95, 0.99: 99, 1: 100} {
+		if got := percentileMS(lat, q); got != want {
+			t.Errorf("percentile %.2f = %v ms, want %v", q, got, want)
+		}
+	}
+	if got := percentileMS(nil, 0.5); got != 0 {
+		t.Errorf("percentile of nothing = %v, want 0", got)
+	}
+}
