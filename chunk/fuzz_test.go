@@ -29,7 +29,9 @@ func FuzzMarkdown(f *testing.F) {
 	for _, s := range []string{"# A\nb", "intro\n## B\n```\n# x\n```", "---\na: 1\n---\n# T", strings.Repeat("word. ", 500)} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) { checkPieces(t, stripFrontmatter(text([]byte(s))), Markdown(text([]byte(s)))) })
+	f.Fuzz(func(t *testing.T, s string) {
+		checkPieces(t, stripFrontmatter(text([]byte(s))), Markdown(text([]byte(s))))
+	})
 }
 
 func FuzzText(f *testing.F) {
