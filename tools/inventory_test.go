@@ -9,6 +9,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
+	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 )
 
@@ -22,6 +23,7 @@ func inventory(t *testing.T) []tools.Tool {
 	t.Helper()
 	svc := core.NewGraphService("p", nil, nil, core.WithSearcher(nopSearcher{}))
 	all := graph.Tools(graph.NewDeps(svc, nil))
+	all = append(all, dtools.Tools(dtools.Deps{})...)
 	return append(all, kbtools.Tools(kbtools.Deps{})...)
 }
 
