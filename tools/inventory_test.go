@@ -8,8 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
-	"github.com/vaultgraph/vaultgraph/tools/graph"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
+	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 )
 
