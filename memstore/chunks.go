@@ -247,32 +247,41 @@ func (s *Store) ChunkFile(ctx context.Context, project, sourceFile string) (*cor
 	return out, nil
 }
 
-// SearchChunks implements core.ChunkStore with an exact scan.
+// SearchChunks implements core.ChunkStore with an exact scan: scores go
+// into a slice of pointers, and only the top q.Limit are copied out.
 func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQuery) ([]core.ScoredChunk, error) {
+	type scored struct {
+		c     *core.Chunk
+		score float64
+	}
+	better := func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.c.ID, b.c.ID)
+	}
 	var hits []core.ScoredChunk
 	err := s.readChunks(ctx, "search chunks", project, func(chunks map[string]*core.Chunk) error {
+		all := make([]scored, 0, len(chunks))
 		for _, c := range chunks {
 			if c.Model != q.Model || len(c.Vector) != len(q.Vector) || !matches(c, q.Filter) {
 				continue
 			}
-			hits = append(hits, core.ScoredChunk{Chunk: *c, Score: cosine01(c.Vector, q.Vector)})
+			all = append(all, scored{c, cosine01(c.Vector, q.Vector)})
+		}
+		slices.SortFunc(all, better)
+		if q.Limit > 0 && len(all) > q.Limit {
+			all = all[:q.Limit]
+		}
+		hits = make([]core.ScoredChunk, len(all))
+		for i, a := range all {
+			hits[i] = core.ScoredChunk{Chunk: *a.c, Score: a.score}
+			hits[i].Vector = nil
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	slices.SortFunc(hits, func(a, b core.ScoredChunk) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	if q.Limit > 0 && len(hits) > q.Limit {
-		hits = hits[:q.Limit]
-	}
-	for i := range hits {
-		hits[i].Vector = nil
 	}
 	return hits, nil
 }
