@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -32,7 +33,69 @@ var (
 	stmtChunkStats        = stmt("chunk_stats")
 	stmtChunkStale        = stmt("chunk_stale")
 	stmtChunkSetVectors   = stmt("chunk_set_vectors")
+
+	stmtSchemaChunkEmbedding = stmt("schema_chunk_embedding")
+	stmtChunkIndexDimension  = stmt("chunk_index_dimension")
+	stmtChunkSearchIndexed   = stmt("chunk_search_indexed")
 )
+
+// chunkVectorIndex remembers the dimension of the chunk_embedding index:
+// 0 until known. It is created with the length of the first vectors
+// written and kept afterwards (a model of another dimension is searched
+// exactly; drop the index by hand to rebuild it for the new one).
+type chunkVectorIndex struct {
+	mu  sync.Mutex
+	dim int
+}
+
+// Over-fetch of an indexed search: the index is shared by every project
+// and model, so it is asked for more than the limit and its answer
+// filtered; a filtered answer that comes back short is redone exactly.
+const (
+	indexOverFetch = 10
+	indexMinK      = 100
+	indexMaxK      = 10000
+)
+
+// chunkIndexDim returns the index's dimension, asking the database while
+// it is not known (the index may have been made by another process).
+func (s *Store) chunkIndexDim(ctx context.Context) int {
+	s.chunkIndex.mu.Lock()
+	defer s.chunkIndex.mu.Unlock()
+	if s.chunkIndex.dim > 0 {
+		return s.chunkIndex.dim
+	}
+	_ = s.read(ctx, "chunk index dimension", func(t txn) error {
+		r, err := t.single(stmtChunkIndexDimension, nil)
+		if err != nil || r == nil {
+			return err
+		}
+		s.chunkIndex.dim = int(num(r.Values[0]))
+		return nil
+	})
+	return s.chunkIndex.dim
+}
+
+// ensureChunkIndex creates the vector index for vectors of length dim
+// when there is none yet, and waits until it is online.
+func (s *Store) ensureChunkIndex(ctx context.Context, dim int) {
+	if dim == 0 || s.chunkIndexDim(ctx) != 0 {
+		return
+	}
+	err := s.write(ctx, "create chunk vector index", func(t txn) error {
+		_, err := t.collect(stmtSchemaChunkEmbedding, map[string]any{"dimensions": int64(dim)})
+		return err
+	})
+	if err == nil {
+		err = s.awaitIndexes(ctx)
+	}
+	if err != nil {
+		// Searches scan exactly until a later write manages it.
+		s.log.Warn("chunk vector index not created; searches scan exactly", "err", err)
+		return
+	}
+	s.chunkIndexDim(ctx)
+}
 
 // chunkMigration creates the chunk schema (migration version 10).
 var chunkMigration = migration{10, "document chunk key and indexes", []statement{
@@ -87,6 +150,9 @@ func (s *Store) ReplaceFileChunks(ctx context.Context, project, sourceFile strin
 	if err != nil {
 		return 0, err
 	}
+	if len(chunks) > 0 {
+		s.ensureChunkIndex(ctx, len(chunks[0].Vector))
+	}
 	return removed, nil
 }
 
@@ -125,14 +191,27 @@ func decodeChunk(r *neo4j.Record) core.ScoredChunk {
 	}, Score: score}
 }
 
-// SearchChunks implements core.ChunkStore.
+// SearchChunks implements core.ChunkStore: through the vector index when
+// it holds vectors of the query's length, else (or when the filtered
+// index answer comes back short) by an exact scan.
 func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQuery) ([]core.ScoredChunk, error) {
+	params := map[string]any{
+		"project": project, "model": q.Model, "vector": floats64(q.Vector), "limit": limitParam(q.Limit),
+		"namespace": q.Filter.Namespace, "doc_type": q.Filter.DocType, "source": q.Filter.SourceFile,
+	}
+	if len(q.Vector) > 0 && q.Limit > 0 && s.chunkIndexDim(ctx) == len(q.Vector) {
+		k := min(max(q.Limit*indexOverFetch, indexMinK), indexMaxK)
+		hits, complete, err := s.searchChunksIndexed(ctx, with(params, "k", int64(k)), q.Limit, k)
+		if err != nil {
+			return nil, err
+		}
+		if complete {
+			return hits, nil
+		}
+	}
 	var hits []core.ScoredChunk
 	err := s.read(ctx, "search chunks", func(t txn) error {
-		records, err := t.collect(stmtChunkSearch, map[string]any{
-			"project": project, "model": q.Model, "vector": floats64(q.Vector), "limit": limitParam(q.Limit),
-			"namespace": q.Filter.Namespace, "doc_type": q.Filter.DocType, "source": q.Filter.SourceFile,
-		})
+		records, err := t.collect(stmtChunkSearch, params)
 		if err != nil {
 			return err
 		}
@@ -146,6 +225,30 @@ func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQu
 		return nil, err
 	}
 	return hits, nil
+}
+
+// searchChunksIndexed asks the vector index; complete is false when the
+// answer may miss chunks an exact scan would find.
+func (s *Store) searchChunksIndexed(ctx context.Context, params map[string]any, limit, k int) ([]core.ScoredChunk, bool, error) {
+	var hits []core.ScoredChunk
+	seen := 0
+	err := s.read(ctx, "search chunks (vector index)", func(t txn) error {
+		records, err := t.collect(stmtChunkSearchIndexed, params)
+		if err != nil {
+			return err
+		}
+		hits = make([]core.ScoredChunk, len(records))
+		for i, r := range records {
+			hits[i] = decodeChunk(r)
+			seen = int(num(r.Values[13]))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	complete := len(hits) >= limit || (len(hits) > 0 && seen < k)
+	return hits, complete, nil
 }
 
 // DeleteChunks implements core.ChunkStore.
@@ -253,8 +356,13 @@ func (s *Store) SetChunkVectors(ctx context.Context, project, model string, vect
 	for id, v := range vectors {
 		rows = append(rows, map[string]any{"id": id, "embedding": floats64(v)})
 	}
-	return s.write(ctx, "set chunk vectors", func(t txn) error {
+	err := s.write(ctx, "set chunk vectors", func(t txn) error {
 		_, err := t.collect(stmtChunkSetVectors, map[string]any{"project": project, "model": model, "rows": rows})
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	s.ensureChunkIndex(ctx, len(rows[0]["embedding"].([]float64)))
+	return nil
 }
