@@ -73,6 +73,8 @@ type Config struct {
 	// Ignore holds glob patterns (path.Match syntax) of vault-relative,
 	// slash-separated paths the vault scan skips.
 	Ignore []string
+	// Documents configures the document index of the memory toolset.
+	Documents DocumentsConfig
 	// Log configures the one slog logger built in cmd.
 	Log LogConfig
 
@@ -81,6 +83,13 @@ type Config struct {
 
 	// origins records where each key's value came from (see Origin).
 	origins map[string]string
+}
+
+// DocumentsConfig configures the document index (spec 004).
+type DocumentsConfig struct {
+	// AllowedRoots are absolute folders, besides the vault, whose files
+	// may be indexed.
+	AllowedRoots []string
 }
 
 // Neo4jConfig is how to reach Neo4j.

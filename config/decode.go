@@ -57,6 +57,16 @@ func (k *key) decode(raw any, c *Config, base string) []Problem {
 		*p = d
 	case *[]string:
 		list, problems := k.toList(raw)
+		if k.path {
+			for i, s := range list {
+				abs, err := expandPath(s, base)
+				if err != nil {
+					problems = append(problems, k.problem("%q: %v", s, err)...)
+					continue
+				}
+				list[i] = abs
+			}
+		}
 		*p = list
 		return problems
 	case *map[string]string:

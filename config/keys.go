@@ -43,7 +43,7 @@ type key struct {
 	// type (*string, *Secret, *bool, *int, *time.Duration, *[]string,
 	// *map[string]string, *[]Token) decides how raw values are decoded.
 	field   func(*Config) any
-	path    bool     // a *string holding a path: ~ expanded, made absolute
+	path    bool     // a *string or each of a *[]string holds a path: ~ expanded, made absolute
 	allowed []string // the values a *string or each element of a *[]string may take
 	min     int      // least value of an *int
 	check   func(*Config) []Problem
@@ -220,6 +220,17 @@ var keys = []key{
 		def:   []string{},
 		field: func(c *Config) any { return &c.Ignore },
 		check: checkIgnore,
+	},
+	{
+		name: "documents.allowed_roots",
+		help: "folders besides the vault whose files index_file and index_directory may read",
+		doc: []string{
+			"The vault is always allowed; any other path, a .. escape or a symbolic link leading out is refused.",
+			"In the environment: VAULTGRAPH_DOCUMENTS_ALLOWED_ROOTS=/srv/docs,/home/me/papers.",
+		},
+		def:   []string{},
+		field: func(c *Config) any { return &c.Documents.AllowedRoots },
+		path:  true,
 	},
 	{
 		name:    "log.level",

@@ -36,6 +36,9 @@ type Store struct {
 
 	kv     *kv.DB
 	closed atomic.Bool
+
+	chunks chunkIndex // document chunks, see chunks.go
+
 }
 
 var _ core.Store = (*Store)(nil)

@@ -22,6 +22,8 @@ type Store struct {
 	cfg       Config
 	log       *slog.Logger
 	ranks     *rankCache
+
+	chunkIndex chunkVectorIndex // see chunks.go
 }
 
 var _ core.Store = (*Store)(nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
+	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 )
@@ -22,6 +23,7 @@ func inventory(t *testing.T) []tools.Tool {
 	t.Helper()
 	svc := core.NewGraphService("p", nil, nil, core.WithSearcher(nopSearcher{}))
 	all := graph.Tools(graph.NewDeps(svc, nil))
+	all = append(all, dtools.Tools(dtools.Deps{})...)
 	return append(all, kbtools.Tools(kbtools.Deps{})...)
 }
 

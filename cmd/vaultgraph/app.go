@@ -110,6 +110,11 @@ func (a *app) tools() ([]tools.Tool, error) {
 		return nil, fmt.Errorf("knowledge bases in %s: %w", a.cfg.Vault, err)
 	}
 	all = append(all, kbtools.Tools(kbtools.NewDeps(kbSvc, a.logger))...)
+	docs, err := a.documentTools()
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, docs...)
 	return tools.Select(all, tools.Selection{
 		Toolsets: a.cfg.Toolsets,
 		ReadOnly: a.cfg.ReadOnly,

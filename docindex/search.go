@@ -1,0 +1,134 @@
+package docindex
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// DocTypeMemory is the doc_type of memories in search results.
+const DocTypeMemory = "memory"
+
+// Filter narrows a search (search_with_filters); empty fields match
+// anything. SourceFile is compared after the same cleaning as index_file
+// gives paths.
+type Filter struct {
+	Namespace  string
+	DocType    string
+	SourceFile string
+}
+
+// Search returns up to limit results most similar to query, best first:
+// document chunks, plus memories when Memories is set and the filter
+// admits them (doc_type "" or "memory", no source_file).
+func (s *Service) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
+	if strings.TrimSpace(query) == "" {
+		return nil, newError(ErrEmptyQuery, "Query cannot be empty")
+	}
+	limit = min(max(limit, 1), MaxResults)
+	if f.SourceFile != "" {
+		abs, err := s.absolute(f.SourceFile)
+		if err != nil {
+			return nil, err
+		}
+		f.SourceFile = abs
+	}
+	if err := s.reembed(ctx); err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	if f.DocType == "" || f.DocType == core.DocTypeDocument {
+		vs, err := s.cfg.Embedder.Embed(ctx, []string{query})
+		if err != nil {
+			return nil, fmt.Errorf("docindex: embed query: %w", err)
+		}
+		found, err := s.cfg.Store.SearchChunks(ctx, s.cfg.Project, core.ChunkQuery{
+			Vector: vs[0], Model: s.cfg.Embedder.Model(), Limit: limit,
+			Filter: core.ChunkFilter{Namespace: f.Namespace, DocType: f.DocType, SourceFile: f.SourceFile},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("docindex: search chunks: %w", err)
+		}
+		for _, c := range found {
+			hits = append(hits, Hit{
+				ID: c.ID, Content: c.Content, Score: c.Score, Namespace: c.Namespace, DocType: c.DocType,
+				SourceFile: c.SourceFile, ChunkIndex: c.Index, HeaderPath: c.HeaderPath, Page: c.Page, NoteID: c.NoteID,
+			})
+		}
+	}
+	if s.cfg.Memories != nil && f.SourceFile == "" && (f.DocType == "" || f.DocType == DocTypeMemory) {
+		mem, err := s.cfg.Memories.SearchMemories(ctx, query, f.Namespace, limit)
+		if err != nil {
+			return nil, fmt.Errorf("docindex: search memories: %w", err)
+		}
+		hits = append(hits, mem...)
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, nil
+}
+
+// EstimateTokens estimates how many tokens text costs a model: one per
+// four characters (code points), rounded up. It is the estimate every
+// token count of the document tools uses.
+func EstimateTokens(text string) int {
+	return (utf8.RuneCountInString(text) + 3) / 4
+}
+
+// TotalTokens sums EstimateTokens over the hits' content.
+func TotalTokens(hits []Hit) int {
+	n := 0
+	for _, h := range hits {
+		n += EstimateTokens(h.Content)
+	}
+	return n
+}
+
+// BudgetResult is search_with_budget's answer.
+type BudgetResult struct {
+	Hits            []Hit
+	TokensUsed      int
+	BudgetRemaining int
+	Truncated       bool
+	TruncatedCount  int
+}
+
+// SearchWithBudget fetches up to MaxResults candidates and returns them in
+// score order while their content fits in maxTokens (EstimateTokens): it
+// stops at the first candidate that does not fit, so a result is never
+// preceded by a better one left out. TruncatedCount is the number of
+// candidates left out.
+func (s *Service) SearchWithBudget(ctx context.Context, query string, maxTokens int) (*BudgetResult, error) {
+	if maxTokens < 1 {
+		return nil, newError(ErrInvalid, "max_tokens must be at least 1, got %d", maxTokens)
+	}
+	hits, err := s.Search(ctx, query, Filter{}, MaxResults)
+	if err != nil {
+		return nil, err
+	}
+	res := &BudgetResult{Hits: []Hit{}}
+	for i, h := range hits {
+		t := EstimateTokens(h.Content)
+		if res.TokensUsed+t > maxTokens {
+			res.Truncated = true
+			res.TruncatedCount = len(hits) - i
+			break
+		}
+		res.TokensUsed += t
+		res.Hits = append(res.Hits, h)
+	}
+	res.BudgetRemaining = maxTokens - res.TokensUsed
+	return res, nil
+}

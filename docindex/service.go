@@ -1,0 +1,477 @@
+package docindex
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/chunk"
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Limits.
+const (
+	// MaxFileBytes is the largest file indexed (50 MiB): larger files are
+	// refused with "Failed to read file" rather than filling memory.
+	MaxFileBytes = 50 << 20
+	// MaxResults caps n_results and the candidates of a budgeted search.
+	MaxResults = 50
+	// embedBatch is how many chunks are embedded per Embed call.
+	embedBatch = 64
+	// DefaultNamespace is spec 004's default namespace for documents.
+	DefaultNamespace = "default"
+)
+
+// Config builds a Service.
+type Config struct {
+	// Project is the store project chunks are kept in.
+	Project string
+	// Store keeps the chunks.
+	Store core.ChunkStore
+	// Embedder embeds chunks and queries; required.
+	Embedder core.Embedder
+	// Roots are the folders files may be read from; the first is where
+	// relative paths start (the vault).
+	Roots []string
+	// Vault is the vault folder: a markdown file inside it is a note, and
+	// its chunks record the note's ID. "" for none.
+	Vault string
+	// Notes tells whether a note exists, to link chunks to it; nil links
+	// every markdown file of the vault by its would-be ID.
+	Notes NoteFinder
+	// Memories adds the memory toolset's memories to searches and stats;
+	// nil: documents only.
+	Memories Memories
+	// Logger gets one line per failed file of a directory; nil: discard.
+	Logger *slog.Logger
+	// Progress is where a progress bar for big directories goes; nil
+	// means stderr, shown only when stderr is a terminal.
+	Progress io.Writer
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+}
+
+// NoteFinder finds the note a vault file is.
+type NoteFinder interface {
+	// ResolveTitles maps the existing IDs among ids to their titles.
+	ResolveTitles(ctx context.Context, project string, ids []string) (map[string]string, error)
+}
+
+// Memories is what the document tools need from the memory toolset: spec
+// 004's search covers "indexed documents and memories", and
+// get_index_stats counts memories. The memory toolset implements it.
+type Memories interface {
+	// SearchMemories returns up to limit memories most similar to query,
+	// best first, in namespace ("" for any), as hits with DocType
+	// "memory" and scores in [0, 1].
+	SearchMemories(ctx context.Context, query, namespace string, limit int) ([]Hit, error)
+	// MemoryStats counts memories and golden rules and lists their
+	// namespaces.
+	MemoryStats(ctx context.Context) (MemoryStats, error)
+}
+
+// MemoryStats is what get_index_stats reports about memories.
+type MemoryStats struct {
+	Count       int
+	GoldenRules int
+	Namespaces  []string
+}
+
+// Hit is one search result.
+type Hit struct {
+	ID         string
+	Content    string
+	Score      float64
+	Namespace  string
+	DocType    string
+	SourceFile string
+	ChunkIndex int
+	HeaderPath string
+	Page       int
+	NoteID     string
+	// Metadata is extra metadata of a memory hit; nil for chunks.
+	Metadata map[string]any
+}
+
+// Service is the document index. It is safe for concurrent use; writes to
+// one file are serialised so two index calls never interleave their
+// replace of the same file.
+type Service struct {
+	cfg   Config
+	roots []root
+	log   *slog.Logger
+	now   func() time.Time
+
+	fileLocks sync.Map // source file -> *sync.Mutex
+
+	reembedMu   sync.Mutex
+	reembedDone bool
+}
+
+// New returns a Service for cfg.
+func New(cfg Config) (*Service, error) {
+	if cfg.Store == nil || cfg.Embedder == nil {
+		return nil, errors.New("docindex: a store and an embedder are required")
+	}
+	roots, err := newRoots(cfg.Roots)
+	if err != nil {
+		return nil, fmt.Errorf("docindex: roots: %w", err)
+	}
+	s := &Service{cfg: cfg, roots: roots, log: cfg.Logger, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s, nil
+}
+
+// Roots returns the allowed roots, cleaned and absolute.
+func (s *Service) Roots() []string {
+	out := make([]string, len(s.roots))
+	for i, r := range s.roots {
+		out[i] = r.clean
+	}
+	return out
+}
+
+// FileResult is the outcome of indexing one file.
+type FileResult struct {
+	SourceFile string
+	Namespace  string
+	ChunkIDs   []string
+	// Skipped is true when the file was already indexed with the same
+	// content and namespace; ChunkIDs are then its existing chunks.
+	Skipped bool
+}
+
+// IndexFile indexes one file (index_file). An unchanged file is not
+// indexed again (Skipped).
+func (s *Service) IndexFile(ctx context.Context, path, namespace string) (*FileResult, error) {
+	abs, fi, err := s.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, newError(ErrReadFailed, "Failed to read file: %s is a directory; use index_directory", abs)
+	}
+	kind, ok := chunk.KindOf(abs)
+	if !ok {
+		return nil, unsupported(abs)
+	}
+	if err := s.reembed(ctx); err != nil {
+		return nil, err
+	}
+	return s.indexFile(ctx, abs, fi, kind, namespaceOr(namespace))
+}
+
+func unsupported(path string) error {
+	ext := filepath.Ext(path)
+	if ext == "" {
+		ext = filepath.Base(path)
+	}
+	return newError(ErrUnsupported, "Unsupported file type: %s (supported: %s)", ext, strings.Join(chunk.Extensions(), ", "))
+}
+
+func namespaceOr(ns string) string {
+	if strings.TrimSpace(ns) == "" {
+		return DefaultNamespace
+	}
+	return ns
+}
+
+func (s *Service) lockFile(abs string) func() {
+	m, _ := s.fileLocks.LoadOrStore(abs, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+func (s *Service) indexFile(ctx context.Context, abs string, fi os.FileInfo, kind chunk.Kind, namespace string) (*FileResult, error) {
+	defer s.lockFile(abs)()
+	if fi.Size() > MaxFileBytes {
+		return nil, newError(ErrReadFailed, "Failed to read file: %s is %d bytes, more than the %d MiB limit", abs, fi.Size(), MaxFileBytes>>20)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, newError(ErrReadFailed, "Failed to read file: %s", cleanErr(err))
+	}
+	sum := sha256.Sum256(data)
+	hash := hex.EncodeToString(sum[:])
+
+	existing, err := s.cfg.Store.ChunkFile(ctx, s.cfg.Project, abs)
+	switch {
+	case err == nil && existing.FileHash == hash && existing.Namespace == namespace:
+		ids := make([]string, existing.Chunks)
+		for i := range ids {
+			ids[i] = s.chunkID(abs, hash, i)
+		}
+		return &FileResult{SourceFile: abs, Namespace: namespace, ChunkIDs: ids, Skipped: true}, nil
+	case err != nil && !errors.Is(err, core.ErrNotFound):
+		return nil, fmt.Errorf("docindex: index %s: %w", abs, err)
+	}
+
+	pieces, err := chunk.Split(kind, data)
+	if err != nil {
+		return nil, newError(ErrReadFailed, "Failed to extract content: %s", strings.TrimPrefix(err.Error(), "chunk: "))
+	}
+	texts := make([]string, len(pieces))
+	for i, p := range pieces {
+		texts[i] = embedText(p.HeaderPath, p.Content)
+	}
+	vectors, err := s.embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("docindex: embed %s: %w", abs, err)
+	}
+	noteID := s.noteID(ctx, abs)
+	now := s.now().UTC().Truncate(time.Millisecond)
+	chunks := make([]core.Chunk, len(pieces))
+	ids := make([]string, len(pieces))
+	for i, p := range pieces {
+		ids[i] = s.chunkID(abs, hash, i)
+		chunks[i] = core.Chunk{
+			ID: ids[i], SourceFile: abs, Namespace: namespace, DocType: core.DocTypeDocument,
+			Index: i, Content: p.Content, HeaderPath: p.HeaderPath, Page: p.Page,
+			FileHash: hash, NoteID: noteID, Model: s.cfg.Embedder.Model(), Vector: vectors[i], IndexedAt: now,
+		}
+	}
+	if _, err := s.cfg.Store.ReplaceFileChunks(ctx, s.cfg.Project, abs, chunks); err != nil {
+		return nil, fmt.Errorf("docindex: store chunks of %s: %w", abs, err)
+	}
+	return &FileResult{SourceFile: abs, Namespace: namespace, ChunkIDs: ids}, nil
+}
+
+// embedText is what is embedded for a chunk: its titles, then its text.
+func embedText(headerPath, content string) string {
+	if headerPath == "" {
+		return content
+	}
+	return headerPath + "\n" + content
+}
+
+func (s *Service) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, 0, len(texts))
+	for start := 0; start < len(texts); start += embedBatch {
+		end := min(start+embedBatch, len(texts))
+		vs, err := s.cfg.Embedder.Embed(ctx, texts[start:end])
+		if err != nil {
+			return nil, err
+		}
+		if len(vs) != end-start {
+			return nil, fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), end-start)
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}
+
+func (s *Service) chunkID(abs, hash string, i int) string {
+	sum := sha256.Sum256([]byte(s.cfg.Project + "\x00" + abs + "\x00" + hash + "\x00" + strconv.Itoa(i)))
+	return "chunk_" + hex.EncodeToString(sum[:8])
+}
+
+// noteID returns the ID of the vault note abs is, or "". Vault note IDs
+// are vault-relative slash paths, tried as written and lowercased
+// (core.IDCandidates).
+func (s *Service) noteID(ctx context.Context, abs string) string {
+	if s.cfg.Vault == "" || !strings.EqualFold(filepath.Ext(abs), ".md") {
+		return ""
+	}
+	vault, err := filepath.Abs(s.cfg.Vault)
+	if err != nil || !within(vault, abs) {
+		return ""
+	}
+	rel, err := filepath.Rel(vault, abs)
+	if err != nil {
+		return ""
+	}
+	rel = filepath.ToSlash(rel)
+	candidates := core.IDCandidates(rel)
+	if s.cfg.Notes == nil {
+		return candidates[len(candidates)-1]
+	}
+	found, err := s.cfg.Notes.ResolveTitles(ctx, s.cfg.Project, candidates)
+	if err != nil {
+		return ""
+	}
+	for _, c := range candidates {
+		if _, ok := found[c]; ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// FailedFile is a file of a directory that could not be indexed.
+type FailedFile struct {
+	File  string
+	Error string
+}
+
+// DirResult is the outcome of index_directory.
+type DirResult struct {
+	FilesIndexed      int
+	TotalChunks       int
+	FailedFiles       []FailedFile
+	SkippedDuplicates int
+}
+
+// IndexDirectory indexes every supported file under dir (index_directory):
+// hidden files and folders (.git, .obsidian) and symbolic links are not
+// followed, unsupported extensions are ignored, and a file that fails is
+// listed in FailedFiles while the others go on.
+func (s *Service) IndexDirectory(ctx context.Context, dir string, recursive bool, namespace string) (*DirResult, error) {
+	abs, fi, err := s.resolve(dir)
+	if err != nil {
+		if errors.Is(err, ErrFileNotFound) {
+			return nil, newError(ErrFileNotFound, "Directory not found: %s", strings.TrimPrefix(err.Error(), "File not found: "))
+		}
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, newError(ErrInvalid, "Not a directory: %s; use index_file for a single file", abs)
+	}
+	if err := s.reembed(ctx); err != nil {
+		return nil, err
+	}
+	namespace = namespaceOr(namespace)
+	var files []string
+	walkErr := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == abs {
+				return err
+			}
+			files = append(files, p) // reported as a failure below
+			return nil
+		}
+		if p != abs && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != abs && !recursive {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
+			return nil
+		}
+		if _, ok := chunk.KindOf(p); ok {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if walkErr != nil {
+		return nil, newError(ErrReadFailed, "Failed to read directory: %s", cleanErr(walkErr))
+	}
+	slices.Sort(files)
+
+	res := &DirResult{FailedFiles: []FailedFile{}}
+	bar := s.newProgress(len(files), "indexing "+filepath.Base(abs))
+	defer bar.Finish()
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r, err := s.indexOne(ctx, f, namespace)
+		bar.Add(1)
+		switch {
+		case err != nil:
+			msg := err.Error()
+			var e *Error
+			if !errors.As(err, &e) {
+				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+					return nil, err
+				}
+				s.log.Warn("index file failed", "file", f, "err", err)
+				msg = "Failed to index: " + providerMessage(err)
+			}
+			res.FailedFiles = append(res.FailedFiles, FailedFile{File: f, Error: msg})
+		case r.Skipped:
+			res.SkippedDuplicates++
+		default:
+			res.FilesIndexed++
+			res.TotalChunks += len(r.ChunkIDs)
+		}
+	}
+	return res, nil
+}
+
+// indexOne indexes a file found by a directory walk; the path is checked
+// again (a symbolic link or a race must not escape the roots).
+func (s *Service) indexOne(ctx context.Context, path, namespace string) (*FileResult, error) {
+	abs, fi, err := s.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	kind, _ := chunk.KindOf(abs)
+	return s.indexFile(ctx, abs, fi, kind, namespace)
+}
+
+// providerMessage says what failed without a driver's or service's text.
+func providerMessage(err error) string {
+	var pe *core.ProviderError
+	if errors.As(err, &pe) {
+		return pe.Op + " failed"
+	}
+	return "internal error"
+}
+
+// reembed embeds again, once per process, the chunks a previous model
+// embedded, so a search never compares vectors of two models and never
+// misses the old chunks.
+func (s *Service) reembed(ctx context.Context) error {
+	s.reembedMu.Lock()
+	defer s.reembedMu.Unlock()
+	if s.reembedDone {
+		return nil
+	}
+	model := s.cfg.Embedder.Model()
+	total := 0
+	for {
+		stale, err := s.cfg.Store.StaleChunks(ctx, s.cfg.Project, model, 256)
+		if err != nil {
+			return fmt.Errorf("docindex: find chunks of another model: %w", err)
+		}
+		if len(stale) == 0 {
+			break
+		}
+		texts := make([]string, len(stale))
+		for i, c := range stale {
+			texts[i] = embedText(c.HeaderPath, c.Content)
+		}
+		vs, err := s.embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("docindex: embed chunks again: %w", err)
+		}
+		m := make(map[string][]float32, len(stale))
+		for i, c := range stale {
+			m[c.ID] = vs[i]
+		}
+		if err := s.cfg.Store.SetChunkVectors(ctx, s.cfg.Project, model, m); err != nil {
+			return fmt.Errorf("docindex: store new chunk vectors: %w", err)
+		}
+		total += len(stale)
+	}
+	if total > 0 {
+		s.log.Info("document chunks embedded again for a new model", "chunks", total, "model", model)
+	}
+	s.reembedDone = true
+	return nil
+}

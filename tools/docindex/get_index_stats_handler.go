@@ -1,0 +1,21 @@
+package docindex
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// GetIndexStatsHandler answers get_index_stats.
+func GetIndexStatsHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, GetIndexStatsSpec(), func(ctx context.Context, _ GetIndexStatsInput) (any, error) {
+		st, err := d.Index.Stats(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return GetIndexStatsOutput{
+			TotalDocuments: st.TotalDocuments, UniqueSources: st.UniqueSources, SourceFiles: st.SourceFiles,
+			Namespaces: st.Namespaces, MemoryCount: st.MemoryCount, GoldenRuleCount: st.GoldenRuleCount,
+		}, nil
+	})
+}

@@ -1,0 +1,21 @@
+package docindex
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// SearchWithBudgetHandler answers search_with_budget.
+func SearchWithBudgetHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, SearchWithBudgetSpec(), func(ctx context.Context, in SearchWithBudgetInput) (any, error) {
+		r, err := d.Index.SearchWithBudget(ctx, in.Query, intOr(in.MaxTokens, 3000))
+		if err != nil {
+			return nil, err
+		}
+		return SearchWithBudgetOutput{
+			Results: results(r.Hits), TokensUsed: r.TokensUsed, BudgetRemaining: r.BudgetRemaining,
+			Truncated: r.Truncated, TruncatedCount: r.TruncatedCount,
+		}, nil
+	})
+}
