@@ -74,7 +74,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		if !cfg.Watch {
 			return
 		}
-		if err := a.mirror.Watch(watchCtx); err != nil {
+		if err := a.watch(watchCtx); err != nil {
 			logger.Error("vault watcher stopped", "err", err)
 		}
 	}()
@@ -90,7 +90,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		Addr:   cfg.HTTP.Addr,
 		Tokens: tokens,
 		Health: func(ctx context.Context) error {
-			_, err := a.store.CountNotes(ctx, defaultProject)
+			_, err := a.store.CountNotes(ctx, a.primary.Key)
 			return err
 		},
 		Logger: logger,
