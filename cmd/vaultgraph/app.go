@@ -86,7 +86,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,
 			Project:  p.Key,
-			Store:    entity.NewAnnotator(store, entity.Options{TypeKey: cfg.Entities.TypeKey}, warnings.Add),
+			Store:    entity.NewAnnotator(store, entity.Options{TypeKey: cfg.Entities.TypeKey}, entityWarnings(logger, p.Key, warnings)),
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
 			Warnings: warnings,
@@ -115,6 +115,17 @@ func projectOf(pc config.ProjectConfig) core.Project {
 		id = core.ProjectID(pc.Key)
 	}
 	return core.Project{Key: pc.Key, ID: id, Name: pc.Name, Slug: pc.Slug, Description: pc.Description}
+}
+
+// entityWarnings reports notes with invalid entity values: logged (a
+// user's mistake, INFO) and attached to the next graph tool answer.
+func entityWarnings(logger *slog.Logger, project string, w *vault.Warnings) func(msgs ...string) {
+	return func(msgs ...string) {
+		for _, m := range msgs {
+			logger.Info("note is not an entity", "project", project, "warning", m)
+		}
+		w.Add(msgs...)
+	}
 }
 
 // mirrors returns every project's mirror, the primary first.
