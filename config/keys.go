@@ -70,7 +70,7 @@ var keys = []key{
 		doc: []string{
 			"Each is a path, or a mapping such as {path: ~/notes/work, name: Work, slug: work,",
 			"description: Team notes, id: <UUID>}; name defaults to the folder's name,",
-			"slug to the name slugified, id to a UUID derived from the slug. An entry with vault's path",
+			"slug to the name slugified, id to a stable UUID derived from the slug. An entry with vault's path",
 			"describes the vault's own project. The graph and kb tools act in the first project (vault).",
 			"In the environment: VAULTGRAPH_PROJECTS=/srv/a,/srv/b.",
 		},

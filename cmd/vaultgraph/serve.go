@@ -24,7 +24,7 @@ authenticate with a bearer token from http.tokens (env VAULTGRAPH_HTTP_TOKENS;
 a token starting with ro: gets read-only tools).
 
 Unless --watch=false, serve keeps the store in sync with the vault as files
-change. The vault is required.
+change. The vault (or projects, see docs/ENTITIES.md) is required.
 
 At start serve syncs the vault into the store (only changed notes are written)
 before it answers; a store that is down does not stop it: tools answer
