@@ -24,7 +24,9 @@ CALL (r) {
   RETURN collect(m) AS level1
 }
 CALL (r, level1) {
-  UNWIND CASE WHEN $depth >= 2 THEN level1 ELSE [] END AS a
+  // With $perLevel - 1 or more level-1 entities, no level-2 one can be
+  // kept (the root takes a place): skip the walk.
+  UNWIND CASE WHEN $depth >= 2 AND size(level1) < $perLevel - 1 THEN level1 ELSE [] END AS a
   MATCH (a)-[:LINKS_TO]-(m:Note)
   WHERE m <> r AND NOT m IN level1 AND m.entityId IS NOT NULL
     AND NOT EXISTS { MATCH (o:Note {project: $project, entityId: m.entityId}) WHERE o.id < m.id }
