@@ -131,8 +131,9 @@ func (e *NoteEntity) Clone() *NoteEntity {
 	return &c
 }
 
-// RelationTarget returns the note ID relation r of note n points at, ""
-// while its link is unresolved.
+// RelationTarget returns the note ID that link number link of n resolves
+// to: the target of a relationship or comparison naming that link; "" while
+// the link is unresolved or when there is no such link.
 func (n *Note) RelationTarget(link int) string {
 	if link < 0 || link >= len(n.Links) {
 		return ""

@@ -96,6 +96,20 @@ const (
 var fullGraph = core.EntityGraphQuery{Depth: 2, MaxNodes: 100, MaxEdges: 200}
 
 var entityCases = []testCase{
+	{"a note keeps its entity: GetNote returns it, a rewrite without one drops it", func(e *env) {
+		p := e.project()
+		n := relate(entNote("a.md", core.EntityGuide), usesConcept, "b.md", false)
+		pub := time.Date(2024, 1, 2, 3, 4, 5, 6, time.FixedZone("X", -3600))
+		n.Entity.PublishedAt = &pub
+		n.Entity.Comparisons = []int{0}
+		e.upsert(p, n)
+		e.sameNote(p, n, e.get(p, "a.md"))
+		plain := mkNote("a.md")
+		e.upsert(p, plain)
+		e.sameNote(p, plain, e.get(p, "a.md"))
+		_, err := e.store.GetEntity(e.ctx, p, entityID("a.md"))
+		assert.ErrorIs(e.t, err, core.ErrNotFound)
+	}},
 	{"search matches title, slug and summary case-insensitively, newest first, ties by id", func(e *env) {
 		p := e.project()
 		a := entNote("a.md", core.EntityGuide)
