@@ -14,7 +14,7 @@ CALL (n) {
 }
 CALL (n) {
   MATCH (s:Note)-[:LINKS_TO]->(n)
-  WHERE s.entityId IS NOT NULL
+  WHERE s.project = $project AND s.entityId IS NOT NULL
     AND NOT EXISTS { MATCH (o:Note {project: $project, entityId: s.entityId}) WHERE o.id < s.id }
   UNWIND range(0, size(s.relTypes) - 1) AS i
   WITH s, i

@@ -6,13 +6,14 @@
 // core.BuildEntityGraph ranks by, so it never sees more than it can keep.
 // Relationships are found along LINKS_TO (a relationship's link is one of
 // the note's links) and confirmed on the relationship lists. Every row is
-// an entity with its depth and its relationships as
+// an entity of the project (checked on every node, though links never
+// cross projects) with its depth and its relationships as
 // [type, target note ID, notes]; Go shapes nodes and edges.
 MATCH (r:Note {project: $project, entityId: $id})
 WHERE NOT EXISTS { MATCH (o:Note {project: $project, entityId: $id}) WHERE o.id < r.id }
 CALL (r) {
   MATCH (r)-[:LINKS_TO]-(m:Note)
-  WHERE m <> r AND m.entityId IS NOT NULL
+  WHERE m.project = $project AND m <> r AND m.entityId IS NOT NULL
     AND NOT EXISTS { MATCH (o:Note {project: $project, entityId: m.entityId}) WHERE o.id < m.id }
     AND (any(i IN range(0, size(r.relTypes) - 1) WHERE r.targets[1 + r.relLinks[i]] = m.id
                                                     AND (size($types) = 0 OR r.relTypes[i] IN $types))
@@ -28,7 +29,7 @@ CALL (r, level1) {
   // kept (the root takes a place): skip the walk.
   UNWIND CASE WHEN $depth >= 2 AND size(level1) < $perLevel - 1 THEN level1 ELSE [] END AS a
   MATCH (a)-[:LINKS_TO]-(m:Note)
-  WHERE m <> r AND NOT m IN level1 AND m.entityId IS NOT NULL
+  WHERE m.project = $project AND m <> r AND NOT m IN level1 AND m.entityId IS NOT NULL
     AND NOT EXISTS { MATCH (o:Note {project: $project, entityId: m.entityId}) WHERE o.id < m.id }
     AND (any(i IN range(0, size(a.relTypes) - 1) WHERE a.targets[1 + a.relLinks[i]] = m.id
                                                     AND (size($types) = 0 OR a.relTypes[i] IN $types))
