@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,6 +165,13 @@ func TestEntityTools(t *testing.T) {
 			if !listed[name] {
 				t.Errorf("%s is not listed as a read-only tool with an output schema", name)
 			}
+		}
+
+		// The primary project's note with an invalid entity value is a
+		// warning on the next graph tool answer.
+		hubs := callTool(t, c, "get_hubs", map[string]any{"metric": "in_degree", "limit": 1})
+		if !slices.ContainsFunc(hubs.warnings, func(w string) bool { return strings.HasPrefix(w, "Broken.md: entity: difficulty") }) {
+			t.Errorf("graph tool warnings %q lack Broken.md's invalid difficulty", hubs.warnings)
 		}
 
 		var projects entities.ListProjectsOutput
