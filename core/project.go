@@ -24,14 +24,13 @@ func ProjectID(key string) string { return NameUUID("project\x00" + key) }
 // configuration (key, id, name, slug, description), with the dates kept by
 // the store, since they have no file. A project is created at the first
 // start that serves it and updated when its name, slug or description
-// changes.
+// changes. Nothing is cached (spec 003): every List reads the records.
 type ProjectCatalog struct {
 	store      ProjectStore
 	configured []Project
 	now        func() time.Time
 
-	mu     sync.Mutex
-	synced []Project // configured with stored dates, once Sync succeeded
+	mu sync.Mutex // one writer of records at a time
 }
 
 // NewProjectCatalog returns the catalog of projects (Key, ID, Name, Slug
@@ -67,19 +66,22 @@ func (c *ProjectCatalog) Keys() []string {
 	return keys
 }
 
-// Sync makes the store's records match the configuration and remembers
-// the dates. It is called at start and again by List until it succeeds
-// (the store may be down at start).
+// Sync makes the store's records match the configuration: it is called
+// at start, and List does the same for a record still missing (the store
+// may have been down at start).
 func (c *ProjectCatalog) Sync(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.syncLocked(ctx)
+	_, err := c.records(ctx)
+	return err
 }
 
-func (c *ProjectCatalog) syncLocked(ctx context.Context) error {
+// records reads the served projects' records, writing those missing or
+// out of date first.
+func (c *ProjectCatalog) records(ctx context.Context) ([]Project, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	stored, err := c.store.ListProjects(ctx)
 	if err != nil {
-		return fmt.Errorf("projects: %w", err)
+		return nil, fmt.Errorf("projects: %w", err)
 	}
 	byID := make(map[string]Project, len(stored))
 	for _, p := range stored {
@@ -99,25 +101,20 @@ func (c *ProjectCatalog) syncLocked(ctx context.Context) error {
 			continue
 		}
 		if err := c.store.SaveProject(ctx, want); err != nil {
-			return fmt.Errorf("projects: %w", err)
+			return nil, fmt.Errorf("projects: %w", err)
 		}
 		out[i] = want
 	}
-	c.synced = out
-	return nil
+	return out, nil
 }
 
 // List returns the served projects ordered by name case-insensitively,
 // then ID, at most MaxProjects.
 func (c *ProjectCatalog) List(ctx context.Context) ([]Project, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.synced == nil {
-		if err := c.syncLocked(ctx); err != nil {
-			return nil, err
-		}
+	out, err := c.records(ctx)
+	if err != nil {
+		return nil, err
 	}
-	out := slices.Clone(c.synced)
 	slices.SortFunc(out, func(a, b Project) int {
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.ID, b.ID))
 	})
