@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
+	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 )
@@ -22,7 +23,8 @@ func inventory(t *testing.T) []tools.Tool {
 	t.Helper()
 	svc := core.NewGraphService("p", nil, nil, core.WithSearcher(nopSearcher{}))
 	all := graph.Tools(graph.NewDeps(svc, nil))
-	return append(all, kbtools.Tools(kbtools.Deps{})...)
+	all = append(all, kbtools.Tools(kbtools.Deps{})...)
+	return append(all, entities.Tools(entities.Deps{})...)
 }
 
 func TestInventoryToolsAreWellFormed(t *testing.T) {
