@@ -45,6 +45,9 @@ const (
 type Config struct {
 	// Vault is the absolute path of the vault folder; empty if not set.
 	Vault string
+	// Projects are vaults served as projects of the entity toolset (spec
+	// 003) besides Vault; see ProjectConfig and ServedProjects.
+	Projects []ProjectConfig
 	// Store is StoreEmbedded or StoreNeo4j.
 	Store string
 	// StateDir is the absolute directory where the embedded store keeps its
@@ -77,6 +80,8 @@ type Config struct {
 	Documents DocumentsConfig
 	// Log configures the one slog logger built in cmd.
 	Log LogConfig
+	// Entities configures how notes become entities (spec 003).
+	Entities EntitiesConfig
 
 	// File is the config file that was read, or "" if none was.
 	File string
@@ -130,6 +135,12 @@ type EmbeddingConfig struct {
 	// Model is the provider's model name; empty means the provider's default.
 	Model  string
 	APIKey Secret
+}
+
+// EntitiesConfig configures how notes become entities.
+type EntitiesConfig struct {
+	// TypeKey is the frontmatter key that declares a note's entity type.
+	TypeKey string
 }
 
 // LogConfig configures logging.

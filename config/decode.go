@@ -77,6 +77,10 @@ func (k *key) decode(raw any, c *Config, base string) []Problem {
 		tokens, problems := k.toTokens(raw)
 		*p = tokens
 		return problems
+	case *[]ProjectConfig:
+		projects, problems := k.toProjects(raw, base)
+		*p = projects
+		return problems
 	default:
 		panic(fmt.Sprintf("config: key %s: field of unsupported type %T", k.name, p))
 	}

@@ -66,6 +66,8 @@ func displayValue(field any) any {
 			return map[string]string{}
 		}
 		return maps.Clone(*p)
+	case *[]ProjectConfig:
+		return projectViews(*p)
 	case *[]Token:
 		views := make([]TokenView, len(*p))
 		for i, t := range *p {

@@ -65,6 +65,21 @@ var keys = []key{
 		flag:  "vault", scope: FlagGlobal,
 	},
 	{
+		name: "projects",
+		help: "more vaults to serve as projects of the entities toolset (spec 003), besides vault",
+		doc: []string{
+			"Each is a path, or a mapping such as {path: ~/notes/work, name: Work, slug: work,",
+			"description: Team notes, id: <UUID>}; name defaults to the folder's name,",
+			"slug to the name slugified, id to a stable UUID derived from the slug. An entry with vault's path",
+			"describes the vault's own project. The graph and kb tools act in the first project (vault).",
+			"In the environment: VAULTGRAPH_PROJECTS=/srv/a,/srv/b.",
+		},
+		def:     []ProjectConfig{},
+		example: []string{"projects: []"},
+		field:   func(c *Config) any { return &c.Projects },
+		check:   checkProjects,
+	},
+	{
 		name:    "store",
 		help:    "graph store (embedded runs in process, nothing to install)",
 		def:     StoreEmbedded,
@@ -231,6 +246,13 @@ var keys = []key{
 		def:   []string{},
 		field: func(c *Config) any { return &c.Documents.AllowedRoots },
 		path:  true,
+	},
+	{
+		name:  "entities.type_key",
+		help:  "frontmatter key that declares a note's entity type (guide, concept, project, news)",
+		def:   "type",
+		field: func(c *Config) any { return &c.Entities.TypeKey },
+		check: checkTypeKey,
 	},
 	{
 		name:    "log.level",

@@ -88,7 +88,7 @@ func (c *Config) problems(skip map[string]bool, requireVault bool) []Problem {
 		}
 		out = append(out, k.validate(c)...)
 	}
-	if requireVault && c.Vault == "" && !skip["vault"] {
+	if requireVault && c.Vault == "" && len(c.Projects) == 0 && !skip["vault"] && !skip["projects"] {
 		k := lookupKey("vault")
 		out = append(out, Problem{Key: k.name, Message: "not set, want the path of the vault folder (" + k.sources() + ")"})
 	}

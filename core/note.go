@@ -23,6 +23,7 @@ type Note struct {
 	Frontmatter map[string]any // parsed YAML frontmatter; nil when none or unparseable
 	Hash        string         // hex SHA-256 of the raw file bytes
 	ModTime     time.Time      // file modification time
+	Entity      *NoteEntity    // set when the note is an entity (spec 003, package entity); nil otherwise
 
 	// Keys are the link keys that resolve to this note (set by the vault,
 	// e.g. "folder/name" and "name"). Stores keep them to resolve dangling

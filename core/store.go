@@ -107,6 +107,7 @@ type GraphStore interface {
 type Store interface {
 	GraphStore
 	ChunkStore
+	EntityStore
 	// Close releases the store's resources.
 	Close(ctx context.Context) error
 }

@@ -1,7 +1,9 @@
 // Creates the notes of a batch that did not exist (write_existing said so;
 // the project lock keeps it true). doc (JSON) and targets ([rev, target of
 // each link or '']) are what reads return; title, content, tagsNorm, hash,
-// path, mtime, keys and linkKeys serve queries and indexes. The
+// path, mtime, keys and linkKeys serve queries and indexes; entity* (null
+// for a note that is no entity), rel* and compLinks serve the entity
+// statements (see neo4jstore's doc). The
 // out-degree is known (distinct resolved targets); the in-degree starts at
 // zero and write_add_in_degrees counts up the links this batch creates.
 UNWIND $rows AS row
@@ -18,6 +20,17 @@ CREATE (:Note {
   mtime: row.mtime,
   keys: row.keys,
   linkKeys: row.linkKeys,
+  entityId: row.entityId,
+  entityType: row.entityType,
+  entityTitleKey: row.entityTitleKey,
+  entitySlugKey: row.entitySlugKey,
+  entitySummaryKey: row.entitySummaryKey,
+  entityUpdated: row.entityUpdated,
+  entityDoc: row.entityDoc,
+  relTypes: row.relTypes,
+  relLinks: row.relLinks,
+  relNotes: row.relNotes,
+  compLinks: row.compLinks,
   inDegree: 0,
   outDegree: size(row.found)
 })

@@ -14,6 +14,7 @@ func cloneNote(n core.Note) core.Note {
 	n.Tags = slices.Clone(n.Tags)
 	n.Links = slices.Clone(n.Links)
 	n.Keys = slices.Clone(n.Keys)
+	n.Entity = n.Entity.Clone()
 	if n.Frontmatter != nil {
 		n.Frontmatter = cloneValue(n.Frontmatter).(map[string]any)
 	}
@@ -90,6 +91,7 @@ func cloneNodes(nodes []*node) []core.Note {
 			c.Links = links[start:len(links):len(links)]
 		}
 		c.Keys = nil
+		c.Entity = c.Entity.Clone()
 		if c.Frontmatter != nil {
 			c.Frontmatter = cloneValue(c.Frontmatter).(map[string]any)
 		}

@@ -20,6 +20,9 @@ type graph struct {
 	// unresolved maps a link key to the notes holding an unresolved link
 	// with that key, so a new note claiming the key finds them at once.
 	unresolved map[string]map[*node]struct{}
+	// entities maps an entity ID to the notes carrying it, by note ID; the
+	// first is the entity (see core.EntityReader).
+	entities map[string]nodeList
 
 	// version changes whenever the set of notes or of edges does; hub
 	// caches are valid for one version.
@@ -61,6 +64,7 @@ func newGraph() *graph {
 		notes:      map[string]*node{},
 		tags:       map[string]*tagIndex{},
 		unresolved: map[string]map[*node]struct{}{},
+		entities:   map[string]nodeList{},
 	}
 }
 

@@ -15,6 +15,7 @@ const bucketProjects = "projects"
 // ProjectRecord describes a project (a vault). It lives here until core
 // has a project type; it is the first durable, non-vault data of the store.
 type ProjectRecord struct {
+	Key         string    `json:"key,omitempty"` // the project name notes carry (core.Project.Key)
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Slug        string    `json:"slug"`
@@ -76,4 +77,28 @@ func (s *Store) Projects(ctx context.Context) ([]ProjectRecord, error) {
 		return nil, fmt.Errorf("memstore: list projects: %w", core.NewProviderError("read state", err))
 	}
 	return recs, nil
+}
+
+// SaveProject stores p (core.ProjectStore).
+func (s *Store) SaveProject(ctx context.Context, p core.Project) error {
+	return s.PutProject(ctx, ProjectRecord{
+		Key: p.Key, ID: p.ID, Name: p.Name, Slug: p.Slug, Description: p.Description,
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+	})
+}
+
+// ListProjects returns every project record, by ID (core.ProjectStore).
+func (s *Store) ListProjects(ctx context.Context) ([]core.Project, error) {
+	recs, err := s.Projects(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]core.Project, len(recs))
+	for i, r := range recs {
+		out[i] = core.Project{
+			Key: r.Key, ID: r.ID, Name: r.Name, Slug: r.Slug, Description: r.Description,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		}
+	}
+	return out, nil
 }

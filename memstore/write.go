@@ -57,7 +57,9 @@ func (g *graph) upsert(batch []core.Note) {
 		} else {
 			w.detach(nd)
 		}
+		g.unindexEntity(nd, nd.note.Entity)
 		nd.note = n
+		g.indexEntity(nd)
 		nd.note.Keys = nil // batch[i].Keys serve resolution below
 		nd.normTags = normalizeTags(n.Tags)
 		for _, t := range nd.normTags {
@@ -212,6 +214,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 			w.tag(t, nd, false)
 		}
 		w.edges.set(&g.all, nd, false)
+		g.unindexEntity(nd, nd.note.Entity)
 		delete(g.notes, nd.id())
 		g.freeNode(nd)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -30,15 +31,16 @@ import (
 // The note's other properties (title, content, tagsNorm, hash, ...) exist
 // for queries and indexes only; reads of whole notes never use them.
 type noteDoc struct {
-	Rev         string          `json:"rev"`
-	Title       string          `json:"title"`
-	Path        string          `json:"path"`
-	Content     string          `json:"content"`
-	Tags        []string        `json:"tags,omitempty"`
-	Hash        string          `json:"hash"`
-	ModTime     time.Time       `json:"mtime"`
-	Frontmatter json.RawMessage `json:"frontmatter,omitempty"`
-	Links       []linkRecord    `json:"links,omitempty"`
+	Rev         string           `json:"rev"`
+	Title       string           `json:"title"`
+	Path        string           `json:"path"`
+	Content     string           `json:"content"`
+	Tags        []string         `json:"tags,omitempty"`
+	Hash        string           `json:"hash"`
+	ModTime     time.Time        `json:"mtime"`
+	Frontmatter json.RawMessage  `json:"frontmatter,omitempty"`
+	Links       []linkRecord     `json:"links,omitempty"`
+	Entity      *core.NoteEntity `json:"entity,omitempty"`
 }
 
 // linkRecord is a core.Link without its Target (see noteDoc).
@@ -65,6 +67,7 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 		Hash:    n.Hash,
 		ModTime: n.ModTime,
 		Links:   make([]linkRecord, len(n.Links)),
+		Entity:  n.Entity,
 	}
 	if len(n.Frontmatter) > 0 {
 		b, err := json.Marshal(n.Frontmatter)
@@ -94,7 +97,11 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
 	}
-	return map[string]any{
+	ent, err := entityProps(n)
+	if err != nil {
+		return nil, err
+	}
+	row := map[string]any{
 		"id":       n.ID,
 		"title":    n.Title,
 		"path":     n.Path,
@@ -108,7 +115,9 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 		"targets":  stored,
 		"found":    found,
 		"dangling": dangling,
-	}, nil
+	}
+	maps.Copy(row, ent)
+	return row, nil
 }
 
 // normalizeTags returns the distinct comparison forms of tags.
@@ -161,6 +170,7 @@ func decodeNote(project string, id, docValue, targetsValue any) (core.Note, erro
 		Tags:    d.Tags,
 		Hash:    d.Hash,
 		ModTime: d.ModTime,
+		Entity:  d.Entity,
 	}
 	if len(d.Frontmatter) > 0 {
 		var err error

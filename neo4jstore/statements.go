@@ -73,6 +73,15 @@ var (
 	stmtRandomCountTagged     = stmt("random_count_tagged")
 	stmtRandomNth             = stmt("random_nth")
 	stmtRandomNthTagged       = stmt("random_nth_tagged")
+
+	stmtSchemaNoteEntityID     = stmt("schema_note_entity_id")
+	stmtSchemaProjectKey       = stmt("schema_project_key")
+	stmtMigrationEntityReparse = stmt("migration_entity_reparse")
+	stmtEntitySearch           = stmt("entity_search")
+	stmtEntityGet              = stmt("entity_get")
+	stmtEntityGraph            = stmt("entity_graph")
+	stmtProjectSave            = stmt("project_save")
+	stmtProjectList            = stmt("project_list")
 )
 
 // with returns a copy of params with one more entry.

@@ -9,6 +9,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
+	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 )
@@ -24,7 +25,8 @@ func inventory(t *testing.T) []tools.Tool {
 	svc := core.NewGraphService("p", nil, nil, core.WithSearcher(nopSearcher{}))
 	all := graph.Tools(graph.NewDeps(svc, nil))
 	all = append(all, dtools.Tools(dtools.Deps{})...)
-	return append(all, kbtools.Tools(kbtools.Deps{})...)
+	all = append(all, kbtools.Tools(kbtools.Deps{})...)
+	return append(all, entities.Tools(entities.Deps{})...)
 }
 
 func TestInventoryToolsAreWellFormed(t *testing.T) {

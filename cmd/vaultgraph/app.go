@@ -13,27 +13,30 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/entity"
 	"github.com/vaultgraph/vaultgraph/kb"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 	"github.com/vaultgraph/vaultgraph/tools"
+	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// defaultProject is the project key of the single configured vault. Every
-// node carries it, so one Neo4j database can later hold several vaults.
-const defaultProject = "default"
-
-// app is what the serving commands share: the store, the vault mirror
-// that keeps it equal to the vault, and the services the tools call.
+// app is what the serving commands share: the store, the vault mirrors
+// that keep it equal to the vaults, and the services the tools call. The
+// graph and kb tools act in the primary project (the first one served);
+// the entity tools in any served project.
 type app struct {
-	cfg    *config.Config
-	logger *slog.Logger
-	store  core.Store
-	mirror *vault.Mirror
-	graph  *core.GraphService
+	cfg      *config.Config
+	logger   *slog.Logger
+	store    core.Store
+	mirror   *vault.Mirror   // the primary project's
+	others   []*vault.Mirror // the other projects', in configuration order
+	graph    *core.GraphService
+	primary  core.Project
+	projects *core.ProjectCatalog
 }
 
 // openStore opens the configured store: the embedded one in the state
@@ -55,7 +58,7 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 		}
 		return s, nil
 	default:
-		dir := vaultStateDir(cfg.StateDir, cfg.Vault)
+		dir := vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
 		s, err := memstore.Open(dir)
 		if err != nil {
 			return nil, fmt.Errorf("open embedded store in %s: %w", dir, err)
@@ -71,32 +74,94 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 	if err != nil {
 		return nil, err
 	}
-	mirror, err := vault.NewMirror(vault.Config{
-		Root:    cfg.Vault,
-		Project: defaultProject,
-		Store:   store,
-		Ignore:  cfg.Ignore,
-		Logger:  logger,
-	})
-	if err != nil {
-		_ = store.Close(context.WithoutCancel(ctx))
-		return nil, fmt.Errorf("open vault %s: %w", cfg.Vault, err)
+	a := &app{cfg: cfg, logger: logger, store: store}
+	var projects []core.Project
+	for i, pc := range cfg.ServedProjects() {
+		p := projectOf(pc)
+		projects = append(projects, p)
+		// Notes reach the store through the entity annotator, so each
+		// carries its entity (spec 003); invalid entity values become
+		// warnings of the project's mirror.
+		warnings := vault.NewWarnings(0)
+		m, err := vault.NewMirror(vault.Config{
+			Root:     pc.Path,
+			Project:  p.Key,
+			Store:    entity.NewAnnotator(store, entity.Options{TypeKey: cfg.Entities.TypeKey}, entityWarnings(logger, p.Key, warnings)),
+			Ignore:   cfg.Ignore,
+			Logger:   logger.With("project", p.Key),
+			Warnings: warnings,
+		})
+		if err != nil {
+			_ = store.Close(context.WithoutCancel(ctx))
+			return nil, fmt.Errorf("open vault %s: %w", pc.Path, err)
+		}
+		if i == 0 {
+			a.mirror, a.primary = m, p
+		} else {
+			a.others = append(a.others, m)
+		}
 	}
-	svc := core.NewGraphService(defaultProject, store, mirror.Writer(),
-		core.WithWarnings(core.WarningSourceFunc(mirror.Warnings().Drain)))
-	return &app{cfg: cfg, logger: logger, store: store, mirror: mirror, graph: svc}, nil
+	a.projects = core.NewProjectCatalog(store, projects)
+	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(),
+		core.WithWarnings(core.WarningSourceFunc(a.mirror.Warnings().Drain)))
+	return a, nil
+}
+
+// projectOf is the served project a configuration entry describes; its
+// UUID, unless configured, derives from its store key.
+func projectOf(pc config.ProjectConfig) core.Project {
+	id := pc.ID
+	if id == "" {
+		id = core.ProjectID(pc.Key)
+	}
+	return core.Project{Key: pc.Key, ID: id, Name: pc.Name, Slug: pc.Slug, Description: pc.Description}
+}
+
+// entityWarnings reports notes with invalid entity values: logged (a
+// user's mistake, INFO) and attached to the next graph tool answer.
+func entityWarnings(logger *slog.Logger, project string, w *vault.Warnings) func(msgs ...string) {
+	return func(msgs ...string) {
+		for _, m := range msgs {
+			logger.Info("note is not an entity", "project", project, "warning", m)
+		}
+		w.Add(msgs...)
+	}
+}
+
+// mirrors returns every project's mirror, the primary first.
+func (a *app) mirrors() []*vault.Mirror { return append([]*vault.Mirror{a.mirror}, a.others...) }
+
+// watch keeps every project's store in line with its vault until ctx ends.
+func (a *app) watch(ctx context.Context) error {
+	errs := make(chan error, len(a.mirrors()))
+	for _, m := range a.mirrors() {
+		go func() { errs <- m.Watch(ctx) }()
+	}
+	var first error
+	for range a.mirrors() {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // syncVault brings the store in line with the vault once. A store that is
 // down is logged and left to the watcher, which retries: the server still
 // starts and answers PROVIDER_ERROR until the store is back.
 func (a *app) syncVault(ctx context.Context) error {
-	if _, err := a.mirror.Sync(ctx); err != nil {
-		if core.IsProviderError(err) && !errors.Is(err, context.Canceled) {
-			a.logger.Warn("initial sync could not reach the store; changes stay queued", "err", err)
-			return nil
+	for _, m := range a.mirrors() {
+		if _, err := m.Sync(ctx); err != nil {
+			if core.IsProviderError(err) && !errors.Is(err, context.Canceled) {
+				a.logger.Warn("initial sync could not reach the store; changes stay queued", "err", err)
+				continue
+			}
+			return fmt.Errorf("sync %s: %w", m.Root(), err)
 		}
-		return fmt.Errorf("sync %s: %w", a.cfg.Vault, err)
+	}
+	if err := a.projects.Sync(ctx); err != nil {
+		// list_projects syncs again when asked.
+		a.logger.Warn("project records could not be written; list_projects retries", "err", err)
 	}
 	return nil
 }
@@ -107,7 +172,7 @@ func (a *app) tools() ([]tools.Tool, error) {
 	all := graph.Tools(graph.NewDeps(a.graph, a.logger))
 	kbSvc, err := kb.New(kb.Config{Root: a.mirror.Root(), Files: a.mirror.Writer(), Logger: a.logger})
 	if err != nil {
-		return nil, fmt.Errorf("knowledge bases in %s: %w", a.cfg.Vault, err)
+		return nil, fmt.Errorf("knowledge bases in %s: %w", a.mirror.Root(), err)
 	}
 	all = append(all, kbtools.Tools(kbtools.NewDeps(kbSvc, a.logger))...)
 	docs, err := a.documentTools()
@@ -115,6 +180,7 @@ func (a *app) tools() ([]tools.Tool, error) {
 		return nil, err
 	}
 	all = append(all, docs...)
+	all = append(all, entities.Tools(entities.Deps{Projects: a.projects, Entities: a.store, Logger: a.logger})...)
 	return tools.Select(all, tools.Selection{
 		Toolsets: a.cfg.Toolsets,
 		ReadOnly: a.cfg.ReadOnly,

@@ -20,7 +20,7 @@ func newCallCommand(s streams) *cobra.Command {
 		Long: `call runs a single tool in process, as an MCP client would call it, and prints
 the tool's result as JSON on stdout: handy for scripts and for checking a
 configuration without an MCP client. JSON is the tool's arguments, an object
-(default {}). The vault is required; the configuration (toolsets, read_only,
+(default {}). The vault (or projects) is required; the configuration (toolsets, read_only,
 tool_renames) decides which tools exist, as it does for serve.
 
 The exit status is 1 when the tool answers with an error result (isError),

@@ -30,7 +30,7 @@ func (a *app) documentTools() ([]tools.Tool, error) {
 	}
 	root := a.mirror.Root()
 	svc, err := docindex.New(docindex.Config{
-		Project:  defaultProject,
+		Project:  a.primary.Key,
 		Store:    a.store,
 		Embedder: emb,
 		Roots:    append([]string{root}, a.cfg.Documents.AllowedRoots...),

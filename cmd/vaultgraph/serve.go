@@ -24,7 +24,7 @@ authenticate with a bearer token from http.tokens (env VAULTGRAPH_HTTP_TOKENS;
 a token starting with ro: gets read-only tools).
 
 Unless --watch=false, serve keeps the store in sync with the vault as files
-change. The vault is required.
+change. The vault (or projects, see docs/ENTITIES.md) is required.
 
 At start serve syncs the vault into the store (only changed notes are written)
 before it answers; a store that is down does not stop it: tools answer
@@ -74,7 +74,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		if !cfg.Watch {
 			return
 		}
-		if err := a.mirror.Watch(watchCtx); err != nil {
+		if err := a.watch(watchCtx); err != nil {
 			logger.Error("vault watcher stopped", "err", err)
 		}
 	}()
@@ -90,7 +90,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		Addr:   cfg.HTTP.Addr,
 		Tokens: tokens,
 		Health: func(ctx context.Context) error {
-			_, err := a.store.CountNotes(ctx, defaultProject)
+			_, err := a.store.CountNotes(ctx, a.primary.Key)
 			return err
 		},
 		Logger: logger,

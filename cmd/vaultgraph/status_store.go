@@ -63,9 +63,9 @@ func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 		db = "(server default)"
 	}
 	fmt.Fprintf(w, "  server: Neo4j %s %s, database %s\n", st.ServerVersion, st.Edition, db)
-	if cfg.Vault != "" {
-		if n, err := s.CountNotes(ctx, defaultProject); err == nil {
-			fmt.Fprintf(w, "  notes: %d in project %q\n", n, defaultProject)
+	for _, p := range cfg.ServedProjects() {
+		if n, err := s.CountNotes(ctx, p.Key); err == nil {
+			fmt.Fprintf(w, "  notes: %d in project %q (%s)\n", n, p.Key, p.Path)
 		}
 	}
 
@@ -98,11 +98,12 @@ func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 }
 
 func writeEmbeddedStatus(w io.Writer, cfg *config.Config) {
-	if cfg.Vault == "" {
+	served := cfg.ServedProjects()
+	if len(served) == 0 {
 		fmt.Fprintf(w, "store: embedded in %s (no vault configured, so no state to show)\n", cfg.StateDir)
 		return
 	}
-	dir := vaultStateDir(cfg.StateDir, cfg.Vault)
+	dir := vaultStateDir(cfg.StateDir, served[0].Path)
 	fmt.Fprintf(w, "store: embedded in %s\n", dir)
 	fi, err := os.Stat(filepath.Join(dir, memstore.StateFileName))
 	switch {

@@ -48,13 +48,18 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 	}
 	defer a.close(ctx)
 	if !watch {
-		if _, err := a.mirror.Sync(ctx); err != nil { // the mirror logs its summary
-			return fmt.Errorf("sync %s: %w", cfg.Vault, err)
+		for _, m := range a.mirrors() {
+			if _, err := m.Sync(ctx); err != nil { // the mirror logs its summary
+				return fmt.Errorf("sync %s: %w", m.Root(), err)
+			}
+		}
+		if err := a.projects.Sync(ctx); err != nil {
+			return fmt.Errorf("sync project records: %w", err)
 		}
 		return nil
 	}
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
-	return a.mirror.Watch(ctx)
+	return a.watch(ctx)
 }

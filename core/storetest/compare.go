@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 
 // CompareNotes reports how got differs from want in the fields a store must
 // give back, or nil when they agree. Precision rules, shared by every store:
+//   - Entity is compared with its times as instants (any zone).
 //   - Keys is not compared: stores keep keys for link resolution but need not
 //     return them.
 //   - ModTime is compared as an instant truncated to the millisecond; the
@@ -57,6 +59,9 @@ func CompareNotes(want, got core.Note) error {
 	}
 	if w, g := normalizeValue(want.Frontmatter), normalizeValue(got.Frontmatter); !reflect.DeepEqual(w, g) {
 		diff("Frontmatter", w, g)
+	}
+	if w, g := entityForm(want.Entity), entityForm(got.Entity); w != g {
+		diff("Entity", w, g)
 	}
 	if len(errs) == 0 {
 		return nil
@@ -117,4 +122,25 @@ func normalizeNested(v any) any {
 	default:
 		return v
 	}
+}
+
+// entityForm renders an entity for comparison: JSON with every time in
+// UTC, so the instant counts and the zone does not; "" for none.
+func entityForm(e *core.NoteEntity) string {
+	if e == nil {
+		return ""
+	}
+	c := e.Clone()
+	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	for _, t := range []**time.Time{&c.PublishedAt, &c.ArchivedAt} {
+		if *t != nil {
+			u := (**t).UTC()
+			*t = &u
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf("unencodable entity: %v", err)
+	}
+	return string(b)
 }

@@ -71,6 +71,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts O
 		{"writes", writeCases},
 		{"deletes", deleteCases},
 		{"projects", isolationCases},
+		{"entities", entityCases},
 		{"concurrency", concurrencyCases},
 		{"chunks", chunkCases},
 	}

@@ -1,0 +1,156 @@
+package entity_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/entity"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+var modTime = time.Date(2025, 5, 6, 7, 8, 9, 0, time.FixedZone("X", 7200))
+
+// note builds a note with frontmatter and the wikilinks the vault would
+// have found in it (raws).
+func note(path string, fm map[string]any, raws ...string) *core.Note {
+	n := &core.Note{ID: strings.ToLower(path), Path: path, Title: strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".md"), Frontmatter: fm, ModTime: modTime}
+	for _, r := range raws {
+		key := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(r, "[["), "]]"))
+		n.Links = append(n.Links, core.Link{Raw: r, Key: key})
+	}
+	return n
+}
+
+func TestDeriveFullEntity(t *testing.T) {
+	n := note("Guides/Attention Is All You Need.md", map[string]any{
+		"type":              "guide",
+		"summary":           "  the transformer  ",
+		"status":            "published",
+		"difficulty":        "advanced",
+		"conceptKind":       "model",
+		"repoUrl":           "https://github.com/x/y",
+		"repoDefaultBranch": "main",
+		"license":           "MIT",
+		"canonicalUrl":      "https://x.y/z",
+		"publishedAt":       "2024-01-02",
+		"archivedAt":        time.Date(2024, 2, 3, 4, 5, 6, 0, time.UTC),
+		"createdAt":         "2023-12-01T10:00:00+01:00",
+		"comparisonTargets": []any{"[[RNN]]", "[[RNN]]"},
+		"relations": map[string]any{
+			"GUIDE_USES_CONCEPT":      []any{"[[Attention]]", map[string]any{"target": "[[Softmax]]", "notes": "for weights"}},
+			"GUIDE_REFERENCES_SOURCE": "[[Paper]]",
+		},
+	}, "[[RNN]]", "[[Attention]]", "[[Softmax]]", "[[Paper]]")
+	e, warnings := entity.Derive("p", n, entity.Options{})
+	require.Empty(t, warnings)
+	require.NotNil(t, e)
+	assert.Equal(t, entity.ID("p", n.ID), e.ID)
+	assert.Equal(t, core.EntityGuide, e.Type)
+	assert.Equal(t, "attention-is-all-you-need", e.Slug, "slug defaults to the file name, slugified")
+	assert.Equal(t, "the transformer", e.Summary)
+	assert.Equal(t, core.StatusPublished, e.Status)
+	assert.Equal(t, "advanced", e.Difficulty)
+	assert.Equal(t, "model", e.ConceptKind)
+	assert.Equal(t, []string{"https://github.com/x/y", "main", "MIT", "https://x.y/z"}, []string{e.RepoURL, e.RepoDefaultBranch, e.License, e.CanonicalURL})
+	assert.Equal(t, time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC), *e.PublishedAt)
+	assert.Equal(t, time.Date(2024, 2, 3, 4, 5, 6, 0, time.UTC), *e.ArchivedAt)
+	assert.Equal(t, time.Date(2023, 12, 1, 9, 0, 0, 0, time.UTC), e.CreatedAt)
+	assert.Equal(t, modTime.UTC(), e.UpdatedAt, "updatedAt defaults to the file's modification time")
+	assert.Equal(t, []int{0}, e.Comparisons)
+	assert.Equal(t, []core.RelationLink{
+		{Type: "GUIDE_REFERENCES_SOURCE", Link: 3},
+		{Type: "GUIDE_USES_CONCEPT", Link: 1},
+		{Type: "GUIDE_USES_CONCEPT", Link: 2, Notes: "for weights"},
+	}, e.Relations, "types in sorted order, targets as written")
+}
+
+func TestDeriveDefaultsAndIdentity(t *testing.T) {
+	n := note("c/BM25.md", map[string]any{"type": "concept"})
+	e, warnings := entity.Derive("p", n, entity.Options{})
+	require.Empty(t, warnings)
+	assert.Equal(t, core.StatusDraft, e.Status)
+	assert.Equal(t, "bm25", e.Slug)
+	assert.Equal(t, e.UpdatedAt, e.CreatedAt, "createdAt defaults to updatedAt")
+	again, _ := entity.Derive("p", n, entity.Options{})
+	assert.Equal(t, e.ID, again.ID, "the same note gives the same id every time")
+	other, _ := entity.Derive("q", n, entity.Options{})
+	assert.NotEqual(t, e.ID, other.ID, "another project gives another id")
+	renamed := note("c/bm25-renamed.md", map[string]any{"type": "concept"})
+	moved, _ := entity.Derive("p", renamed, entity.Options{})
+	assert.NotEqual(t, e.ID, moved.ID, "a rename changes a derived id")
+
+	pinned := note("c/x.md", map[string]any{"type": "concept", "id": "0B8F2B9A-2D1E-4C1B-9F00-AAAAAAAAAAAA", "slug": "custom"})
+	p, warnings := entity.Derive("p", pinned, entity.Options{})
+	require.Empty(t, warnings)
+	assert.Equal(t, "0b8f2b9a-2d1e-4c1b-9f00-aaaaaaaaaaaa", p.ID, "a frontmatter id wins, lowercased")
+	assert.Equal(t, "custom", p.Slug)
+
+	custom := note("c/y.md", map[string]any{"kind": "news", "type": "meeting"})
+	c, warnings := entity.Derive("p", custom, entity.Options{TypeKey: "kind"})
+	require.Empty(t, warnings, "with another type key, type is just frontmatter")
+	assert.Equal(t, core.EntityNews, c.Type)
+
+	plain, warnings := entity.Derive("p", note("c/z.md", map[string]any{"title": "x"}), entity.Options{})
+	assert.Nil(t, plain)
+	assert.Empty(t, warnings)
+}
+
+func TestInvalidValuesAreWarningsAndNoEntity(t *testing.T) {
+	cases := map[string]map[string]any{
+		"type":        {"type": "tutorial"},
+		"status":      {"type": "guide", "status": "done"},
+		"difficulty":  {"type": "guide", "difficulty": "hard"},
+		"conceptKind": {"type": "concept", "conceptKind": "other"},
+		"id":          {"type": "guide", "id": "not-a-uuid"},
+		"date":        {"type": "guide", "publishedAt": "yesterday"},
+		"relation":    {"type": "guide", "relations": map[string]any{"GUIDE_LIKES_CONCEPT": "[[A]]"}},
+		"target":      {"type": "guide", "relations": map[string]any{"GUIDE_USES_CONCEPT": "A"}},
+		"relations":   {"type": "guide", "relations": []any{"[[A]]"}},
+		"slug":        {"type": "guide", "slug": map[string]any{"a": 1}},
+		"unlinked":    {"type": "guide", "comparisonTargets": []any{"[[Nowhere]]"}},
+	}
+	for name, fm := range cases {
+		t.Run(name, func(t *testing.T) {
+			e, warnings := entity.Derive("p", note("x/n.md", fm, "[[A]]"), entity.Options{})
+			assert.Nil(t, e)
+			require.NotEmpty(t, warnings)
+			assert.True(t, strings.HasPrefix(warnings[0], "x/n.md: entity: "), warnings[0])
+			assert.Contains(t, warnings[0], "the note is not an entity")
+		})
+	}
+}
+
+func TestAnnotatorSetsEntitiesOnWrite(t *testing.T) {
+	store := memstore.New()
+	var got []string
+	a := entity.NewAnnotator(store, entity.Options{}, func(msgs ...string) { got = append(got, msgs...) })
+	notes := []core.Note{*note("a.md", map[string]any{"type": "guide"}), *note("b.md", map[string]any{"type": "bogus"})}
+	require.NoError(t, a.UpsertNotes(context.Background(), "p", notes))
+	assert.Nil(t, notes[0].Entity, "the caller's notes are not modified")
+	stored, err := store.GetNote(context.Background(), "p", "a.md")
+	require.NoError(t, err)
+	require.NotNil(t, stored.Entity)
+	assert.Equal(t, core.EntityGuide, stored.Entity.Type)
+	b, err := store.GetNote(context.Background(), "p", "b.md")
+	require.NoError(t, err)
+	assert.Nil(t, b.Entity)
+	require.Len(t, got, 1)
+	assert.Contains(t, got[0], "bogus")
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"Attention Is All You Need": "attention-is-all-you-need",
+		"  C++ / Go!  ":             "c-go",
+		"Über_Straße 2":             "über-straße-2",
+		"---":                       "---",
+	} {
+		assert.Equal(t, want, entity.Slug(in), in)
+	}
+}
