@@ -36,6 +36,8 @@ type Store struct {
 
 	kv     *kv.DB
 	closed atomic.Bool
+
+	mem memories // memory.go
 }
 
 var _ core.Store = (*Store)(nil)
