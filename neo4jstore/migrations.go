@@ -29,6 +29,9 @@ var migrations = []migration{
 	{2, "degree indexes for hubs", []statement{stmtSchemaNoteInDegree, stmtSchemaNoteOutDegree}},
 	{3, "fulltext index on note title and content", []statement{stmtSchemaNoteFulltext}},
 	{4, "vector index on note embeddings", []statement{stmtSchemaNoteEmbedding}},
+	{20, "memory keys and history index", []statement{
+		stmtSchemaMemoryKey, stmtSchemaMemoryContent, stmtSchemaMemoryEventKey, stmtSchemaMemoryEventMemory,
+	}},
 }
 
 // awaitIndexesSeconds bounds the wait for new indexes to come online at
