@@ -9,6 +9,10 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
+// MinContextScore is the similarity to the query a memory needs to enter
+// memory_context's block (golden rules need none).
+const MinContextScore = 0.25
+
 // contextCandidates bounds how many memories memory_context considers.
 const contextCandidates = 200
 
@@ -42,7 +46,8 @@ const contextHeader = "## Relevant Memories\n"
 // Context builds the markdown block of memory_context: golden rules first
 // (a memory at the golden threshold counts as one), then one section per
 // type, each line with its confidence. With a query the memories are the
-// most similar ones; without, the most confident and important. With a
+// golden rules and the memories at least MinContextScore similar, by
+// similarity; without, all memories by confidence then importance. With a
 // namespace, memories of that namespace and global ones are used. Lines
 // are added in rank order while the whole block stays within budget
 // tokens; a line that does not fit is skipped, so a long memory does not
@@ -64,12 +69,26 @@ func (s *Service) Context(ctx context.Context, query, namespace string, budget i
 		if err != nil {
 			return ContextResult{}, err
 		}
+		// Golden rules apply whatever the query: they come first.
+		seen := map[string]bool{}
+		for _, gf := range []core.MemoryFilter{{Namespaces: f.Namespaces, Type: TypeGoldenRule}, {Namespaces: f.Namespaces, MinConfidence: GoldenThreshold}} {
+			golden, _, err := s.store.ListMemories(ctx, s.project, gf, core.MemoryPage{Order: core.OrderConfidence, Descending: true, Limit: contextCandidates})
+			if err != nil {
+				return ContextResult{}, err
+			}
+			for _, m := range golden {
+				if !seen[m.ID] {
+					seen[m.ID] = true
+					ranked = append(ranked, m)
+				}
+			}
+		}
 		hits, err := s.store.SearchMemories(ctx, s.project, s.emb.Model(), v, f, contextCandidates)
 		if err != nil {
 			return ContextResult{}, err
 		}
 		for _, h := range hits {
-			if h.Score > 0 {
+			if h.Score >= MinContextScore && !seen[h.ID] {
 				ranked = append(ranked, h.Memory)
 			}
 		}

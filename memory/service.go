@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -149,6 +150,24 @@ func newID(prefix string) string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return prefix + hex.EncodeToString(b[:])
+}
+
+// lastEvent is the last nanosecond newEventID used.
+var lastEvent atomic.Int64
+
+// newEventID returns an ID that sorts after every ID this process made
+// before (16 hex digits of the wall clock in nanoseconds, bumped when two
+// calls meet): events that share a timestamp keep their order, since the
+// stores order history by time, then ID.
+func newEventID() string {
+	now := time.Now().UnixNano()
+	for {
+		last := lastEvent.Load()
+		next := max(now, last+1)
+		if lastEvent.CompareAndSwap(last, next) {
+			return fmt.Sprintf("evt_%016x", next)
+		}
+	}
 }
 
 // notFound maps a store's ErrNotFound to the spec's message.
@@ -329,7 +348,7 @@ func (s *Service) feedback(ctx context.Context, id, kind string, positive bool, 
 		m.UpdatedAt = now
 		m.LastAccessed = now
 		p := positive
-		ev := core.MemoryEvent{ID: newID("evt_"), MemoryID: id, Kind: kind, Positive: &p, Context: text,
+		ev := core.MemoryEvent{ID: newEventID(), MemoryID: id, Kind: kind, Positive: &p, Context: text,
 			ApplyID: applyID, OldConfidence: old, NewConfidence: next, Promoted: promoted, At: now}
 		fb = Feedback{Event: ev, OldConfidence: old, NewConfidence: next, Promoted: promoted}
 		return &ev, nil
@@ -348,7 +367,7 @@ func (s *Service) Apply(ctx context.Context, id, context string) (core.Memory, c
 	m, err := s.store.UpdateMemory(ctx, s.project, id, func(m *core.Memory) (*core.MemoryEvent, error) {
 		m.LastAccessed = now
 		m.AccessCount++
-		ev = core.MemoryEvent{ID: newID("evt_"), MemoryID: id, Kind: EventApply, Context: context,
+		ev = core.MemoryEvent{ID: newEventID(), MemoryID: id, Kind: EventApply, Context: context,
 			OldConfidence: m.Confidence, NewConfidence: m.Confidence, At: now}
 		return &ev, nil
 	})

@@ -7,9 +7,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
+	memtools "github.com/vaultgraph/vaultgraph/tools/memory"
 )
 
 type nopSearcher struct{}
@@ -22,7 +24,18 @@ func inventory(t *testing.T) []tools.Tool {
 	t.Helper()
 	svc := core.NewGraphService("p", nil, nil, core.WithSearcher(nopSearcher{}))
 	all := graph.Tools(graph.NewDeps(svc, nil))
-	return append(all, kbtools.Tools(kbtools.Deps{})...)
+	all = append(all, kbtools.Tools(kbtools.Deps{})...)
+	return append(all, memtools.Tools(memtools.NewDeps(memory.New("p", nil, nopEmbedder{}), nil))...)
+}
+
+// nopEmbedder switches on the memory tools that need an embedder.
+type nopEmbedder struct{}
+
+func (nopEmbedder) Name() string   { return "nop" }
+func (nopEmbedder) Model() string  { return "nop" }
+func (nopEmbedder) Dimension() int { return 1 }
+func (nopEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return make([][]float32, len(texts)), nil
 }
 
 func TestInventoryToolsAreWellFormed(t *testing.T) {

@@ -28,6 +28,9 @@ type Memories interface {
 	DetectContradictions(ctx context.Context, id, namespace string, threshold float64) ([]mem.Contradiction, int, error)
 	CheckSupersedes(ctx context.Context, id, target string, threshold float64) (core.Memory, []mem.SupersedeCandidate, error)
 	AnalyzeHealth(ctx context.Context, namespace string, staleDays int) (mem.Health, error)
+	// HasEmbedder reports whether semantic similarity is available; without
+	// it the tools that cannot work at all are not offered.
+	HasEmbedder() bool
 }
 
 var _ Memories = (*mem.Service)(nil)

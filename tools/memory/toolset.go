@@ -18,11 +18,23 @@ func Specs() []mcp.Tool {
 	}
 }
 
+// needsEmbedder are the tools that cannot work without semantic
+// similarity; with embedding.provider none they are not offered. The
+// others work, answering an error only for a semantic mode (memory_forget
+// by query, memory_context with a query).
+var needsEmbedder = map[string]bool{
+	MemoryRecallName: true, MemoryDetectContradictionsName: true, MemoryCheckSupersedesName: true,
+}
+
 // Tools returns the memory tools for d, in spec order, in toolset
 // tools.ToolsetMemory (shared with the document tools of spec 004).
 func Tools(d Deps) []tools.Tool {
 	var out []tools.Tool
+	semantic := d.Memories.HasEmbedder()
 	add := func(spec mcp.Tool, h server.ToolHandlerFunc) {
+		if !semantic && needsEmbedder[spec.Name] {
+			return
+		}
 		out = append(out, tools.Tool{Toolset: tools.ToolsetMemory, Tool: spec, Handler: h})
 	}
 	add(MemoryStoreSpec(), MemoryStoreHandler(d))
