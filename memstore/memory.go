@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -333,34 +334,65 @@ func (s *Store) CountMemories(ctx context.Context, project string, f core.Memory
 }
 
 // SearchMemories ranks the selected memories of model by cosine similarity.
+// With a limit it keeps only the best limit in a heap while scanning, so a
+// search costs one dot product per memory and no sort of them all.
 func (s *Store) SearchMemories(ctx context.Context, project, model string, vector []float32, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
 	if err := s.beginMemories(ctx, "search memories"); err != nil {
 		return nil, err
 	}
 	s.mem.mu.RLock()
 	defer s.mem.mu.RUnlock()
-	type hit struct {
-		m     *core.Memory
-		score float64
-	}
-	var hits []hit
-	for _, m := range s.selected(project, f) {
-		if m.Model != model || len(m.Vector) != len(vector) {
-			continue
+	var hits scoredHeap
+	if ix := s.mem.byProj[project]; ix != nil {
+		for _, m := range ix.byID {
+			if m.Model != model || len(m.Vector) != len(vector) || !matches(m, f) {
+				continue
+			}
+			h := scored{m, core.Cosine01(vector, m.Vector)}
+			switch {
+			case limit <= 0 || len(hits) < limit:
+				heap.Push(&hits, h)
+			case h.better(hits[0]):
+				hits[0] = h
+				heap.Fix(&hits, 0)
+			}
 		}
-		hits = append(hits, hit{m, core.Cosine01(vector, m.Vector)})
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.m.ID, b.m.ID))
+	slices.SortFunc(hits, func(a, b scored) int {
+		if a.better(b) {
+			return -1
+		}
+		return 1
 	})
-	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
-	}
 	out := make([]core.ScoredMemory, len(hits))
 	for i, h := range hits {
 		out[i] = core.ScoredMemory{Memory: cloneMemory(h.m), Score: h.score}
 	}
 	return out, nil
+}
+
+type scored struct {
+	m     *core.Memory
+	score float64
+}
+
+// better orders by score descending, then ID ascending.
+func (a scored) better(b scored) bool {
+	return a.score > b.score || (a.score == b.score && a.m.ID < b.m.ID)
+}
+
+// scoredHeap is a heap whose root is the worst hit kept.
+type scoredHeap []scored
+
+func (h scoredHeap) Len() int           { return len(h) }
+func (h scoredHeap) Less(i, j int) bool { return h[j].better(h[i]) }
+func (h scoredHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *scoredHeap) Push(x any)        { *h = append(*h, x.(scored)) }
+func (h *scoredHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // UpdateMemory changes one memory and records its event atomically.
