@@ -108,6 +108,7 @@ type Store interface {
 	GraphStore
 	ChunkStore
 	EntityStore
+	MemoryStore
 	// Close releases the store's resources.
 	Close(ctx context.Context) error
 }

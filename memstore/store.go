@@ -39,6 +39,7 @@ type Store struct {
 
 	chunks chunkIndex // document chunks, see chunks.go
 
+	mem memories // memory.go
 }
 
 var _ core.Store = (*Store)(nil)

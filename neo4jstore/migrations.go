@@ -30,6 +30,10 @@ var migrations = []migration{
 	{3, "fulltext index on note title and content", []statement{stmtSchemaNoteFulltext}},
 	{4, "vector index on note embeddings", []statement{stmtSchemaNoteEmbedding}},
 	chunkMigration, // 10: document chunks (chunks.go)
+	// 20-29: memories (spec 004).
+	{20, "memory keys and history index", []statement{
+		stmtSchemaMemoryKey, stmtSchemaMemoryContent, stmtSchemaMemoryEventKey, stmtSchemaMemoryEventMemory,
+	}},
 	// 30-39: entities and projects (spec 003).
 	{30, "entity id index and project key", []statement{stmtSchemaNoteEntityID, stmtSchemaProjectKey}},
 	{31, "entity lists on older notes, which the next sync re-parses", []statement{stmtMigrationEntityReparse}},

@@ -7,11 +7,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
 	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
+	memtools "github.com/vaultgraph/vaultgraph/tools/memory"
 )
 
 type nopSearcher struct{}
@@ -26,7 +28,18 @@ func inventory(t *testing.T) []tools.Tool {
 	all := graph.Tools(graph.NewDeps(svc, nil))
 	all = append(all, dtools.Tools(dtools.Deps{})...)
 	all = append(all, kbtools.Tools(kbtools.Deps{})...)
-	return append(all, entities.Tools(entities.Deps{})...)
+	all = append(all, entities.Tools(entities.Deps{})...)
+	return append(all, memtools.Tools(memtools.NewDeps(memory.New("p", nil, nopEmbedder{}), nil))...)
+}
+
+// nopEmbedder switches on the memory tools that need an embedder.
+type nopEmbedder struct{}
+
+func (nopEmbedder) Name() string   { return "nop" }
+func (nopEmbedder) Model() string  { return "nop" }
+func (nopEmbedder) Dimension() int { return 1 }
+func (nopEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return make([][]float32, len(texts)), nil
 }
 
 func TestInventoryToolsAreWellFormed(t *testing.T) {

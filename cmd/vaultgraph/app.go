@@ -13,14 +13,17 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/entity"
 	"github.com/vaultgraph/vaultgraph/kb"
+	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 	"github.com/vaultgraph/vaultgraph/tools"
 	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
+	memtools "github.com/vaultgraph/vaultgraph/tools/memory"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -181,11 +184,31 @@ func (a *app) tools() ([]tools.Tool, error) {
 	}
 	all = append(all, docs...)
 	all = append(all, entities.Tools(entities.Deps{Projects: a.projects, Entities: a.store, Logger: a.logger})...)
+	memTools, err := a.memoryTools()
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, memTools...)
 	return tools.Select(all, tools.Selection{
 		Toolsets: a.cfg.Toolsets,
 		ReadOnly: a.cfg.ReadOnly,
 		Renames:  a.cfg.ToolRenames,
 	})
+}
+
+// memoryTools returns the memory tools of spec 004 over the store, with
+// the configured embedder (none: the tools that need similarity are
+// left out).
+func (a *app) memoryTools() ([]tools.Tool, error) {
+	if !a.cfg.HasToolset(tools.ToolsetMemory) {
+		return nil, nil // not enabled: do not load the embedding model
+	}
+	emb, err := embedding.New(a.cfg.Embedding.Provider, a.cfg.Embedding.URL, a.cfg.Embedding.Model, a.cfg.Embedding.APIKey.Reveal())
+	if err != nil {
+		return nil, fmt.Errorf("embedding provider: %w", err)
+	}
+	svc := memory.New(a.primary.Key, a.store, emb)
+	return memtools.Tools(memtools.NewDeps(svc, a.logger)), nil
 }
 
 // close releases the store.

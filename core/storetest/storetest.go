@@ -74,6 +74,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts O
 		{"entities", entityCases},
 		{"concurrency", concurrencyCases},
 		{"chunks", chunkCases},
+		{"memories", memoryCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,0 +1,8 @@
+// Takes the memory's write lock before reading it, so that a concurrent
+// update waits for this transaction instead of losing its change
+// (memory_update clears the marker).
+MATCH (m:Memory {project: $project, id: $id})
+SET m._lock = true
+RETURN m.id AS id, m.content AS content, m.content_hash AS content_hash, m.namespace AS namespace,
+       m.model AS model, m.created_ns AS created_ns, m.last_accessed_ns AS last_accessed_ns,
+       m.access_count AS access_count, m.state AS state, m.embedding AS embedding

@@ -1,0 +1,449 @@
+package neo4jstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Memories are (:Memory) nodes carrying their project. What changes
+// together (type, importance, confidence, metadata, updated time) is also
+// kept whole in one JSON property, state, which reads decode: a reader
+// never sees half of an update (see noteDoc for why). type, importance,
+// confidence and the times exist as properties too, for filters and
+// ordering. Times are nanoseconds since the epoch. History events are
+// (:MemoryEvent) nodes, (:Memory)-[:HAS_EVENT]->(:MemoryEvent), with the
+// whole event in doc; relations are (:Memory)-[:MEMORY_RELATION {type,
+// weight}]->(:Memory).
+
+// memoryState is the JSON of a memory's state property.
+type memoryState struct {
+	Type       string         `json:"type"`
+	Importance float64        `json:"importance"`
+	Confidence int            `json:"confidence"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	UpdatedAt  time.Time      `json:"updated_at"`
+}
+
+func stateProps(m *core.Memory) (map[string]any, error) {
+	state, err := json.Marshal(memoryState{Type: m.Type, Importance: m.Importance, Confidence: m.Confidence, Metadata: m.Metadata, UpdatedAt: m.UpdatedAt})
+	if err != nil {
+		return nil, fmt.Errorf("encode memory %s: %w", m.ID, err)
+	}
+	return map[string]any{
+		"state": string(state), "type": m.Type, "importance": m.Importance, "confidence": int64(m.Confidence),
+		"updated_ns": m.UpdatedAt.UnixNano(), "last_accessed_ns": m.LastAccessed.UnixNano(), "access_count": int64(m.AccessCount),
+	}, nil
+}
+
+func memoryProps(m *core.Memory) (map[string]any, error) {
+	p, err := stateProps(m)
+	if err != nil {
+		return nil, err
+	}
+	p["id"], p["content"], p["content_hash"], p["namespace"] = m.ID, m.Content, m.ContentHash, m.Namespace
+	p["model"], p["created_ns"] = m.Model, m.CreatedAt.UnixNano()
+	vec := make([]float64, len(m.Vector))
+	for i, f := range m.Vector {
+		vec[i] = float64(f)
+	}
+	p["embedding"] = vec
+	return p, nil
+}
+
+// decodeMemory reads the columns every memory statement returns, by name.
+func decodeMemory(r *neo4j.Record) (core.Memory, error) {
+	get := func(k string) any { v, _ := r.Get(k); return v }
+	m := core.Memory{
+		ID: str(get("id")), Content: str(get("content")), ContentHash: str(get("content_hash")), Namespace: str(get("namespace")),
+		Model: str(get("model")), CreatedAt: time.Unix(0, num(get("created_ns"))).UTC(),
+		LastAccessed: time.Unix(0, num(get("last_accessed_ns"))).UTC(), AccessCount: int(num(get("access_count"))),
+	}
+	var st memoryState
+	if err := json.Unmarshal([]byte(str(get("state"))), &st); err != nil {
+		return core.Memory{}, fmt.Errorf("decode memory %s: %w", m.ID, err)
+	}
+	m.Type, m.Importance, m.Confidence, m.Metadata, m.UpdatedAt = st.Type, st.Importance, st.Confidence, st.Metadata, st.UpdatedAt
+	if list, ok := get("embedding").([]any); ok && len(list) > 0 {
+		m.Vector = make([]float32, len(list))
+		for i, v := range list {
+			f, _ := v.(float64)
+			m.Vector[i] = float32(f)
+		}
+	}
+	return m, nil
+}
+
+func decodeMemories(records []*neo4j.Record) ([]core.Memory, error) {
+	out := make([]core.Memory, 0, len(records))
+	for _, r := range records {
+		m, err := decodeMemory(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func filterParams(project string, f core.MemoryFilter) map[string]any {
+	ns := f.Namespaces
+	if ns == nil {
+		ns = []string{}
+	}
+	return map[string]any{"project": project, "namespaces": ns, "type": f.Type,
+		"min_importance": f.MinImportance, "min_confidence": int64(f.MinConfidence)}
+}
+
+func nonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// PutMemory stores m unless its namespace holds the same content.
+func (s *Store) PutMemory(ctx context.Context, project string, m core.Memory) (core.Memory, bool, error) {
+	if m.ID == "" {
+		return core.Memory{}, false, fmt.Errorf("neo4jstore: put memory: %w", core.InvalidArgument("memory id is empty"))
+	}
+	props, err := memoryProps(&m)
+	if err != nil {
+		return core.Memory{}, false, fmt.Errorf("neo4jstore: put memory: %w", err)
+	}
+	props["project"] = project
+	var stored core.Memory
+	var created bool
+	err = s.write(ctx, "put memory", func(t txn) error {
+		r, err := t.single(stmtMemoryPut, map[string]any{"project": project, "namespace": m.Namespace, "content_hash": m.ContentHash, "props": props})
+		if err != nil {
+			return err
+		}
+		created, _ = r.Values[0].(bool)
+		stored, err = decodeMemory(r)
+		return err
+	})
+	if err != nil {
+		return core.Memory{}, false, err
+	}
+	return stored, created, nil
+}
+
+// GetMemory returns the memory with this ID.
+func (s *Store) GetMemory(ctx context.Context, project, id string) (*core.Memory, error) {
+	var m *core.Memory
+	err := s.read(ctx, "get memory", func(t txn) error {
+		r, err := t.single(stmtMemoryGet, map[string]any{"project": project, "id": id})
+		if err != nil || r == nil {
+			m = nil
+			return err
+		}
+		got, err := decodeMemory(r)
+		m = &got
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, fmt.Errorf("neo4jstore: get memory %s: %w", id, core.ErrNotFound)
+	}
+	return m, nil
+}
+
+// ListMemories returns one page of the selected memories and their total.
+func (s *Store) ListMemories(ctx context.Context, project string, f core.MemoryFilter, page core.MemoryPage) ([]core.Memory, int, error) {
+	p := filterParams(project, f)
+	p["order"] = string(page.Order)
+	p["sign"] = int64(1)
+	if page.Descending {
+		p["sign"] = int64(-1)
+	}
+	p["skip"] = int64(max(page.Offset, 0))
+	p["limit"] = limitParam(page.Limit)
+	var out []core.Memory
+	var total int
+	err := s.read(ctx, "list memories", func(t txn) error {
+		records, err := t.collect(stmtMemoryList, p)
+		if err != nil {
+			return err
+		}
+		if out, err = decodeMemories(records); err != nil {
+			return err
+		}
+		r, err := t.single(stmtMemoryCount, p)
+		if err != nil {
+			return err
+		}
+		total = int(num(r.Values[0]))
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+// CountMemories counts the selected memories.
+func (s *Store) CountMemories(ctx context.Context, project string, f core.MemoryFilter) (int, error) {
+	var n int
+	err := s.read(ctx, "count memories", func(t txn) error {
+		r, err := t.single(stmtMemoryCount, filterParams(project, f))
+		if err != nil {
+			return err
+		}
+		n = int(num(r.Values[0]))
+		return nil
+	})
+	return n, err
+}
+
+// SearchMemories ranks the selected memories of model by cosine similarity.
+func (s *Store) SearchMemories(ctx context.Context, project, model string, vector []float32, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
+	if len(vector) == 0 {
+		return []core.ScoredMemory{}, nil
+	}
+	p := filterParams(project, f)
+	vec := make([]float64, len(vector))
+	for i, v := range vector {
+		vec[i] = float64(v)
+	}
+	p["model"], p["vector"], p["limit"] = model, vec, limitParam(limit)
+	var out []core.ScoredMemory
+	err := s.read(ctx, "search memories", func(t txn) error {
+		records, err := t.collect(stmtMemorySearch, p)
+		if err != nil {
+			return err
+		}
+		out = make([]core.ScoredMemory, 0, len(records))
+		for _, r := range records {
+			m, err := decodeMemory(r)
+			if err != nil {
+				return err
+			}
+			sim, _ := r.Get("similarity")
+			half, _ := sim.(float64)
+			out = append(out, core.ScoredMemory{Memory: m, Score: min(max(2*half-1, 0), 1)})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// UpdateMemory locks, changes and writes one memory with its event.
+func (s *Store) UpdateMemory(ctx context.Context, project, id string, change func(m *core.Memory) (*core.MemoryEvent, error)) (*core.Memory, error) {
+	var out *core.Memory
+	var changeErr error
+	err := s.write(ctx, "update memory", func(t txn) error {
+		out, changeErr = nil, nil
+		r, err := t.single(stmtMemoryLock, map[string]any{"project": project, "id": id})
+		if err != nil || r == nil {
+			return err
+		}
+		m, err := decodeMemory(r)
+		if err != nil {
+			return err
+		}
+		cur := m
+		ev, err := change(&m)
+		if err != nil {
+			changeErr = err
+			return err
+		}
+		m.ID, m.Content, m.ContentHash, m.Namespace, m.Vector, m.Model, m.CreatedAt =
+			cur.ID, cur.Content, cur.ContentHash, cur.Namespace, cur.Vector, cur.Model, cur.CreatedAt
+		props, err := stateProps(&m)
+		if err != nil {
+			return err
+		}
+		if _, err := t.collect(stmtMemoryUpdate, map[string]any{"project": project, "id": id, "props": props}); err != nil {
+			return err
+		}
+		if ev != nil {
+			doc, err := json.Marshal(ev)
+			if err != nil {
+				return err
+			}
+			_, err = t.collect(stmtMemoryEventCreate, map[string]any{"project": project, "memory_id": id, "id": ev.ID,
+				"at_ns": ev.At.UnixNano(), "doc": string(doc)})
+			if err != nil {
+				return err
+			}
+		}
+		out = &m
+		return nil
+	})
+	if changeErr != nil {
+		return nil, changeErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, fmt.Errorf("neo4jstore: update memory %s: %w", id, core.ErrNotFound)
+	}
+	return out, nil
+}
+
+// TouchMemories records an access of each existing memory of ids.
+func (s *Store) TouchMemories(ctx context.Context, project string, ids []string, at time.Time) error {
+	ids = distinct(ids)
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.write(ctx, "touch memories", func(t txn) error {
+		_, err := t.collect(stmtMemoryTouch, map[string]any{"project": project, "ids": ids, "at_ns": at.UnixNano()})
+		return err
+	})
+}
+
+// DeleteMemories deletes memories with their events and relations.
+func (s *Store) DeleteMemories(ctx context.Context, project string, ids []string) ([]string, error) {
+	ids = distinct(ids)
+	gone := []string{}
+	if len(ids) == 0 {
+		return gone, nil
+	}
+	err := s.write(ctx, "delete memories", func(t txn) error {
+		records, err := t.collect(stmtMemoryDelete, map[string]any{"project": project, "ids": ids})
+		if err != nil {
+			return err
+		}
+		deleted := map[string]bool{}
+		for _, r := range records {
+			deleted[str(r.Values[0])] = true
+		}
+		gone = gone[:0]
+		for _, id := range ids {
+			if deleted[id] {
+				gone = append(gone, id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return gone, nil
+}
+
+// MemoryEvents returns the newest limit events, oldest first.
+func (s *Store) MemoryEvents(ctx context.Context, project, memoryID string, limit int) ([]core.MemoryEvent, error) {
+	var out []core.MemoryEvent
+	err := s.read(ctx, "memory events", func(t txn) error {
+		records, err := t.collect(stmtMemoryEvents, map[string]any{"project": project, "memory_id": memoryID, "limit": limitParam(limit)})
+		if err != nil {
+			return err
+		}
+		out = make([]core.MemoryEvent, len(records))
+		for i, r := range records {
+			if err := json.Unmarshal([]byte(str(r.Values[0])), &out[len(records)-1-i]); err != nil {
+				return fmt.Errorf("decode memory event: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].At = out[i].At.UTC()
+	}
+	return out, nil
+}
+
+// RelateMemories creates or re-weighs a relation.
+func (s *Store) RelateMemories(ctx context.Context, project string, r core.MemoryRelation) (bool, error) {
+	var created, found bool
+	err := s.write(ctx, "relate memories", func(t txn) error {
+		rec, err := t.single(stmtMemoryRelate, map[string]any{"project": project, "from": r.From, "to": r.To, "type": r.Type,
+			"weight": r.Weight, "created_ns": r.CreatedAt.UnixNano(), "nonce": nonce()})
+		if err != nil {
+			return err
+		}
+		found = rec != nil
+		if found {
+			created, _ = rec.Values[0].(bool)
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	if !found {
+		return false, fmt.Errorf("neo4jstore: relate memories %s -> %s: %w", r.From, r.To, core.ErrNotFound)
+	}
+	return created, nil
+}
+
+// UnrelateMemories deletes relations (see core.MemoryStore).
+func (s *Store) UnrelateMemories(ctx context.Context, project, from, to, relType string) (int, error) {
+	st := stmtMemoryUnrelatePair
+	if to == "" {
+		st = stmtMemoryUnrelateAll
+	}
+	var n int
+	err := s.write(ctx, "unrelate memories", func(t txn) error {
+		r, err := t.single(st, map[string]any{"project": project, "from": from, "to": to, "type": relType})
+		if err != nil {
+			return err
+		}
+		n = int(num(r.Values[0]))
+		return nil
+	})
+	return n, err
+}
+
+// MemoryRelations returns the relations touching ids.
+func (s *Store) MemoryRelations(ctx context.Context, project string, ids []string) ([]core.MemoryRelation, error) {
+	out := []core.MemoryRelation{}
+	ids = distinct(ids)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := s.read(ctx, "memory relations", func(t txn) error {
+		records, err := t.collect(stmtMemoryRelations, map[string]any{"project": project, "ids": ids})
+		if err != nil {
+			return err
+		}
+		out = out[:0]
+		for _, r := range records {
+			w, _ := r.Values[3].(float64)
+			out = append(out, core.MemoryRelation{From: str(r.Values[0]), To: str(r.Values[1]), Type: str(r.Values[2]),
+				Weight: w, CreatedAt: time.Unix(0, num(r.Values[4])).UTC()})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Cypher orders strings by code point, as Go does; sort anyway so both
+	// stores agree even on collation corner cases.
+	slices.SortFunc(out, func(a, b core.MemoryRelation) int {
+		if a.From != b.From {
+			return compare(a.From, b.From)
+		}
+		if a.To != b.To {
+			return compare(a.To, b.To)
+		}
+		return compare(a.Type, b.Type)
+	})
+	return out, nil
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,45 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+	mem "github.com/vaultgraph/vaultgraph/memory"
+)
+
+// MemoryInspectGraphResponse is memory_inspect_graph's data for
+// output_format json.
+type MemoryInspectGraphResponse struct {
+	Root      string          `json:"root"`
+	Format    string          `json:"format"`
+	NodeCount int             `json:"node_count"`
+	EdgeCount int             `json:"edge_count"`
+	Nodes     []mem.GraphNode `json:"nodes"`
+	Edges     []mem.GraphEdge `json:"edges"`
+	Paths     []mem.GraphPath `json:"paths"`
+}
+
+// MemoryInspectGraphMermaid is memory_inspect_graph's data for
+// output_format mermaid.
+type MemoryInspectGraphMermaid struct {
+	Root      string `json:"root"`
+	Format    string `json:"format"`
+	NodeCount int    `json:"node_count"`
+	EdgeCount int    `json:"edge_count"`
+	Mermaid   string `json:"mermaid"`
+}
+
+// MemoryInspectGraphHandler answers memory_inspect_graph.
+func MemoryInspectGraphHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, MemoryInspectGraphSpec(), func(ctx context.Context, in MemoryInspectGraphInput) (any, error) {
+		g, err := d.Memories.Inspect(ctx, in.MemoryID, intOr(in.MaxDepth, DefaultGraphDepth), floatOr(in.DecayFactor, DefaultDecay))
+		if err != nil {
+			return nil, err
+		}
+		if stringOr(in.OutputFormat, "json") == "mermaid" {
+			return MemoryInspectGraphMermaid{Root: g.Root, Format: "mermaid", NodeCount: len(g.Nodes), EdgeCount: len(g.Edges), Mermaid: mem.Mermaid(g)}, nil
+		}
+		return MemoryInspectGraphResponse{Root: g.Root, Format: "json", NodeCount: len(g.Nodes), EdgeCount: len(g.Edges),
+			Nodes: g.Nodes, Edges: g.Edges, Paths: g.Paths}, nil
+	})
+}

@@ -1,0 +1,34 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// MemoryListResponse is memory_list's data.
+type MemoryListResponse struct {
+	Memories []MemoryView `json:"memories"`
+	Total    int          `json:"total"`
+	Count    int          `json:"count"`
+	Limit    int          `json:"limit"`
+	Offset   int          `json:"offset"`
+	HasMore  bool         `json:"has_more"`
+	Filters  FiltersView  `json:"filters"`
+}
+
+// MemoryListHandler answers memory_list.
+func MemoryListHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, MemoryListSpec(), func(ctx context.Context, in MemoryListInput) (any, error) {
+		limit, offset := intOr(in.Limit, DefaultListLimit), intOr(in.Offset, 0)
+		page := core.MemoryPage{Order: core.MemoryOrder(stringOr(in.OrderBy, string(core.OrderCreatedAt))),
+			Descending: stringOr(in.Order, "desc") == "desc", Offset: offset, Limit: limit}
+		ms, total, err := d.Memories.List(ctx, filter(in.FiltersView), page)
+		if err != nil {
+			return nil, err
+		}
+		return MemoryListResponse{Memories: views(ms), Total: total, Count: len(ms), Limit: limit, Offset: offset,
+			HasMore: offset+len(ms) < total, Filters: in.FiltersView}, nil
+	})
+}

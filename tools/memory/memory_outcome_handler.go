@@ -1,0 +1,24 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// MemoryOutcomeHandler answers memory_outcome with memory_validate's
+// fields plus success and apply_event_id.
+func MemoryOutcomeHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, MemoryOutcomeSpec(), func(ctx context.Context, in MemoryOutcomeInput) (any, error) {
+		fb, err := d.Memories.Outcome(ctx, in.MemoryID, in.Success, in.Outcome, in.EventID)
+		if err != nil {
+			return nil, err
+		}
+		data := feedbackData(fb)
+		data["success"] = in.Success
+		if in.EventID != "" {
+			data["apply_event_id"] = in.EventID
+		}
+		return data, nil
+	})
+}

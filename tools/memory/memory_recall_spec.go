@@ -1,0 +1,42 @@
+package memory
+
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
+
+// MemoryRecallName is memory_recall's name.
+const MemoryRecallName = "memory_recall"
+
+// MaxResults bounds n_results of memory_recall and memory_forget.
+const MaxResults = 100
+
+// MemoryRecallInput is memory_recall's arguments.
+type MemoryRecallInput struct {
+	Query    string     `json:"query"`
+	NResults *tools.Int `json:"n_results"`
+	FiltersView
+}
+
+// filterOptions are the filter arguments shared by memory_recall,
+// memory_count and memory_list, with spec 004's descriptions.
+func filterOptions() []mcp.ToolOption {
+	return []mcp.ToolOption{
+		mcp.WithString("namespace", mcp.Description("Filter by namespace")),
+		mcp.WithString("memory_type", mcp.Description("Filter by memory type")),
+		mcp.WithNumber("min_importance", mcp.Min(0.0), mcp.Max(1.0), mcp.Description("Minimum importance score filter")),
+		mcp.WithNumber("min_confidence", mcp.Min(0.0), mcp.Max(1.0), mcp.Description("Minimum confidence score filter")),
+	}
+}
+
+// MemoryRecallSpec is memory_recall's contract (spec 004).
+func MemoryRecallSpec() mcp.Tool {
+	opts := []mcp.ToolOption{
+		mcp.WithDescription("Recall memories using semantic search: the memories most similar to query (score is cosine similarity in [0, 1]), optionally filtered by namespace, memory_type (preference, decision, pattern, session, fact, golden_rule), min_importance and min_confidence. Recall updates each memory's last access."),
+		mcp.WithString("query", mcp.Required(), mcp.Description("Search query text")),
+		mcp.WithInteger("n_results", mcp.DefaultNumber(5), mcp.Min(1), mcp.Max(MaxResults), mcp.Description("Maximum number of results")),
+	}
+	opts = append(opts, filterOptions()...)
+	opts = append(opts, mcp.WithSchemaAdditionalProperties(false), annotations("Recall memories", false, false, false))
+	return mcp.NewTool(MemoryRecallName, opts...)
+}

@@ -1,0 +1,28 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// MemoryRelateResponse is memory_relate's data.
+type MemoryRelateResponse struct {
+	SourceID     string  `json:"source_id"`
+	TargetID     string  `json:"target_id"`
+	RelationType string  `json:"relation_type"`
+	Weight       float64 `json:"weight"`
+	Created      bool    `json:"created"`
+}
+
+// MemoryRelateHandler answers memory_relate.
+func MemoryRelateHandler(d Deps) server.ToolHandlerFunc {
+	return handle(d, MemoryRelateSpec(), func(ctx context.Context, in MemoryRelateInput) (any, error) {
+		w := floatOr(in.Weight, 1)
+		created, err := d.Memories.Relate(ctx, in.SourceID, in.TargetID, in.RelationType, w)
+		if err != nil {
+			return nil, err
+		}
+		return MemoryRelateResponse{SourceID: in.SourceID, TargetID: in.TargetID, RelationType: in.RelationType, Weight: w, Created: created}, nil
+	})
+}
