@@ -94,9 +94,16 @@ func linkNoClobber(src, dst string) error {
 }
 
 // moveNoClobber renames src to dst, failing with core.ErrExists when dst
-// exists (a hard link then removing src; a checked rename where links are
-// not supported).
+// exists: in one atomic step where the system can (renameat2 with
+// RENAME_NOREPLACE on Linux), else a hard link then removing src, else a
+// checked rename where links are not supported.
 func moveNoClobber(src, dst string) error {
+	if ok, err := renameNoReplace(src, dst); ok {
+		if errors.Is(err, fs.ErrExist) {
+			return core.ErrExists
+		}
+		return err
+	}
 	if err := os.Link(src, dst); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return core.ErrExists

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -36,6 +37,10 @@ func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, e
 				return err
 			}
 			m.log.Warn("vault: skipping unreadable path", "path", rel, "err", err)
+			return nil
+		}
+		if d.Type().IsRegular() && isTempName(d.Name()) {
+			m.removeStaleTemp(p, rel, d)
 			return nil
 		}
 		if rel != "" && m.ignore.skip(rel) {
@@ -165,5 +170,29 @@ func (m *Mirror) loadFailed(rel string, err error) {
 	default:
 		m.log.Warn("vault: cannot read note", "path", rel, "err", err)
 		m.warn(fmt.Sprintf("%s: cannot read the file", rel))
+	}
+}
+
+// staleTempAge is how old a temporary file of an atomic write must be
+// before a walk removes it: younger ones may belong to a write under way
+// in another vaultgraph process on the same vault.
+const staleTempAge = time.Minute
+
+// isTempName reports whether name is one of our atomic-write temporaries
+// (tempPattern).
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".vaultgraph-") && strings.HasSuffix(name, ".tmp")
+}
+
+// removeStaleTemp deletes a temporary file that a killed process left
+// behind (its note is whole under its real name: the temporary is only
+// renamed into place once complete), so crashes do not litter the vault.
+func (m *Mirror) removeStaleTemp(abs, rel string, d fs.DirEntry) {
+	info, err := d.Info()
+	if err != nil || time.Since(info.ModTime()) < staleTempAge {
+		return
+	}
+	if err := os.Remove(abs); err == nil {
+		m.log.Info("vault: removed a temporary file left by an interrupted write", "path", rel)
 	}
 }
