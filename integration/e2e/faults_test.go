@@ -14,7 +14,7 @@ const providerError = "PROVIDER_ERROR"
 
 // shortTimeout makes calls to a stopped Neo4j fail in seconds, not the
 // default 30.
-const shortTimeout = "VAULTGRAPH_NEO4J_TIMEOUT=3s"
+const shortTimeout = "VAULTGRAPH_NEO4J_TIMEOUT=5s"
 
 // restartTimeout bounds the convergence after Neo4j is back: the
 // watcher's retry backoff is at most 30 s.
@@ -31,8 +31,14 @@ func TestNeo4jFaults(t *testing.T) {
 		st := neo4jStore(t)
 		st.env = append(st.env, shortTimeout)
 		vault := copyVault(t, nil)
-		c := startStdio(t, st, vault)
-		if getNode(t, c, map[string]any{"id": "home.md"}) == nil {
+		args := append([]string{"serve", "--vault", vault}, st.args...)
+		c, sp := stdioClient(t, processEnv(t, st), args)
+		initialize(t, c)
+		// A cold Neo4j can take longer than the short timeout at first.
+		if !eventually(readyTimeout, func() bool {
+			r, err := tryCall(t, c, "get_node", map[string]any{"id": "home.md"})
+			return err == nil && !r.isError && r.text != "null"
+		}) {
 			t.Fatal("home.md missing before the fault")
 		}
 		if err := st.neo4j.Stop(t); err != nil {
@@ -52,7 +58,7 @@ func TestNeo4jFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		up := time.Now()
-		converge(t, c, vault)
+		converge(t, c, vault, sp)
 		t.Logf("neo4j faults (live edits): down %s, converged %s after the restart", up.Sub(down).Round(time.Millisecond), time.Since(up).Round(time.Millisecond))
 	})
 	t.Run("during the initial sync", func(t *testing.T) {
@@ -82,7 +88,7 @@ func TestNeo4jFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		up := time.Now()
-		converge(t, c, vault)
+		converge(t, c, vault, sp)
 		t.Logf("neo4j faults (initial sync; the sync finished before the stop: %v, Neo4j was down at start: %v): converged %s after the restart",
 			synced, lazy, time.Since(up).Round(time.Millisecond))
 	})
@@ -98,7 +104,7 @@ func wantProviderErrors(t *testing.T, c *client.Client) {
 }
 
 // converge waits until the graph c serves equals a fresh sync of vault.
-func converge(t *testing.T, c *client.Client, vault string) {
+func converge(t *testing.T, c *client.Client, vault string, sp *stdioProcess) {
 	t.Helper()
 	ref := referenceGraph(t, vault)
 	var diff string
@@ -112,6 +118,6 @@ func converge(t *testing.T, c *client.Client, vault string) {
 		return diff == ""
 	})
 	if !ok {
-		t.Fatalf("the graph did not converge to the vault within %s of the restart:\n%s", restartTimeout, diff)
+		t.Fatalf("the graph did not converge to the vault within %s of the restart:\n%s\nvaultgraph stderr:\n%s", restartTimeout, diff, sp.stderr.String())
 	}
 }
