@@ -111,15 +111,12 @@ func graphDiff(t *testing.T, c *client.Client, ref *memstore.Store) string {
 
 // TestWatcherStorm hits the vault of a running serve with thousands of
 // rapid edits, editor-style saves (write a temporary file, rename it over
-// the note), renames of whole folders, and deletes followed by re-creates,
+// the note), renames of whole folders (half of them swaps of two folders'
+// names within one burst), and deletes followed by re-creates,
 // then checks that the store converges to the vault: a full comparison
 // with a fresh sync of the final vault, on both stores.
 func TestWatcherStorm(t *testing.T) {
 	t.Parallel()
-	// Swapping two folders' names within one burst of events is a known
-	// failure of the watcher (see docs/RELIABILITY.md): the periodic rescan
-	// repairs it, not the watcher. VAULTGRAPH_STORM_SWAPS=1 includes swaps.
-	swapFolders := os.Getenv("VAULTGRAPH_STORM_SWAPS") == "1"
 	forEachStore(t, func(t *testing.T, st store) {
 		vault := copyVault(t, nil)
 		c := startStdio(t, st, vault)
@@ -163,7 +160,7 @@ func TestWatcherStorm(t *testing.T) {
 				recreates++
 			default: // rename a whole folder
 				to := fmt.Sprintf("storm/f%d", k)
-				if swapFolders && rng.IntN(2) == 0 {
+				if rng.IntN(2) == 0 {
 					// swap two folders' names through a third: the old names
 					// come back at once, holding other folders
 					j := rng.IntN(len(folders))
