@@ -11,6 +11,8 @@ import (
 // ServeStdio serves srv over newline-delimited JSON-RPC on stdin/stdout
 // until stdin ends or ctx is cancelled. Only JSON-RPC messages are written
 // to stdout; the transport's own errors go to logger (nil: slog.Default()).
+// A message (line) over MaxStdioMessageBytes is skipped and answered with
+// a JSON-RPC error.
 //
 // mcp-go keeps one stdio session per process, so serve one stdio stream at
 // a time.
@@ -20,7 +22,9 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 	}
 	s := mcpserver.NewStdioServer(srv)
 	s.SetErrorLogger(slog.NewLogLogger(logger.Handler(), slog.LevelError))
-	if err := s.Listen(ctx, stdin, stdout); err != nil && ctx.Err() == nil {
+	out := &lockedWriter{w: stdout}
+	in := newLineLimiter(stdin, MaxStdioMessageBytes, out, logger)
+	if err := s.Listen(ctx, in, out); err != nil && ctx.Err() == nil {
 		return err
 	}
 	return nil

@@ -228,6 +228,16 @@ func (lw *liveWatch) apply(ctx context.Context) {
 			lw.unwatch(rel)
 		}
 	}
+	// A folder that is dirty and still watched was renamed or replaced
+	// within the burst (a → tmp, b → a, tmp → b): its watch follows the
+	// inode it was put on, now elsewhere, and would report that folder's
+	// events under this name. Drop all such watches before adding any, so
+	// no re-added watch is taken for (and then removed as) a stale one.
+	for _, p := range existing {
+		if p.fi.IsDir() && lw.watched[p.rel] {
+			lw.unwatch(p.rel)
+		}
+	}
 	for _, p := range existing {
 		if p.fi.IsDir() {
 			files, err := m.walk(p.rel, lw.watch)

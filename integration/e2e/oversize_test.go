@@ -28,8 +28,9 @@ func peakRSS(t *testing.T, pid int) int {
 }
 
 // TestOversizedArguments: a 50 MB note content and 10,000 tags get a
-// clear error over stdio (the tools' argument limits) and HTTP (the body
-// limit, 413), nothing is written, and the server stays up.
+// clear error over stdio (the transport's 16 MiB message limit, then the
+// tools' 8 MiB argument limit) and HTTP (the body limit, 413), nothing is
+// written, and the server stays up with bounded memory.
 func TestOversizedArguments(t *testing.T) {
 	t.Parallel()
 	vault := copyVault(t, nil)
@@ -47,11 +48,17 @@ func TestOversizedArguments(t *testing.T) {
 		name, tool, wantCode, wantMsg string
 		args                          map[string]any
 	}{
-		{"50 MB content", "create_node", invalidParams, "over the limit of 8,388,608 bytes", map[string]any{"title": "Huge", "content": huge}},
+		{"12 MB content", "create_node", invalidParams, "over the limit of 8,388,608 bytes", map[string]any{"title": "Huge", "content": huge[:12<<20]}},
 		{"9 MB update", "update_node", invalidParams, "over the limit of 8,388,608 bytes", map[string]any{"id": "home.md", "content": huge[:9<<20]}},
 		{"10k tags", "create_node", invalidParams, "tags: 10,000 items, over the limit of 1,000", map[string]any{"title": "Tagged", "content": "x", "tags": tags}},
 		{"10k tags to search", "search_by_tags", invalidParams, "tags: 10,000 items", map[string]any{"tags": tags}},
 		{"9 MB note", "create_note", "", "over the limit of 8,388,608 bytes", map[string]any{"knowledge_base_name": "kb", "note_path": "huge.md", "note_content": huge[:9<<20]}},
+	}
+	// A 50 MB message is over the stdio transport's 16 MiB limit: skipped
+	// unread and answered with a JSON-RPC error for its id.
+	id := s.send(t, "tools/call", map[string]any{"name": "create_node", "arguments": map[string]any{"title": "Huge", "content": huge}})
+	if msg := s.wait(t, id); msg["error"] == nil || !strings.Contains(string(msg["error"]), "request too large") || !strings.Contains(string(msg["error"]), "-32600") {
+		t.Errorf("50 MB over stdio: %.300v", msg)
 	}
 	for _, tc := range cases {
 		r := s.call(t, tc.tool, tc.args)
@@ -85,5 +92,5 @@ func TestOversizedArguments(t *testing.T) {
 		t.Errorf("refused oversized calls changed the vault: %v", after)
 	}
 	t.Logf("oversized arguments: %d refused over stdio, 2 over HTTP; peak RSS %d MiB (stdio, after a 50 MB line), %d MiB (HTTP)",
-		len(cases), stdioRSS, peakRSS(t, h.cmd.Process.Pid))
+		len(cases)+1, stdioRSS, peakRSS(t, h.cmd.Process.Pid))
 }

@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+const providerError = "PROVIDER_ERROR"
+
+// shortTimeout makes calls to a stopped Neo4j fail in seconds, not the
+// default 30.
+const shortTimeout = "VAULTGRAPH_NEO4J_TIMEOUT=5s"
+
+// restartTimeout bounds the convergence after Neo4j is back: the
+// watcher's retry backoff is at most 30 s, and a restarted Neo4j is slow
+// for a while.
+const restartTimeout = 150 * time.Second
+
+// TestNeo4jFaults stops Neo4j (the local launcher's, so it skips when
+// NEO4J_URI names a server it cannot restart) under a running serve, A,
+// and starts a second serve, B, on the same vault while it is down, so
+// that B's initial sync meets the fault. Meanwhile notes are written,
+// rewritten and deleted on disk. Both processes stay up, tools answer
+// PROVIDER_ERROR while the database is down, and once it is back both
+// graphs converge to the vault with no manual resync. (Both mirror the
+// same vault into the same project, so they write the same notes.) One
+// stop and one restart keep the test's time down.
+func TestNeo4jFaults(t *testing.T) {
+	t.Parallel()
+	st := neo4jStore(t)
+	st.env = append(st.env, shortTimeout)
+	extra := map[string]string{}
+	for i := range 30 {
+		extra[fmt.Sprintf("bulk/note %02d.md", i)] = fmt.Sprintf("Bulk note %d links [[note %02d]] and [[Home]].", i, (i+1)%30)
+	}
+	vault := copyVault(t, extra)
+	args := append([]string{"serve", "--vault", vault}, st.args...)
+	a, aProc := stdioClient(t, processEnv(t, st), args)
+	initialize(t, a)
+	// A cold Neo4j can take longer than the short timeout at first.
+	if !eventually(readyTimeout, func() bool {
+		r, err := tryCall(t, a, "get_node", map[string]any{"id": "home.md"})
+		return err == nil && !r.isError && r.text != "null"
+	}) {
+		t.Fatal("home.md missing before the fault")
+	}
+
+	stopStart := time.Now()
+	if err := st.neo4j.Stop(t); err != nil {
+		t.Fatal(err)
+	}
+	down := time.Now()
+	wantProviderErrors(t, a)
+
+	b, bProc := stdioClient(t, processEnv(t, st), args)
+	initialize(t, b)
+	if _, lazy := findLog(bProc.stderr.String(), "the store is unreachable; starting without it and retrying"); !lazy {
+		t.Errorf("B did not start without the store; stderr:\n%s", bProc.stderr.String())
+	}
+	wantProviderErrors(t, b)
+
+	// The vault keeps changing while the database is down.
+	writeFile(t, vault, "faults/while down.md", "---\ntags: [fault]\n---\nWritten while Neo4j was down; see [[Home]].")
+	writeFile(t, vault, "Home.md", "# Home\n\nRewritten while Neo4j was down: [[BM25]].")
+	if err := os.Remove(filepath.Join(vault, "daily", "2024-03-04.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(vault, "bulk", "note 07.md")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // the watchers fail to write them and queue them
+	// Both still answer, and what needs no database works: the knowledge
+	// bases live in the vault.
+	wantText(t, a, `{"knowledge_bases":[]}`, "list_knowledge_bases", map[string]any{})
+	wantText(t, b, `{"knowledge_bases":[]}`, "list_knowledge_bases", map[string]any{})
+
+	if err := st.neo4j.Start(t); err != nil {
+		t.Fatal(err)
+	}
+	up := time.Now()
+	converge(t, a, vault, aProc)
+	convergedA := time.Since(up)
+	converge(t, b, vault, bProc)
+	t.Logf("neo4j faults: stop took %s, down %s (A serving, B started), converged %s (A) and %s (B) after the restart; 2 processes, 0 errors",
+		down.Sub(stopStart).Round(time.Millisecond), up.Sub(down).Round(time.Millisecond), convergedA.Round(time.Millisecond), time.Since(up).Round(time.Millisecond))
+}
+
+// wantProviderErrors checks that reads and a write answer PROVIDER_ERROR
+// while the store is down.
+func wantProviderErrors(t *testing.T, c *client.Client) {
+	t.Helper()
+	wantCode(t, c, providerError, "get_node", map[string]any{"id": "home.md"})
+	wantCode(t, c, providerError, "search_by_tags", map[string]any{"tags": []string{"concept"}})
+}
+
+// converge waits until the graph c serves equals a fresh sync of vault.
+func converge(t *testing.T, c *client.Client, vault string, sp *stdioProcess) {
+	t.Helper()
+	ref := referenceGraph(t, vault)
+	var diff string
+	ok := eventually(restartTimeout, func() bool {
+		r, err := tryCall(t, c, "get_hubs", map[string]any{"limit": 50})
+		if err != nil || r.isError {
+			diff = fmt.Sprintf("get_hubs: %v %.200s", err, r.text)
+			return false
+		}
+		diff = graphDiff(t, c, ref)
+		return diff == ""
+	})
+	if !ok {
+		t.Fatalf("the graph did not converge to the vault within %s of the restart:\n%s\nvaultgraph stderr:\n%s", restartTimeout, diff, sp.stderr.String())
+	}
+}
