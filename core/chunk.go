@@ -74,7 +74,8 @@ type ChunkFile struct {
 	SourceFile string
 	FileHash   string
 	Namespace  string
-	Chunks     int
+	// IDs are the file's chunks, by chunk index.
+	IDs []string
 }
 
 // ChunkStats summarises a project's chunks (get_index_stats).

@@ -418,3 +418,28 @@ func TestChunksSurviveARestart(t *testing.T) {
 	require.Len(t, hits, 1)
 	assert.Equal(t, first.ChunkIDs[2], hits[0].ID)
 }
+
+func TestOnlyRegularFilesAreRead(t *testing.T) {
+	f := newFixture(t)
+	fifo := filepath.Join(f.vault, "pipe.md")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	_, err := f.svc.IndexFile(t.Context(), fifo, "")
+	require.ErrorIs(t, err, ErrReadFailed)
+	assert.Contains(t, err.Error(), "not a regular file")
+}
+
+func TestASkippedFileAnswersItsChunksAsStored(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	p := write(t, filepath.Join(f.vault, "guide.md"), guide)
+	first, err := f.svc.IndexFile(ctx, p, "")
+	require.NoError(t, err)
+	_, err = f.svc.DeleteChunks(ctx, first.ChunkIDs[:1])
+	require.NoError(t, err)
+	again, err := f.svc.IndexFile(ctx, p, "")
+	require.NoError(t, err)
+	assert.True(t, again.Skipped, "the file did not change")
+	assert.Equal(t, first.ChunkIDs[1:], again.ChunkIDs, "the chunks that are left, in order")
+}

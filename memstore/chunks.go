@@ -227,14 +227,21 @@ func (s *Store) ReplaceFileChunks(ctx context.Context, project, sourceFile strin
 func (s *Store) ChunkFile(ctx context.Context, project, sourceFile string) (*core.ChunkFile, error) {
 	var out *core.ChunkFile
 	err := s.readChunks(ctx, "chunk file", project, func(chunks map[string]*core.Chunk) error {
+		var mine []*core.Chunk
 		for _, c := range chunks {
-			if c.SourceFile != sourceFile {
-				continue
+			if c.SourceFile == sourceFile {
+				mine = append(mine, c)
 			}
-			if out == nil {
-				out = &core.ChunkFile{SourceFile: sourceFile, FileHash: c.FileHash, Namespace: c.Namespace}
-			}
-			out.Chunks++
+		}
+		if len(mine) == 0 {
+			return nil
+		}
+		slices.SortFunc(mine, func(a, b *core.Chunk) int {
+			return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.ID, b.ID))
+		})
+		out = &core.ChunkFile{SourceFile: sourceFile, FileHash: mine[0].FileHash, Namespace: mine[0].Namespace}
+		for _, c := range mine {
+			out.IDs = append(out.IDs, c.ID)
 		}
 		return nil
 	})

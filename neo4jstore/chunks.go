@@ -165,8 +165,8 @@ func (s *Store) ChunkFile(ctx context.Context, project, sourceFile string) (*cor
 			return err
 		}
 		out = nil
-		if r != nil && num(r.Values[2]) > 0 {
-			out = &core.ChunkFile{SourceFile: sourceFile, FileHash: str(r.Values[0]), Namespace: str(r.Values[1]), Chunks: int(num(r.Values[2]))}
+		if r != nil && len(strs(r.Values[2])) > 0 {
+			out = &core.ChunkFile{SourceFile: sourceFile, FileHash: str(r.Values[0]), Namespace: str(r.Values[1]), IDs: strs(r.Values[2])}
 		}
 		return nil
 	})

@@ -62,10 +62,10 @@ func hitIDs(hits []core.ScoredChunk) []string {
 var chunkCases = []testCase{
 	{"chunks of a file are written, described and replaced", func(e *env) {
 		p := e.project()
-		assert.Equal(e.t, 0, e.replace(p, "/d/a.md", mkChunk("/d/a.md", "a1", 0, 0), mkChunk("/d/a.md", "a2", 1, 10)))
+		assert.Equal(e.t, 0, e.replace(p, "/d/a.md", mkChunk("/d/a.md", "a2", 1, 10), mkChunk("/d/a.md", "a1", 0, 0)))
 		f, err := e.store.ChunkFile(e.ctx, p, "/d/a.md")
 		require.NoError(e.t, err)
-		assert.Equal(e.t, core.ChunkFile{SourceFile: "/d/a.md", FileHash: "hash-/d/a.md", Namespace: "default", Chunks: 2}, *f)
+		assert.Equal(e.t, core.ChunkFile{SourceFile: "/d/a.md", FileHash: "hash-/d/a.md", Namespace: "default", IDs: []string{"a1", "a2"}}, *f)
 
 		c := mkChunk("/d/a.md", "a3", 0, 20)
 		c.FileHash = "new"
@@ -75,7 +75,7 @@ var chunkCases = []testCase{
 		f, err = e.store.ChunkFile(e.ctx, p, "/d/a.md")
 		require.NoError(e.t, err)
 		assert.Equal(e.t, "new", f.FileHash)
-		assert.Equal(e.t, 1, f.Chunks)
+		assert.Equal(e.t, []string{"a3"}, f.IDs)
 
 		_, err = e.store.ChunkFile(e.ctx, p, "/d/missing.md")
 		assert.ErrorIs(e.t, err, core.ErrNotFound)
