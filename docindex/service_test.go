@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -442,4 +443,23 @@ func TestASkippedFileAnswersItsChunksAsStored(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, again.Skipped, "the file did not change")
 	assert.Equal(t, first.ChunkIDs[1:], again.ChunkIDs, "the chunks that are left, in order")
+}
+
+func TestBigDirectoriesShowProgress(t *testing.T) {
+	f := newFixture(t)
+	for i := range progressMinFiles {
+		write(t, filepath.Join(f.docs, "big", fmt.Sprintf("f%02d.txt", i)), fmt.Sprintf("file number %d", i))
+	}
+	write(t, filepath.Join(f.docs, "small", "one.txt"), "one")
+	var out strings.Builder
+	svc, err := New(Config{Project: project, Store: f.store, Embedder: f.emb, Roots: []string{f.docs}, Progress: &out})
+	require.NoError(t, err)
+
+	_, err = svc.IndexDirectory(t.Context(), filepath.Join(f.docs, "small"), true, "")
+	require.NoError(t, err)
+	assert.Empty(t, out.String(), "no bar for a small directory")
+	res, err := svc.IndexDirectory(t.Context(), filepath.Join(f.docs, "big"), true, "")
+	require.NoError(t, err)
+	assert.Equal(t, progressMinFiles, res.FilesIndexed)
+	assert.Contains(t, out.String(), fmt.Sprintf("/%d)", progressMinFiles), "a bar counting the files")
 }
