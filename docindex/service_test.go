@@ -463,3 +463,24 @@ func TestBigDirectoriesShowProgress(t *testing.T) {
 	assert.Equal(t, progressMinFiles, res.FilesIndexed)
 	assert.Contains(t, out.String(), fmt.Sprintf("/%d)", progressMinFiles), "a bar counting the files")
 }
+
+func TestRareExactWordsRankFirst(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	for name, text := range map[string]string{
+		"kimchi.txt":   "Kimchi: salt the napa cabbage overnight, rinse, then pack it with the chili paste and leave it to ferment.",
+		"party.txt":    "Plan the birthday party: invite friends, order a cake, and set up the games in the garden.",
+		"conflict.txt": "When a conflict escalates at work, pause, listen to both sides and agree on the next step together.",
+		"speech.txt":   "A wedding speech should be short, warm and personal, with one funny story about the couple.",
+	} {
+		_, err := f.svc.IndexFile(ctx, write(t, filepath.Join(f.docs, name), text), "")
+		require.NoError(t, err)
+	}
+	hits, err := f.svc.Search(ctx, "kimchi fermentation", Filter{}, 3)
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+	assert.Equal(t, filepath.Join(f.docs, "kimchi.txt"), hits[0].SourceFile, "the keyword half finds the rare word")
+	for _, h := range hits {
+		assert.True(t, h.Score >= 0 && h.Score <= 1)
+	}
+}

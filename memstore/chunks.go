@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
@@ -28,6 +29,21 @@ type chunkIndex struct {
 	mu        sync.RWMutex
 	loaded    bool
 	byProject map[string]map[string]*core.Chunk
+	keywords  map[string]*keyword.Index // per project: BM25 over header path and content
+}
+
+// keywordText is what the keyword index holds of a chunk.
+func keywordText(c *core.Chunk) string { return c.HeaderPath + "\n" + c.Content }
+
+// keywordIndex returns the project's keyword index, creating it; the
+// caller holds mu for writing.
+func (ix *chunkIndex) keywordIndex(project string) *keyword.Index {
+	k := ix.keywords[project]
+	if k == nil {
+		k = keyword.NewIndex()
+		ix.keywords[project] = k
+	}
+	return k
 }
 
 // chunkRecord is a chunk as stored: the vector as little-endian float32
@@ -92,6 +108,7 @@ func (s *Store) loadChunks() error {
 		return nil
 	}
 	ix.byProject = map[string]map[string]*core.Chunk{}
+	ix.keywords = map[string]*keyword.Index{}
 	err := s.kv.View(func(tx *kv.Tx) error {
 		return tx.ForEach(bucketChunks, func(key string, value []byte) error {
 			var r chunkRecord
@@ -102,7 +119,9 @@ func (s *Store) loadChunks() error {
 			if ix.byProject[p] == nil {
 				ix.byProject[p] = map[string]*core.Chunk{}
 			}
-			ix.byProject[p][r.ID] = r.chunk()
+			c := r.chunk()
+			ix.byProject[p][r.ID] = c
+			ix.keywordIndex(p).Put(c.ID, keywordText(c))
 			return nil
 		})
 	})
@@ -177,10 +196,15 @@ func (s *Store) writeChunks(ctx context.Context, op, project string, change func
 		cur = map[string]*core.Chunk{}
 		s.chunks.byProject[project] = cur
 	}
+	kw := s.chunks.keywordIndex(project)
 	for _, id := range del {
 		delete(cur, id)
+		kw.Delete(id)
 	}
 	for _, c := range put {
+		if old := cur[c.ID]; old == nil || keywordText(old) != keywordText(c) {
+			kw.Put(c.ID, keywordText(c))
+		}
 		cur[c.ID] = c
 	}
 	return nil
@@ -284,6 +308,36 @@ func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQu
 		for i, a := range all {
 			hits[i] = core.ScoredChunk{Chunk: *a.c, Score: a.score}
 			hits[i].Vector = nil
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// KeywordSearchChunks implements core.ChunkStore with the project's BM25
+// index (embedding/keyword): every matching chunk is scored, filtered,
+// and the best q.Limit returned.
+func (s *Store) KeywordSearchChunks(ctx context.Context, project string, q core.ChunkKeywordQuery) ([]core.ScoredChunk, error) {
+	var hits []core.ScoredChunk
+	err := s.readChunks(ctx, "keyword search chunks", project, func(chunks map[string]*core.Chunk) error {
+		kw := s.chunks.keywords[project]
+		if kw == nil || len(chunks) == 0 {
+			return nil
+		}
+		for _, h := range kw.Search(q.Text, len(chunks)) {
+			c := chunks[h.ID]
+			if c == nil || !matches(c, q.Filter) {
+				continue
+			}
+			hit := core.ScoredChunk{Chunk: *c, Score: h.Score}
+			hit.Vector = nil
+			hits = append(hits, hit)
+			if q.Limit > 0 && len(hits) == q.Limit {
+				break
+			}
 		}
 		return nil
 	})
