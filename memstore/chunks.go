@@ -327,7 +327,11 @@ func (s *Store) KeywordSearchChunks(ctx context.Context, project string, q core.
 		if kw == nil || len(chunks) == 0 {
 			return nil
 		}
-		for _, h := range kw.Search(q.Text, len(chunks)) {
+		n := len(chunks)
+		if q.Filter == (core.ChunkFilter{}) && q.Limit > 0 {
+			n = q.Limit // nothing to filter out: the index's top is the answer
+		}
+		for _, h := range kw.Search(q.Text, n) {
 			c := chunks[h.ID]
 			if c == nil || !matches(c, q.Filter) {
 				continue
