@@ -62,6 +62,18 @@ type ChunkQuery struct {
 	Limit int
 }
 
+// ChunkKeywordQuery is a keyword (full-text) search over chunks: the
+// other half of hybrid ranking, which finds rare and exact words that
+// embeddings blur.
+type ChunkKeywordQuery struct {
+	// Text is the user's query, plain text: stores treat every character
+	// as data (no query syntax).
+	Text   string
+	Filter ChunkFilter
+	// Limit caps the results; it is at least 1.
+	Limit int
+}
+
 // ScoredChunk is a search hit. Score is the cosine similarity clamped to
 // [0, 1], higher is closer.
 type ScoredChunk struct {
@@ -74,7 +86,8 @@ type ChunkFile struct {
 	SourceFile string
 	FileHash   string
 	Namespace  string
-	Chunks     int
+	// IDs are the file's chunks, by chunk index.
+	IDs []string
 }
 
 // ChunkStats summarises a project's chunks (get_index_stats).
@@ -106,6 +119,14 @@ type ChunkStore interface {
 	// among those embedded by q.Model that match q.Filter, score
 	// descending then ID ascending, without their vectors.
 	SearchChunks(ctx context.Context, project string, q ChunkQuery) ([]ScoredChunk, error)
+
+	// KeywordSearchChunks returns up to q.Limit chunks matching words of
+	// q.Text (content or header path) among those matching q.Filter, best
+	// first, ties by ID, without vectors. Scores are in (0, 1], higher is
+	// better; how a store scales them is its own (BM25 normalised by the
+	// query's IDF in memstore, Lucene's score over the best one in Neo4j),
+	// so only the order is comparable across stores.
+	KeywordSearchChunks(ctx context.Context, project string, q ChunkKeywordQuery) ([]ScoredChunk, error)
 
 	// DeleteChunks deletes the chunks with these IDs and returns the IDs
 	// that existed, in the order asked, each once.

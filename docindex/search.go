@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/hybrid"
 )
 
 // DocTypeMemory is the doc_type of memories in search results.
@@ -43,18 +44,11 @@ func (s *Service) Search(ctx context.Context, query string, f Filter, limit int)
 	}
 	var hits []Hit
 	if f.DocType == "" || f.DocType == core.DocTypeDocument {
-		vs, err := s.cfg.Embedder.Embed(ctx, []string{query})
+		chunks, err := s.searchChunks(ctx, query, core.ChunkFilter{Namespace: f.Namespace, DocType: f.DocType, SourceFile: f.SourceFile}, limit)
 		if err != nil {
-			return nil, fmt.Errorf("docindex: embed query: %w", err)
+			return nil, err
 		}
-		found, err := s.cfg.Store.SearchChunks(ctx, s.cfg.Project, core.ChunkQuery{
-			Vector: vs[0], Model: s.cfg.Embedder.Model(), Limit: limit,
-			Filter: core.ChunkFilter{Namespace: f.Namespace, DocType: f.DocType, SourceFile: f.SourceFile},
-		})
-		if err != nil {
-			return nil, fmt.Errorf("docindex: search chunks: %w", err)
-		}
-		for _, c := range found {
+		for _, c := range chunks {
 			hits = append(hits, Hit{
 				ID: c.ID, Content: c.Content, Score: c.Score, Namespace: c.Namespace, DocType: c.DocType,
 				SourceFile: c.SourceFile, ChunkIndex: c.Index, HeaderPath: c.HeaderPath, Page: c.Page, NoteID: c.NoteID,
@@ -78,6 +72,57 @@ func (s *Service) Search(ctx context.Context, query string, f Filter, limit int)
 		hits = hits[:limit]
 	}
 	return hits, nil
+}
+
+// VectorWeight is the share of vector similarity in a chunk's score; the
+// rest is keyword relevance (hybrid.DefaultVectorWeight, the best weight on
+// the retrieval evaluation of embedding/eval).
+const VectorWeight = hybrid.DefaultVectorWeight
+
+// candidates is how many chunks each half of a hybrid search fetches: more
+// than the limit, so that a chunk ranked well by both halves but first by
+// neither still makes the fused top.
+func candidates(limit int) int { return min(max(4*limit, 20), 4*MaxResults) }
+
+// searchChunks ranks chunks by hybrid relevance: VectorWeight × cosine
+// similarity + (1 − VectorWeight) × keyword score (each in [0, 1]; a chunk
+// missing from one half's candidates scores 0 there), best first, ties by
+// ID. Keywords find the rare and exact words (names, identifiers) that
+// embeddings blur; vectors find paraphrases.
+func (s *Service) searchChunks(ctx context.Context, query string, f core.ChunkFilter, limit int) ([]core.ScoredChunk, error) {
+	vs, err := s.cfg.Embedder.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, fmt.Errorf("docindex: embed query: %w", err)
+	}
+	n := candidates(limit)
+	vector, err := s.cfg.Store.SearchChunks(ctx, s.cfg.Project, core.ChunkQuery{Vector: vs[0], Model: s.cfg.Embedder.Model(), Filter: f, Limit: n})
+	if err != nil {
+		return nil, fmt.Errorf("docindex: search chunks: %w", err)
+	}
+	keyword, err := s.cfg.Store.KeywordSearchChunks(ctx, s.cfg.Project, core.ChunkKeywordQuery{Text: query, Filter: f, Limit: n})
+	if err != nil {
+		return nil, fmt.Errorf("docindex: keyword search chunks: %w", err)
+	}
+	byID := make(map[string]core.ScoredChunk, len(vector)+len(keyword))
+	ids := func(hits []core.ScoredChunk) []core.ScoredID {
+		out := make([]core.ScoredID, len(hits))
+		for i, h := range hits {
+			out[i] = core.ScoredID{ID: h.ID, Score: h.Score}
+			byID[h.ID] = h
+		}
+		return out
+	}
+	fused := hybrid.Weighted(VectorWeight, limit, ids(vector), ids(keyword))
+	out := make([]core.ScoredChunk, 0, len(fused))
+	for _, h := range fused {
+		c := byID[h.ID]
+		if c.Model != s.cfg.Embedder.Model() {
+			continue // a chunk of another model found by keywords: embedded again at the next start
+		}
+		c.Score = h.Score
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // EstimateTokens estimates how many tokens text costs a model: one per

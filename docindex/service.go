@@ -168,6 +168,10 @@ func (s *Service) IndexFile(ctx context.Context, path, namespace string) (*FileR
 	if fi.IsDir() {
 		return nil, newError(ErrReadFailed, "Failed to read file: %s is a directory; use index_directory", abs)
 	}
+	if !fi.Mode().IsRegular() {
+		// A FIFO or device would block the read or never end.
+		return nil, newError(ErrReadFailed, "Failed to read file: %s is not a regular file", abs)
+	}
 	kind, ok := chunk.KindOf(abs)
 	if !ok {
 		return nil, unsupported(abs)
@@ -215,11 +219,7 @@ func (s *Service) indexFile(ctx context.Context, abs string, fi os.FileInfo, kin
 	existing, err := s.cfg.Store.ChunkFile(ctx, s.cfg.Project, abs)
 	switch {
 	case err == nil && existing.FileHash == hash && existing.Namespace == namespace:
-		ids := make([]string, existing.Chunks)
-		for i := range ids {
-			ids[i] = s.chunkID(abs, hash, i)
-		}
-		return &FileResult{SourceFile: abs, Namespace: namespace, ChunkIDs: ids, Skipped: true}, nil
+		return &FileResult{SourceFile: abs, Namespace: namespace, ChunkIDs: existing.IDs, Skipped: true}, nil
 	case err != nil && !errors.Is(err, core.ErrNotFound):
 		return nil, fmt.Errorf("docindex: index %s: %w", abs, err)
 	}
@@ -419,6 +419,9 @@ func (s *Service) indexOne(ctx context.Context, path, namespace string) (*FileRe
 	abs, fi, err := s.resolve(path)
 	if err != nil {
 		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, newError(ErrReadFailed, "Failed to read file: %s is not a regular file", abs)
 	}
 	kind, _ := chunk.KindOf(abs)
 	return s.indexFile(ctx, abs, fi, kind, namespace)

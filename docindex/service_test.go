@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -417,4 +418,69 @@ func TestChunksSurviveARestart(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 	assert.Equal(t, first.ChunkIDs[2], hits[0].ID)
+}
+
+func TestOnlyRegularFilesAreRead(t *testing.T) {
+	f := newFixture(t)
+	fifo := filepath.Join(f.vault, "pipe.md")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	_, err := f.svc.IndexFile(t.Context(), fifo, "")
+	require.ErrorIs(t, err, ErrReadFailed)
+	assert.Contains(t, err.Error(), "not a regular file")
+}
+
+func TestASkippedFileAnswersItsChunksAsStored(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	p := write(t, filepath.Join(f.vault, "guide.md"), guide)
+	first, err := f.svc.IndexFile(ctx, p, "")
+	require.NoError(t, err)
+	_, err = f.svc.DeleteChunks(ctx, first.ChunkIDs[:1])
+	require.NoError(t, err)
+	again, err := f.svc.IndexFile(ctx, p, "")
+	require.NoError(t, err)
+	assert.True(t, again.Skipped, "the file did not change")
+	assert.Equal(t, first.ChunkIDs[1:], again.ChunkIDs, "the chunks that are left, in order")
+}
+
+func TestBigDirectoriesShowProgress(t *testing.T) {
+	f := newFixture(t)
+	for i := range progressMinFiles {
+		write(t, filepath.Join(f.docs, "big", fmt.Sprintf("f%02d.txt", i)), fmt.Sprintf("file number %d", i))
+	}
+	write(t, filepath.Join(f.docs, "small", "one.txt"), "one")
+	var out strings.Builder
+	svc, err := New(Config{Project: project, Store: f.store, Embedder: f.emb, Roots: []string{f.docs}, Progress: &out})
+	require.NoError(t, err)
+
+	_, err = svc.IndexDirectory(t.Context(), filepath.Join(f.docs, "small"), true, "")
+	require.NoError(t, err)
+	assert.Empty(t, out.String(), "no bar for a small directory")
+	res, err := svc.IndexDirectory(t.Context(), filepath.Join(f.docs, "big"), true, "")
+	require.NoError(t, err)
+	assert.Equal(t, progressMinFiles, res.FilesIndexed)
+	assert.Contains(t, out.String(), fmt.Sprintf("/%d)", progressMinFiles), "a bar counting the files")
+}
+
+func TestRareExactWordsRankFirst(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	for name, text := range map[string]string{
+		"kimchi.txt":   "Kimchi: salt the napa cabbage overnight, rinse, then pack it with the chili paste and leave it to ferment.",
+		"party.txt":    "Plan the birthday party: invite friends, order a cake, and set up the games in the garden.",
+		"conflict.txt": "When a conflict escalates at work, pause, listen to both sides and agree on the next step together.",
+		"speech.txt":   "A wedding speech should be short, warm and personal, with one funny story about the couple.",
+	} {
+		_, err := f.svc.IndexFile(ctx, write(t, filepath.Join(f.docs, name), text), "")
+		require.NoError(t, err)
+	}
+	hits, err := f.svc.Search(ctx, "kimchi fermentation", Filter{}, 3)
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+	assert.Equal(t, filepath.Join(f.docs, "kimchi.txt"), hits[0].SourceFile, "the keyword half finds the rare word")
+	for _, h := range hits {
+		assert.True(t, h.Score >= 0 && h.Score <= 1)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
@@ -28,6 +29,21 @@ type chunkIndex struct {
 	mu        sync.RWMutex
 	loaded    bool
 	byProject map[string]map[string]*core.Chunk
+	keywords  map[string]*keyword.Index // per project: BM25 over header path and content
+}
+
+// keywordText is what the keyword index holds of a chunk.
+func keywordText(c *core.Chunk) string { return c.HeaderPath + "\n" + c.Content }
+
+// keywordIndex returns the project's keyword index, creating it; the
+// caller holds mu for writing.
+func (ix *chunkIndex) keywordIndex(project string) *keyword.Index {
+	k := ix.keywords[project]
+	if k == nil {
+		k = keyword.NewIndex()
+		ix.keywords[project] = k
+	}
+	return k
 }
 
 // chunkRecord is a chunk as stored: the vector as little-endian float32
@@ -92,6 +108,7 @@ func (s *Store) loadChunks() error {
 		return nil
 	}
 	ix.byProject = map[string]map[string]*core.Chunk{}
+	ix.keywords = map[string]*keyword.Index{}
 	err := s.kv.View(func(tx *kv.Tx) error {
 		return tx.ForEach(bucketChunks, func(key string, value []byte) error {
 			var r chunkRecord
@@ -102,7 +119,9 @@ func (s *Store) loadChunks() error {
 			if ix.byProject[p] == nil {
 				ix.byProject[p] = map[string]*core.Chunk{}
 			}
-			ix.byProject[p][r.ID] = r.chunk()
+			c := r.chunk()
+			ix.byProject[p][r.ID] = c
+			ix.keywordIndex(p).Put(c.ID, keywordText(c))
 			return nil
 		})
 	})
@@ -177,10 +196,15 @@ func (s *Store) writeChunks(ctx context.Context, op, project string, change func
 		cur = map[string]*core.Chunk{}
 		s.chunks.byProject[project] = cur
 	}
+	kw := s.chunks.keywordIndex(project)
 	for _, id := range del {
 		delete(cur, id)
+		kw.Delete(id)
 	}
 	for _, c := range put {
+		if old := cur[c.ID]; old == nil || keywordText(old) != keywordText(c) {
+			kw.Put(c.ID, keywordText(c))
+		}
 		cur[c.ID] = c
 	}
 	return nil
@@ -227,14 +251,21 @@ func (s *Store) ReplaceFileChunks(ctx context.Context, project, sourceFile strin
 func (s *Store) ChunkFile(ctx context.Context, project, sourceFile string) (*core.ChunkFile, error) {
 	var out *core.ChunkFile
 	err := s.readChunks(ctx, "chunk file", project, func(chunks map[string]*core.Chunk) error {
+		var mine []*core.Chunk
 		for _, c := range chunks {
-			if c.SourceFile != sourceFile {
-				continue
+			if c.SourceFile == sourceFile {
+				mine = append(mine, c)
 			}
-			if out == nil {
-				out = &core.ChunkFile{SourceFile: sourceFile, FileHash: c.FileHash, Namespace: c.Namespace}
-			}
-			out.Chunks++
+		}
+		if len(mine) == 0 {
+			return nil
+		}
+		slices.SortFunc(mine, func(a, b *core.Chunk) int {
+			return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.ID, b.ID))
+		})
+		out = &core.ChunkFile{SourceFile: sourceFile, FileHash: mine[0].FileHash, Namespace: mine[0].Namespace}
+		for _, c := range mine {
+			out.IDs = append(out.IDs, c.ID)
 		}
 		return nil
 	})
@@ -277,6 +308,40 @@ func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQu
 		for i, a := range all {
 			hits[i] = core.ScoredChunk{Chunk: *a.c, Score: a.score}
 			hits[i].Vector = nil
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// KeywordSearchChunks implements core.ChunkStore with the project's BM25
+// index (embedding/keyword): every matching chunk is scored, filtered,
+// and the best q.Limit returned.
+func (s *Store) KeywordSearchChunks(ctx context.Context, project string, q core.ChunkKeywordQuery) ([]core.ScoredChunk, error) {
+	var hits []core.ScoredChunk
+	err := s.readChunks(ctx, "keyword search chunks", project, func(chunks map[string]*core.Chunk) error {
+		kw := s.chunks.keywords[project]
+		if kw == nil || len(chunks) == 0 {
+			return nil
+		}
+		n := len(chunks)
+		if q.Filter == (core.ChunkFilter{}) && q.Limit > 0 {
+			n = q.Limit // nothing to filter out: the index's top is the answer
+		}
+		for _, h := range kw.Search(q.Text, n) {
+			c := chunks[h.ID]
+			if c == nil || !matches(c, q.Filter) {
+				continue
+			}
+			hit := core.ScoredChunk{Chunk: *c, Score: h.Score}
+			hit.Vector = nil
+			hits = append(hits, hit)
+			if q.Limit > 0 && len(hits) == q.Limit {
+				break
+			}
 		}
 		return nil
 	})

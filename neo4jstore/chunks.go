@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -37,7 +39,13 @@ var (
 	stmtSchemaChunkEmbedding = stmt("schema_chunk_embedding")
 	stmtChunkIndexDimension  = stmt("chunk_index_dimension")
 	stmtChunkSearchIndexed   = stmt("chunk_search_indexed")
+
+	stmtSchemaChunkFulltext = stmt("schema_chunk_fulltext")
+	stmtChunkSearchKeyword  = stmt("chunk_search_keyword")
 )
+
+// chunkFulltextMigration creates the chunk fulltext index (version 11).
+var chunkFulltextMigration = migration{11, "fulltext index on chunk content", []statement{stmtSchemaChunkFulltext}}
 
 // chunkVectorIndex remembers the dimension of the chunk_embedding index:
 // 0 until known. It is created with the length of the first vectors
@@ -165,8 +173,8 @@ func (s *Store) ChunkFile(ctx context.Context, project, sourceFile string) (*cor
 			return err
 		}
 		out = nil
-		if r != nil && num(r.Values[2]) > 0 {
-			out = &core.ChunkFile{SourceFile: sourceFile, FileHash: str(r.Values[0]), Namespace: str(r.Values[1]), Chunks: int(num(r.Values[2]))}
+		if r != nil && len(strs(r.Values[2])) > 0 {
+			out = &core.ChunkFile{SourceFile: sourceFile, FileHash: str(r.Values[0]), Namespace: str(r.Values[1]), IDs: strs(r.Values[2])}
 		}
 		return nil
 	})
@@ -249,6 +257,37 @@ func (s *Store) searchChunksIndexed(ctx context.Context, params map[string]any, 
 	}
 	complete := len(hits) >= limit || (len(hits) > 0 && seen < k)
 	return hits, complete, nil
+}
+
+// KeywordSearchChunks implements core.ChunkStore through the fulltext
+// index. The user's text is reduced to its words (runs of letters and
+// digits, lower-cased), so Lucene syntax in it (quotes, *, :, AND) is
+// never interpreted; a text without words matches nothing.
+func (s *Store) KeywordSearchChunks(ctx context.Context, project string, q core.ChunkKeywordQuery) ([]core.ScoredChunk, error) {
+	terms := queryWords(q.Text)
+	if len(terms) == 0 || q.Limit <= 0 {
+		return []core.ScoredChunk{}, nil
+	}
+	var hits []core.ScoredChunk
+	err := s.read(ctx, "keyword search chunks", func(t txn) error {
+		records, err := t.collect(stmtChunkSearchKeyword, map[string]any{
+			"project": project, "query": strings.Join(terms, " "), "limit": int64(q.Limit),
+			"k":         int64(min(max(q.Limit*indexOverFetch, indexMinK), indexMaxK)),
+			"namespace": q.Filter.Namespace, "doc_type": q.Filter.DocType, "source": q.Filter.SourceFile,
+		})
+		if err != nil {
+			return err
+		}
+		hits = make([]core.ScoredChunk, len(records))
+		for i, r := range records {
+			hits[i] = decodeChunk(r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hits, nil
 }
 
 // DeleteChunks implements core.ChunkStore.
@@ -365,4 +404,12 @@ func (s *Store) SetChunkVectors(ctx context.Context, project, model string, vect
 	}
 	s.ensureChunkIndex(ctx, len(rows[0]["embedding"].([]float64)))
 	return nil
+}
+
+// queryWords splits text into lower-case runs of letters and digits: a
+// Lucene query of plain terms, OR-ed by the default operator.
+func queryWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
 }

@@ -49,9 +49,20 @@ type Config struct {
 	// VectorDimensions is the size of note embeddings, used when the vector
 	// index is first created.
 	VectorDimensions int
+	// Lazy makes Open succeed when the server cannot be reached: the
+	// store then connects and migrates at its first call that finds the
+	// server up (trying at most once per LazyRetryInterval; calls in
+	// between fail at once with the last provider error). A server that
+	// answers but refuses (credentials, a missing database) still fails
+	// Open. For long-running processes that must start while Neo4j is down.
+	Lazy bool
 	// Logger receives the store's few log lines; nil discards them.
 	Logger *slog.Logger
 }
+
+// LazyRetryInterval is how often a Lazy store that is not ready yet tries
+// to reach its server again.
+const LazyRetryInterval = time.Second
 
 // withDefaults returns c with zero fields set to their defaults.
 func (c Config) withDefaults() Config {

@@ -29,7 +29,8 @@ var migrations = []migration{
 	{2, "degree indexes for hubs", []statement{stmtSchemaNoteInDegree, stmtSchemaNoteOutDegree}},
 	{3, "fulltext index on note title and content", []statement{stmtSchemaNoteFulltext}},
 	{4, "vector index on note embeddings", []statement{stmtSchemaNoteEmbedding}},
-	chunkMigration, // 10: document chunks (chunks.go)
+	chunkMigration,         // 10: document chunks (chunks.go)
+	chunkFulltextMigration, // 11: keyword search over chunks (chunks.go)
 	// 20-29: memories (spec 004).
 	{20, "memory keys and history index", []statement{
 		stmtSchemaMemoryKey, stmtSchemaMemoryContent, stmtSchemaMemoryEventKey, stmtSchemaMemoryEventMemory,

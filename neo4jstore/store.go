@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
@@ -24,7 +27,18 @@ type Store struct {
 	ranks     *rankCache
 
 	chunkIndex chunkVectorIndex // see chunks.go
+
+	// ready is set once the server answered and the schema is migrated;
+	// until then (a Lazy store) every call tries to get there first.
+	ready   atomic.Bool
+	readyMu sync.Mutex
+	lastTry time.Time
+	lastErr error
 }
+
+// migratingKey marks the context of the calls made while getting ready,
+// which must not wait for readiness themselves.
+type migratingKey struct{}
 
 var _ core.Store = (*Store)(nil)
 
@@ -57,11 +71,41 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		log:       cfg.Logger,
 		ranks:     newRankCache(),
 	}
-	if err := s.open(ctx); err != nil {
-		_ = driver.Close(context.WithoutCancel(ctx))
-		return nil, err
+	err = s.open(ctx)
+	if err == nil {
+		return s, nil
 	}
-	return s, nil
+	var answered *neo4j.Neo4jError // the server answered: credentials, database, schema
+	if cfg.Lazy && core.IsProviderError(err) && !errors.As(err, &answered) && ctx.Err() == nil {
+		s.log.Warn("the store is unreachable; starting without it and retrying", "uri", cfg.URI, "err", err)
+		s.lastTry, s.lastErr = time.Now(), err
+		return s, nil
+	}
+	_ = driver.Close(context.WithoutCancel(ctx))
+	return nil, err
+}
+
+// awaitReady gets a Lazy store ready (connected, migrated) or returns why
+// it is not, trying at most once per LazyRetryInterval.
+func (s *Store) awaitReady(ctx context.Context) error {
+	if s.ready.Load() || ctx.Value(migratingKey{}) != nil {
+		return nil
+	}
+	s.readyMu.Lock()
+	defer s.readyMu.Unlock()
+	if s.ready.Load() {
+		return nil
+	}
+	if time.Since(s.lastTry) < LazyRetryInterval {
+		return s.lastErr
+	}
+	s.lastTry = time.Now()
+	if err := s.open(ctx); err != nil {
+		s.lastErr = err
+		return err
+	}
+	s.log.Info("neo4j answers again; connected and schema up to date", "uri", s.cfg.URI)
+	return nil
 }
 
 func (s *Store) open(ctx context.Context) error {
@@ -70,7 +114,11 @@ func (s *Store) open(ctx context.Context) error {
 	if err := s.driver.VerifyConnectivity(vctx); err != nil {
 		return fmt.Errorf("neo4jstore: connect to %s: %w", s.cfg.URI, core.NewProviderError("connect", err))
 	}
-	return s.migrate(ctx)
+	if err := s.migrate(context.WithValue(ctx, migratingKey{}, true)); err != nil {
+		return err
+	}
+	s.ready.Store(true)
+	return nil
 }
 
 // Close releases the driver and its connections.
@@ -130,6 +178,9 @@ func (s *Store) write(ctx context.Context, op string, work func(t txn) error) er
 }
 
 func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, work func(t txn) error) error {
+	if err := s.awaitReady(ctx); err != nil {
+		return fmt.Errorf("neo4jstore: %s: %w", op, err)
+	}
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding"
@@ -48,31 +47,23 @@ type app struct {
 func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (core.Store, error) {
 	switch cfg.Store {
 	case config.StoreNeo4j:
-		open := func(ctx context.Context) (core.Store, error) {
-			s, err := neo4jstore.Open(ctx, neo4jstore.Config{
-				URI:            cfg.Neo4j.URI,
-				User:           cfg.Neo4j.User,
-				Password:       cfg.Neo4j.Password.Reveal(),
-				Database:       cfg.Neo4j.Database,
-				MaxConnections: cfg.Neo4j.MaxConnections,
-				Timeout:        cfg.Neo4j.Timeout,
-				Logger:         logger,
-			})
-			if err != nil {
-				return nil, fmt.Errorf("open neo4j store at %s: %w", cfg.Neo4j.URI, err)
-			}
-			return s, nil
+		// Lazy: a Neo4j that is down at start (not one that refuses us)
+		// does not stop the process; tools answer PROVIDER_ERROR and
+		// changes queue until it answers, as when it goes down later.
+		s, err := neo4jstore.Open(ctx, neo4jstore.Config{
+			URI:            cfg.Neo4j.URI,
+			User:           cfg.Neo4j.User,
+			Password:       cfg.Neo4j.Password.Reveal(),
+			Database:       cfg.Neo4j.Database,
+			MaxConnections: cfg.Neo4j.MaxConnections,
+			Timeout:        cfg.Neo4j.Timeout,
+			Lazy:           true,
+			Logger:         logger,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("open neo4j store at %s: %w", cfg.Neo4j.URI, err)
 		}
-		s, err := open(ctx)
-		var answered *neo4j.Neo4jError // the server answered: refused credentials, a missing database
-		if core.IsProviderError(err) && !errors.As(err, &answered) && ctx.Err() == nil {
-			// Unreachable, not misconfigured: start anyway, as when the
-			// store goes down later (tools answer PROVIDER_ERROR, changes
-			// queue), and open it once it answers.
-			logger.Warn("the store is unreachable; starting without it and retrying", "err", err)
-			return newLazyStore(open, err, logger), nil
-		}
-		return s, err
+		return s, nil
 	default:
 		dir := vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
 		s, err := memstore.Open(dir)

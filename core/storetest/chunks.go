@@ -62,10 +62,10 @@ func hitIDs(hits []core.ScoredChunk) []string {
 var chunkCases = []testCase{
 	{"chunks of a file are written, described and replaced", func(e *env) {
 		p := e.project()
-		assert.Equal(e.t, 0, e.replace(p, "/d/a.md", mkChunk("/d/a.md", "a1", 0, 0), mkChunk("/d/a.md", "a2", 1, 10)))
+		assert.Equal(e.t, 0, e.replace(p, "/d/a.md", mkChunk("/d/a.md", "a2", 1, 10), mkChunk("/d/a.md", "a1", 0, 0)))
 		f, err := e.store.ChunkFile(e.ctx, p, "/d/a.md")
 		require.NoError(e.t, err)
-		assert.Equal(e.t, core.ChunkFile{SourceFile: "/d/a.md", FileHash: "hash-/d/a.md", Namespace: "default", Chunks: 2}, *f)
+		assert.Equal(e.t, core.ChunkFile{SourceFile: "/d/a.md", FileHash: "hash-/d/a.md", Namespace: "default", IDs: []string{"a1", "a2"}}, *f)
 
 		c := mkChunk("/d/a.md", "a3", 0, 20)
 		c.FileHash = "new"
@@ -75,7 +75,7 @@ var chunkCases = []testCase{
 		f, err = e.store.ChunkFile(e.ctx, p, "/d/a.md")
 		require.NoError(e.t, err)
 		assert.Equal(e.t, "new", f.FileHash)
-		assert.Equal(e.t, 1, f.Chunks)
+		assert.Equal(e.t, []string{"a3"}, f.IDs)
 
 		_, err = e.store.ChunkFile(e.ctx, p, "/d/missing.md")
 		assert.ErrorIs(e.t, err, core.ErrNotFound)
@@ -201,6 +201,52 @@ var chunkCases = []testCase{
 		ids := hitIDs(hits)
 		assert.Equal(e.t, "a1", ids[len(ids)-1], "a1's new vector is orthogonal")
 		assert.ElementsMatch(e.t, []string{"a1", "a2", "b1"}, ids)
+	}},
+	{"keyword search finds exact words in content and header paths", func(e *env) {
+		p := e.project()
+		mk := func(file, id, header, content string) core.Chunk {
+			c := mkChunk(file, id, 0, 0)
+			c.HeaderPath, c.Content = header, content
+			return c
+		}
+		kim1 := mk("/d/food.md", "kim1", "Food", "kimchi fermentation takes a week in a cool place")
+		kim2 := mk("/d/food2.md", "kim2", "Food", "kimchi with rice; kimchi again")
+		kim2.Namespace = "recipes"
+		bread := mk("/d/bread.md", "bread", "Baking", "bread needs flour water salt and yeast")
+		zk := mk("/d/zk.md", "zk", "Zettelkasten > Method", "small linked cards")
+		for _, c := range []core.Chunk{kim1, kim2, bread, zk} {
+			e.replace(p, c.SourceFile, c)
+		}
+		kw := func(text string, f core.ChunkFilter, limit int) []core.ScoredChunk {
+			hits, err := e.store.KeywordSearchChunks(e.ctx, p, core.ChunkKeywordQuery{Text: text, Filter: f, Limit: limit})
+			require.NoError(e.t, err, "keyword search %q", text)
+			for i, h := range hits {
+				assert.Nil(e.t, h.Vector)
+				assert.True(e.t, h.Score > 0 && h.Score <= 1+1e-9, "score %v", h.Score)
+				if i > 0 {
+					assert.GreaterOrEqual(e.t, hits[i-1].Score, h.Score)
+				}
+			}
+			return hits
+		}
+		assert.ElementsMatch(e.t, []string{"kim1", "kim2"}, hitIDs(kw("Kimchi", core.ChunkFilter{}, 10)))
+		assert.Equal(e.t, []string{"zk"}, hitIDs(kw("zettelkasten", core.ChunkFilter{}, 10)), "header paths count")
+		assert.Equal(e.t, []string{"kim2"}, hitIDs(kw("kimchi", core.ChunkFilter{Namespace: "recipes"}, 10)))
+		assert.Equal(e.t, []string{"kim1"}, hitIDs(kw("kimchi", core.ChunkFilter{SourceFile: "/d/food.md"}, 10)))
+		assert.Empty(e.t, kw("kimchi", core.ChunkFilter{DocType: "other"}, 10))
+		assert.Len(e.t, kw("kimchi", core.ChunkFilter{}, 1), 1)
+		assert.Empty(e.t, kw("!!! ...", core.ChunkFilter{}, 10), "no words, no hits")
+		assert.ElementsMatch(e.t, []string{"kim1", "kim2"}, hitIDs(kw(`kimchi" *:* (AND) \`, core.ChunkFilter{}, 10)), "query syntax is data")
+		other, err := e.store.KeywordSearchChunks(e.ctx, e.project(), core.ChunkKeywordQuery{Text: "kimchi", Limit: 10})
+		require.NoError(e.t, err)
+		assert.Empty(e.t, other, "other projects see nothing")
+
+		// Replaced and deleted chunks are gone from keyword search too.
+		e.replace(p, "/d/food.md", mk("/d/food.md", "kim1b", "Food", "sauerkraut instead"))
+		_, err = e.store.DeleteChunks(e.ctx, p, []string{"kim2"})
+		require.NoError(e.t, err)
+		assert.Empty(e.t, kw("kimchi", core.ChunkFilter{}, 10))
+		assert.Equal(e.t, []string{"kim1b"}, hitIDs(kw("sauerkraut", core.ChunkFilter{}, 10)))
 	}},
 	{"a bad batch writes nothing", func(e *env) {
 		p := e.project()
