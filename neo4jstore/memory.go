@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -133,6 +134,9 @@ func (s *Store) PutMemory(ctx context.Context, project string, m core.Memory) (c
 	if err != nil {
 		return core.Memory{}, false, err
 	}
+	if created {
+		s.vectors.forget(project, []string{stored.ID}) // an ID this process saw deleted, written again
+	}
 	return stored, created, nil
 }
 
@@ -205,36 +209,141 @@ func (s *Store) CountMemories(ctx context.Context, project string, f core.Memory
 	return n, err
 }
 
-// SearchMemories ranks the selected memories of model by cosine similarity.
+// SearchMemories ranks the selected memories of model by cosine
+// similarity. The database selects the IDs; the ranking runs here, on
+// vectors cached by ID (see vectorCache), and the best limit are read back
+// whole. All three steps share one read transaction.
 func (s *Store) SearchMemories(ctx context.Context, project, model string, vector []float32, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
 	if len(vector) == 0 {
 		return []core.ScoredMemory{}, nil
 	}
 	p := filterParams(project, f)
-	vec := make([]float64, len(vector))
-	for i, v := range vector {
-		vec[i] = float64(v)
-	}
-	p["model"], p["vector"], p["limit"] = model, vec, limitParam(limit)
+	p["model"] = model
 	var out []core.ScoredMemory
 	err := s.read(ctx, "search memories", func(t txn) error {
-		records, err := t.collect(stmtMemorySearch, p)
+		records, err := t.collect(stmtMemorySearchIDs, p)
 		if err != nil {
 			return err
 		}
-		out = make([]core.ScoredMemory, 0, len(records))
+		ids := make([]string, len(records))
+		for i, r := range records {
+			ids[i] = str(r.Values[0])
+		}
+		vecs, err := s.vectors.get(t, project, ids)
+		if err != nil {
+			return err
+		}
+		type hit struct {
+			id    string
+			score float64
+		}
+		hits := make([]hit, 0, len(ids))
+		for _, id := range ids {
+			if v := vecs[id]; len(v) == len(vector) {
+				hits = append(hits, hit{id, core.Cosine01(vector, v)})
+			}
+		}
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.score != b.score {
+				if a.score > b.score {
+					return -1
+				}
+				return 1
+			}
+			return compare(a.id, b.id)
+		})
+		if limit > 0 && len(hits) > limit {
+			hits = hits[:limit]
+		}
+		top := make([]string, len(hits))
+		for i, h := range hits {
+			top[i] = h.id
+		}
+		records, err = t.collect(stmtMemoryGetMany, map[string]any{"project": project, "ids": top})
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]core.Memory, len(records))
 		for _, r := range records {
 			m, err := decodeMemory(r)
 			if err != nil {
 				return err
 			}
-			sim, _ := r.Get("similarity")
-			half, _ := sim.(float64)
-			out = append(out, core.ScoredMemory{Memory: m, Score: min(max(2*half-1, 0), 1)})
+			byID[m.ID] = m
+		}
+		out = make([]core.ScoredMemory, 0, len(hits))
+		for _, h := range hits {
+			if m, ok := byID[h.id]; ok { // deleted in between: left out
+				out = append(out, core.ScoredMemory{Memory: m, Score: h.score})
+			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// vectorCache keeps memory embeddings by project and ID. A memory's
+// vector is written once, with the memory, and never changes (a new
+// content is a new memory with a new random ID: the memory service never
+// reuses an ID), so an entry never goes stale, even with other processes
+// writing to the database; entries of
+// deleted memories are dropped by this process's deletes and otherwise
+// only cost memory (about 1 KiB per 256-dimension vector).
+type vectorCache struct {
+	mu sync.RWMutex
+	m  map[string][]float32
+}
+
+// vectorBatch bounds how many embeddings one statement fetches.
+const vectorBatch = 2000
+
+// get returns the vectors of ids, reading the missing ones in t.
+func (c *vectorCache) get(t txn, project string, ids []string) (map[string][]float32, error) {
+	out := make(map[string][]float32, len(ids))
+	var missing []string
+	c.mu.RLock()
+	for _, id := range ids {
+		if v, ok := c.m[project+"\x00"+id]; ok {
+			out[id] = v
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	c.mu.RUnlock()
+	for len(missing) > 0 {
+		batch := missing[:min(len(missing), vectorBatch)]
+		missing = missing[len(batch):]
+		records, err := t.collect(stmtMemoryVectors, map[string]any{"project": project, "ids": batch})
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string][]float32{}
+		}
+		for _, r := range records {
+			list, _ := r.Values[1].([]any)
+			v := make([]float32, len(list))
+			for i, e := range list {
+				f, _ := e.(float64)
+				v[i] = float32(f)
+			}
+			id := str(r.Values[0])
+			c.m[project+"\x00"+id] = v
+			out[id] = v
+		}
+		c.mu.Unlock()
+	}
+	return out, nil
+}
+
+// forget drops the vectors of deleted memories.
+func (c *vectorCache) forget(project string, ids []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range ids {
+		delete(c.m, project+"\x00"+id)
+	}
 }
 
 // UpdateMemory locks, changes and writes one memory with its event.
@@ -331,6 +440,7 @@ func (s *Store) DeleteMemories(ctx context.Context, project string, ids []string
 	if err != nil {
 		return nil, err
 	}
+	s.vectors.forget(project, gone)
 	return gone, nil
 }
 

@@ -22,6 +22,7 @@ type Store struct {
 	cfg       Config
 	log       *slog.Logger
 	ranks     *rankCache
+	vectors   vectorCache // memory.go
 }
 
 var _ core.Store = (*Store)(nil)

@@ -1,0 +1,4 @@
+// The embeddings of memories by ID, for the store's vector cache.
+UNWIND $ids AS id
+MATCH (m:Memory {project: $project, id: id})
+RETURN m.id AS id, m.embedding AS embedding
