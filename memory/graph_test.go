@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vaultgraph/vaultgraph/embedding/builtin"
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
@@ -55,4 +56,29 @@ func TestInspectScoresTheBestPath(t *testing.T) {
 			assert.Equal(t, 0.025, n.Score, "within two hops only the weak path reaches z")
 		}
 	}
+}
+
+// Memories stored while semantic search was off (or by another model) are
+// embedded by the first similarity operation, so recall finds them.
+func TestMemoriesOfAnotherModelAreReembedded(t *testing.T) {
+	ctx := t.Context()
+	st := memstore.New()
+	off := memory.New("p", st, nil)
+	m, _, err := off.Store(ctx, memory.StoreInput{Content: "User prefers dark mode for their IDE", Type: memory.TypePreference, Namespace: memory.NamespaceGlobal, Importance: 0.5})
+	require.NoError(t, err)
+	require.Empty(t, m.Model)
+
+	emb, err := builtin.New()
+	require.NoError(t, err)
+	on := memory.New("p", st, emb)
+	hits, err := on.Recall(ctx, "dark mode", 5, memory.Filter{})
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	assert.Equal(t, m.ID, hits[0].ID)
+	got, err := on.Get(ctx, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, emb.Model(), got.Model)
+	n, err := on.Reembed(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "nothing left to embed")
 }

@@ -134,9 +134,6 @@ func (s *Store) PutMemory(ctx context.Context, project string, m core.Memory) (c
 	if err != nil {
 		return core.Memory{}, false, err
 	}
-	if created {
-		s.vectors.forget(project, []string{stored.ID}) // an ID this process saw deleted, written again
-	}
 	return stored, created, nil
 }
 
@@ -229,7 +226,7 @@ func (s *Store) SearchMemories(ctx context.Context, project, model string, vecto
 		for i, r := range records {
 			ids[i] = str(r.Values[0])
 		}
-		vecs, err := s.vectors.get(t, project, ids)
+		vecs, err := s.vectors.get(t, project, model, ids)
 		if err != nil {
 			return err
 		}
@@ -282,29 +279,34 @@ func (s *Store) SearchMemories(ctx context.Context, project, model string, vecto
 	return out, err
 }
 
-// vectorCache keeps memory embeddings by project and ID. A memory's
-// vector is written once, with the memory, and never changes (a new
-// content is a new memory with a new random ID: the memory service never
-// reuses an ID), so an entry never goes stale, even with other processes
-// writing to the database; entries of
+// vectorCache keeps memory embeddings by project, model and ID. The
+// vector a model made of a memory never changes (a new content is a new
+// memory with a new random ID: the memory service never reuses an ID; a
+// re-embedding writes another model's vector), so an entry never goes
+// stale, even with other processes writing to the database. Entries of
 // deleted memories are dropped by this process's deletes and otherwise
 // only cost memory (about 1 KiB per 256-dimension vector).
 type vectorCache struct {
 	mu sync.RWMutex
-	m  map[string][]float32
+	m  map[string]cachedVector // project NUL id
+}
+
+type cachedVector struct {
+	model  string
+	vector []float32
 }
 
 // vectorBatch bounds how many embeddings one statement fetches.
 const vectorBatch = 2000
 
-// get returns the vectors of ids, reading the missing ones in t.
-func (c *vectorCache) get(t txn, project string, ids []string) (map[string][]float32, error) {
+// get returns the vectors model made of ids, reading the missing ones in t.
+func (c *vectorCache) get(t txn, project, model string, ids []string) (map[string][]float32, error) {
 	out := make(map[string][]float32, len(ids))
 	var missing []string
 	c.mu.RLock()
 	for _, id := range ids {
-		if v, ok := c.m[project+"\x00"+id]; ok {
-			out[id] = v
+		if e, ok := c.m[project+"\x00"+id]; ok && e.model == model {
+			out[id] = e.vector
 		} else {
 			missing = append(missing, id)
 		}
@@ -313,13 +315,13 @@ func (c *vectorCache) get(t txn, project string, ids []string) (map[string][]flo
 	for len(missing) > 0 {
 		batch := missing[:min(len(missing), vectorBatch)]
 		missing = missing[len(batch):]
-		records, err := t.collect(stmtMemoryVectors, map[string]any{"project": project, "ids": batch})
+		records, err := t.collect(stmtMemoryVectors, map[string]any{"project": project, "model": model, "ids": batch})
 		if err != nil {
 			return nil, err
 		}
 		c.mu.Lock()
 		if c.m == nil {
-			c.m = map[string][]float32{}
+			c.m = map[string]cachedVector{}
 		}
 		for _, r := range records {
 			list, _ := r.Values[1].([]any)
@@ -329,7 +331,7 @@ func (c *vectorCache) get(t txn, project string, ids []string) (map[string][]flo
 				v[i] = float32(f)
 			}
 			id := str(r.Values[0])
-			c.m[project+"\x00"+id] = v
+			c.m[project+"\x00"+id] = cachedVector{model: model, vector: v}
 			out[id] = v
 		}
 		c.mu.Unlock()
@@ -337,7 +339,7 @@ func (c *vectorCache) get(t txn, project string, ids []string) (map[string][]flo
 	return out, nil
 }
 
-// forget drops the vectors of deleted memories.
+// forget drops the vectors of the memories ids.
 func (c *vectorCache) forget(project string, ids []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -399,6 +401,28 @@ func (s *Store) UpdateMemory(ctx context.Context, project, id string, change fun
 		return nil, fmt.Errorf("neo4jstore: update memory %s: %w", id, core.ErrNotFound)
 	}
 	return out, nil
+}
+
+// SetMemoryVector replaces a memory's vector and model.
+func (s *Store) SetMemoryVector(ctx context.Context, project, id, model string, vector []float32) error {
+	vec := make([]float64, len(vector))
+	for i, f := range vector {
+		vec[i] = float64(f)
+	}
+	var found bool
+	err := s.write(ctx, "set memory vector", func(t txn) error {
+		r, err := t.single(stmtMemorySetVector, map[string]any{"project": project, "id": id, "model": model, "embedding": vec})
+		found = r != nil
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("neo4jstore: set memory vector %s: %w", id, core.ErrNotFound)
+	}
+	s.vectors.forget(project, []string{id})
+	return nil
 }
 
 // TouchMemories records an access of each existing memory of ids.

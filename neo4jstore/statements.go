@@ -84,6 +84,7 @@ var (
 	stmtMemoryUpdate            = stmt("memory_update")
 	stmtMemoryEventCreate       = stmt("memory_event_create")
 	stmtMemoryTouch             = stmt("memory_touch")
+	stmtMemorySetVector         = stmt("memory_set_vector")
 	stmtMemoryDelete            = stmt("memory_delete")
 	stmtMemoryList              = stmt("memory_list")
 	stmtMemoryCount             = stmt("memory_count")
