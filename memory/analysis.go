@@ -216,17 +216,14 @@ type SupersedeCandidate struct {
 // threshold similar. Candidates are the memories at least threshold
 // similar (or the target), by similarity descending.
 func (s *Service) CheckSupersedes(ctx context.Context, id, target string, threshold float64) (core.Memory, []SupersedeCandidate, error) {
-	m, err := s.Get(ctx, id)
-	if err != nil {
-		return core.Memory{}, nil, err
-	}
 	if s.emb == nil {
 		return core.Memory{}, nil, ErrNoEmbedder
 	}
 	if err := s.ensureVectors(ctx); err != nil {
 		return core.Memory{}, nil, err
 	}
-	if m, err = s.Get(ctx, id); err != nil { // with the current model's vector
+	m, err := s.Get(ctx, id) // read after ensureVectors: with the current model's vector
+	if err != nil {
 		return core.Memory{}, nil, err
 	}
 	var others []core.Memory
