@@ -124,6 +124,10 @@ type MemoryStore interface {
 	// nothing is written.
 	UpdateMemory(ctx context.Context, project, id string, change func(m *Memory) (*MemoryEvent, error)) (*Memory, error)
 
+	// SetMemoryVector replaces the memory's vector and the model that made
+	// it (after a change of embedding model), or fails with ErrNotFound.
+	SetMemoryVector(ctx context.Context, project, id, model string, vector []float32) error
+
 	// TouchMemories sets LastAccessed to at and adds one to AccessCount of
 	// each existing memory of ids.
 	TouchMemories(ctx context.Context, project string, ids []string, at time.Time) error

@@ -99,6 +99,9 @@ func (s *Service) analyzed(ctx context.Context, f core.MemoryFilter) ([]core.Mem
 	if s.emb == nil {
 		return nil, ErrNoEmbedder
 	}
+	if err := s.ensureVectors(ctx); err != nil {
+		return nil, err
+	}
 	all, _, err := s.store.ListMemories(ctx, s.project, f, core.MemoryPage{Order: core.OrderUpdatedAt, Descending: true})
 	if err != nil {
 		return nil, err
@@ -123,6 +126,11 @@ func (s *Service) DetectContradictions(ctx context.Context, id, namespace string
 			return nil, 0, err
 		}
 		f.Namespaces = []string{namespace}
+	}
+	if s.emb != nil {
+		if err := s.ensureVectors(ctx); err != nil {
+			return nil, 0, err
+		}
 	}
 	var focus *core.Memory
 	if id != "" {
@@ -208,12 +216,15 @@ type SupersedeCandidate struct {
 // threshold similar. Candidates are the memories at least threshold
 // similar (or the target), by similarity descending.
 func (s *Service) CheckSupersedes(ctx context.Context, id, target string, threshold float64) (core.Memory, []SupersedeCandidate, error) {
-	m, err := s.Get(ctx, id)
-	if err != nil {
-		return core.Memory{}, nil, err
-	}
 	if s.emb == nil {
 		return core.Memory{}, nil, ErrNoEmbedder
+	}
+	if err := s.ensureVectors(ctx); err != nil {
+		return core.Memory{}, nil, err
+	}
+	m, err := s.Get(ctx, id) // read after ensureVectors: with the current model's vector
+	if err != nil {
+		return core.Memory{}, nil, err
 	}
 	var others []core.Memory
 	if target != "" {

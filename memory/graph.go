@@ -46,10 +46,12 @@ type Graph struct {
 
 // Inspect walks the relations around id up to maxDepth hops, following
 // relations in either direction. A node's score is the best, over the
-// paths that reach it, of the product of the weights along the path times
-// decay^hops: the root scores 1, a neighbour over a 0.8 edge with decay 0.7
-// scores 0.56. Nodes are ordered by depth, then score descending, then ID;
-// edges are those among reached nodes.
+// paths of at most maxDepth hops that reach it, of the product of the
+// weights along the path times decay^hops: the root scores 1, a neighbour
+// over a 0.8 edge with decay 0.7 scores 0.56, and a longer path wins over
+// a shorter one when it scores more. A node's depth is its fewest hops
+// from the root. Nodes are ordered by depth, then score descending, then
+// ID; edges are every relation between two reached nodes.
 func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay float64) (Graph, error) {
 	root, err := s.Get(ctx, id)
 	if err != nil {
@@ -61,53 +63,52 @@ func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay fl
 		path  GraphPath
 	}
 	best := map[string]reach{id: {0, 1, GraphPath{Nodes: []string{id}, RelationTypes: []string{}, Score: 1}}}
-	frontier := []string{id}
-	edges := map[string]core.MemoryRelation{}
-	for depth := 1; depth <= maxDepth && len(frontier) > 0; depth++ {
-		rels, err := s.store.MemoryRelations(ctx, s.project, frontier)
+	changed := []string{id}
+	// Round d extends, by one hop, the paths that improved in round d-1:
+	// after it, every score is the best over paths of at most d hops.
+	for depth := 1; depth <= maxDepth && len(changed) > 0; depth++ {
+		rels, err := s.store.MemoryRelations(ctx, s.project, changed)
 		if err != nil {
 			return Graph{}, err
 		}
-		inFrontier := map[string]bool{}
-		for _, f := range frontier {
-			inFrontier[f] = true
+		prev := make(map[string]reach, len(changed))
+		for _, c := range changed {
+			prev[c] = best[c]
 		}
 		next := map[string]bool{}
 		for _, r := range rels {
-			edges[r.From+"\x00"+r.To+"\x00"+r.Type] = r
 			for _, end := range [][2]string{{r.From, r.To}, {r.To, r.From}} {
 				from, to := end[0], end[1]
-				if !inFrontier[from] {
+				src, ok := prev[from]
+				if !ok {
 					continue
 				}
-				src := best[from]
 				score := src.score * r.Weight * decay
 				cur, seen := best[to]
-				if seen && (cur.depth < depth || cur.score >= score) {
+				if seen && score <= cur.score {
 					continue
 				}
 				p := GraphPath{Nodes: append(slices.Clone(src.path.Nodes), to),
 					RelationTypes: append(slices.Clone(src.path.RelationTypes), r.Type), Score: round4(score)}
 				d := depth
-				if seen && cur.depth < d {
+				if seen {
 					d = cur.depth
 				}
 				best[to] = reach{d, score, p}
-				if !seen {
-					next[to] = true
-				}
+				next[to] = true
 			}
 		}
-		frontier = frontier[:0]
+		changed = changed[:0]
 		for n := range next {
-			frontier = append(frontier, n)
+			changed = append(changed, n)
 		}
-		slices.Sort(frontier)
+		slices.Sort(changed)
 	}
 	ids := make([]string, 0, len(best))
 	for n := range best {
 		ids = append(ids, n)
 	}
+	slices.Sort(ids)
 	g := Graph{Root: id, Nodes: []GraphNode{}, Edges: []GraphEdge{}, Paths: []GraphPath{}}
 	mems := map[string]*core.Memory{id: root}
 	for _, n := range ids {
@@ -149,16 +150,17 @@ func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay fl
 		order[n.ID] = i
 	}
 	slices.SortFunc(g.Paths, func(a, b GraphPath) int { return order[a.Nodes[len(a.Nodes)-1]] - order[b.Nodes[len(b.Nodes)-1]] })
-	for _, r := range edges {
+	rels, err := s.store.MemoryRelations(ctx, s.project, ids)
+	if err != nil {
+		return Graph{}, err
+	}
+	for _, r := range rels { // ordered by source, target, type
 		_, okFrom := mems[r.From]
 		_, okTo := mems[r.To]
 		if okFrom && okTo {
 			g.Edges = append(g.Edges, GraphEdge{Source: r.From, Target: r.To, RelationType: r.Type, Weight: r.Weight})
 		}
 	}
-	slices.SortFunc(g.Edges, func(a, b GraphEdge) int {
-		return strings.Compare(a.Source+"\x00"+a.Target+"\x00"+a.RelationType, b.Source+"\x00"+b.Target+"\x00"+b.RelationType)
-	})
 	return g, nil
 }
 

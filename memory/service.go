@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -91,6 +92,9 @@ type Service struct {
 	store   core.MemoryStore
 	emb     core.Embedder
 	now     func() time.Time
+
+	reembedMu  sync.Mutex
+	reembedded bool // Reembed ran successfully in this process
 }
 
 // Option tunes New.
@@ -178,16 +182,80 @@ func notFound(id string, err error) error {
 	return err
 }
 
-// embed returns the vector of text, or ErrNoEmbedder.
+// embed returns the vector of text, or ErrNoEmbedder. It is the door to
+// every similarity operation, so it first makes sure (once per process)
+// that no memory is left with another model's vector.
 func (s *Service) embed(ctx context.Context, text string) ([]float32, error) {
 	if s.emb == nil {
 		return nil, ErrNoEmbedder
+	}
+	if err := s.ensureVectors(ctx); err != nil {
+		return nil, err
 	}
 	vs, err := s.emb.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
 	return vs[0], nil
+}
+
+// reembedBatch is how many contents Reembed embeds per call.
+const reembedBatch = 64
+
+func (s *Service) ensureVectors(ctx context.Context) error {
+	s.reembedMu.Lock()
+	defer s.reembedMu.Unlock()
+	if s.reembedded {
+		return nil
+	}
+	if _, err := s.Reembed(ctx); err != nil {
+		return err
+	}
+	s.reembedded = true
+	return nil
+}
+
+// Reembed embeds with the current model every memory of the project whose
+// vector another model made, or that has none (stored while semantic
+// search was off), and returns how many it embedded. The first similarity
+// operation of a process runs it, so a change of embedding provider or
+// model never hides old memories from recall.
+func (s *Service) Reembed(ctx context.Context) (int, error) {
+	if s.emb == nil {
+		return 0, ErrNoEmbedder
+	}
+	all, _, err := s.store.ListMemories(ctx, s.project, core.MemoryFilter{}, core.MemoryPage{Order: core.OrderCreatedAt})
+	if err != nil {
+		return 0, err
+	}
+	model := s.emb.Model()
+	var stale []core.Memory
+	for _, m := range all {
+		if m.Model != model || len(m.Vector) == 0 {
+			stale = append(stale, m)
+		}
+	}
+	done := 0
+	for len(stale) > 0 {
+		batch := stale[:min(len(stale), reembedBatch)]
+		stale = stale[len(batch):]
+		texts := make([]string, len(batch))
+		for i, m := range batch {
+			texts[i] = m.Content
+		}
+		vs, err := s.emb.Embed(ctx, texts)
+		if err != nil {
+			return done, err
+		}
+		for i, m := range batch {
+			err := s.store.SetMemoryVector(ctx, s.project, m.ID, model, vs[i])
+			if err != nil && !errors.Is(err, core.ErrNotFound) { // deleted meanwhile: nothing to do
+				return done, err
+			}
+			done++
+		}
+	}
+	return done, nil
 }
 
 // HasEmbedder reports whether similarity operations are available.

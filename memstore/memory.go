@@ -438,6 +438,29 @@ func (s *Store) UpdateMemory(ctx context.Context, project, id string, change fun
 	return &out, nil
 }
 
+// SetMemoryVector replaces a memory's vector and model.
+func (s *Store) SetMemoryVector(ctx context.Context, project, id, model string, vector []float32) error {
+	if err := s.beginMemories(ctx, "set memory vector"); err != nil {
+		return err
+	}
+	s.mem.mu.Lock()
+	defer s.mem.mu.Unlock()
+	cur, ok := s.mem.byProj[project].lookup(id)
+	if !ok {
+		return fmt.Errorf("memstore: set memory vector %s: %w", id, core.ErrNotFound)
+	}
+	next := cloneMemory(cur)
+	next.Vector, next.Model = slices.Clone(vector), model
+	err := s.kv.Update(func(tx *kv.Tx) error {
+		return tx.Put(bucketMemories, memKey(project, id), memoryToRecord(project, next))
+	})
+	if err != nil {
+		return writeFailed("set memory vector "+id, err)
+	}
+	*cur = next
+	return nil
+}
+
 // TouchMemories records an access of each existing memory of ids.
 func (s *Store) TouchMemories(ctx context.Context, project string, ids []string, at time.Time) error {
 	if err := s.beginMemories(ctx, "touch memories"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -205,36 +206,146 @@ func (s *Store) CountMemories(ctx context.Context, project string, f core.Memory
 	return n, err
 }
 
-// SearchMemories ranks the selected memories of model by cosine similarity.
+// SearchMemories ranks the selected memories of model by cosine
+// similarity. The database selects the IDs; the ranking runs here, on
+// vectors cached by ID (see vectorCache), and the best limit are read back
+// whole. All three steps share one read transaction.
 func (s *Store) SearchMemories(ctx context.Context, project, model string, vector []float32, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
 	if len(vector) == 0 {
 		return []core.ScoredMemory{}, nil
 	}
 	p := filterParams(project, f)
-	vec := make([]float64, len(vector))
-	for i, v := range vector {
-		vec[i] = float64(v)
-	}
-	p["model"], p["vector"], p["limit"] = model, vec, limitParam(limit)
+	p["model"] = model
 	var out []core.ScoredMemory
 	err := s.read(ctx, "search memories", func(t txn) error {
-		records, err := t.collect(stmtMemorySearch, p)
+		records, err := t.collect(stmtMemorySearchIDs, p)
 		if err != nil {
 			return err
 		}
-		out = make([]core.ScoredMemory, 0, len(records))
+		ids := make([]string, len(records))
+		for i, r := range records {
+			ids[i] = str(r.Values[0])
+		}
+		vecs, err := s.vectors.get(t, project, model, ids)
+		if err != nil {
+			return err
+		}
+		type hit struct {
+			id    string
+			score float64
+		}
+		hits := make([]hit, 0, len(ids))
+		for _, id := range ids {
+			if v := vecs[id]; len(v) == len(vector) {
+				hits = append(hits, hit{id, core.Cosine01(vector, v)})
+			}
+		}
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.score != b.score {
+				if a.score > b.score {
+					return -1
+				}
+				return 1
+			}
+			return compare(a.id, b.id)
+		})
+		if limit > 0 && len(hits) > limit {
+			hits = hits[:limit]
+		}
+		top := make([]string, len(hits))
+		for i, h := range hits {
+			top[i] = h.id
+		}
+		records, err = t.collect(stmtMemoryGetMany, map[string]any{"project": project, "ids": top})
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]core.Memory, len(records))
 		for _, r := range records {
 			m, err := decodeMemory(r)
 			if err != nil {
 				return err
 			}
-			sim, _ := r.Get("similarity")
-			half, _ := sim.(float64)
-			out = append(out, core.ScoredMemory{Memory: m, Score: min(max(2*half-1, 0), 1)})
+			byID[m.ID] = m
+		}
+		out = make([]core.ScoredMemory, 0, len(hits))
+		for _, h := range hits {
+			if m, ok := byID[h.id]; ok { // deleted in between: left out
+				out = append(out, core.ScoredMemory{Memory: m, Score: h.score})
+			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// vectorCache keeps memory embeddings by project, model and ID. The
+// vector a model made of a memory never changes (a new content is a new
+// memory with a new random ID: the memory service never reuses an ID; a
+// re-embedding writes another model's vector), so an entry never goes
+// stale, even with other processes writing to the database. Entries of
+// deleted memories are dropped by this process's deletes and otherwise
+// only cost memory (about 1 KiB per 256-dimension vector).
+type vectorCache struct {
+	mu sync.RWMutex
+	m  map[string]cachedVector // project NUL id
+}
+
+type cachedVector struct {
+	model  string
+	vector []float32
+}
+
+// vectorBatch bounds how many embeddings one statement fetches.
+const vectorBatch = 2000
+
+// get returns the vectors model made of ids, reading the missing ones in t.
+func (c *vectorCache) get(t txn, project, model string, ids []string) (map[string][]float32, error) {
+	out := make(map[string][]float32, len(ids))
+	var missing []string
+	c.mu.RLock()
+	for _, id := range ids {
+		if e, ok := c.m[project+"\x00"+id]; ok && e.model == model {
+			out[id] = e.vector
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	c.mu.RUnlock()
+	for len(missing) > 0 {
+		batch := missing[:min(len(missing), vectorBatch)]
+		missing = missing[len(batch):]
+		records, err := t.collect(stmtMemoryVectors, map[string]any{"project": project, "model": model, "ids": batch})
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]cachedVector{}
+		}
+		for _, r := range records {
+			list, _ := r.Values[1].([]any)
+			v := make([]float32, len(list))
+			for i, e := range list {
+				f, _ := e.(float64)
+				v[i] = float32(f)
+			}
+			id := str(r.Values[0])
+			c.m[project+"\x00"+id] = cachedVector{model: model, vector: v}
+			out[id] = v
+		}
+		c.mu.Unlock()
+	}
+	return out, nil
+}
+
+// forget drops the vectors of the memories ids.
+func (c *vectorCache) forget(project string, ids []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range ids {
+		delete(c.m, project+"\x00"+id)
+	}
 }
 
 // UpdateMemory locks, changes and writes one memory with its event.
@@ -292,6 +403,28 @@ func (s *Store) UpdateMemory(ctx context.Context, project, id string, change fun
 	return out, nil
 }
 
+// SetMemoryVector replaces a memory's vector and model.
+func (s *Store) SetMemoryVector(ctx context.Context, project, id, model string, vector []float32) error {
+	vec := make([]float64, len(vector))
+	for i, f := range vector {
+		vec[i] = float64(f)
+	}
+	var found bool
+	err := s.write(ctx, "set memory vector", func(t txn) error {
+		r, err := t.single(stmtMemorySetVector, map[string]any{"project": project, "id": id, "model": model, "embedding": vec})
+		found = r != nil
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("neo4jstore: set memory vector %s: %w", id, core.ErrNotFound)
+	}
+	s.vectors.forget(project, []string{id})
+	return nil
+}
+
 // TouchMemories records an access of each existing memory of ids.
 func (s *Store) TouchMemories(ctx context.Context, project string, ids []string, at time.Time) error {
 	ids = distinct(ids)
@@ -331,6 +464,7 @@ func (s *Store) DeleteMemories(ctx context.Context, project string, ids []string
 	if err != nil {
 		return nil, err
 	}
+	s.vectors.forget(project, gone)
 	return gone, nil
 }
 

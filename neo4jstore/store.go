@@ -25,6 +25,7 @@ type Store struct {
 	cfg       Config
 	log       *slog.Logger
 	ranks     *rankCache
+	vectors   vectorCache // memory.go
 
 	chunkIndex chunkVectorIndex // see chunks.go
 

@@ -26,6 +26,7 @@ var memoryCases = []testCase{
 	{"update changes state and records the event atomically", testMemoryUpdate},
 	{"concurrent updates of one memory lose none", testMemoryConcurrentUpdates},
 	{"touch records an access", testMemoryTouch},
+	{"a new vector replaces the one of the old model", testMemorySetVector},
 	{"delete removes memories with their events and relations", testMemoryDelete},
 	{"events come oldest first, the newest limit", testMemoryEvents},
 	{"relations are created, re-weighed and deleted", testMemoryRelations},
@@ -421,4 +422,25 @@ func testMemoryIsolation(e *env) {
 	hits, err := e.store.SearchMemories(e.ctx, p1, "m1", memUnit(0, 1, 0), core.MemoryFilter{}, 0)
 	require.NoError(e.t, err)
 	assert.Empty(e.t, hits)
+}
+
+func testMemorySetVector(e *env) {
+	p := e.project()
+	e.putMemory(p, newMemory("mem_a", "a", "global", memT0))
+	search := func(model string, v []float32) []core.ScoredMemory {
+		hits, err := e.store.SearchMemories(e.ctx, p, model, v, core.MemoryFilter{}, 0)
+		require.NoError(e.t, err)
+		return hits
+	}
+	require.Len(e.t, search("m1", memUnit(0, 1, 0)), 1) // and any cache is warm
+	require.NoError(e.t, e.store.SetMemoryVector(e.ctx, p, "mem_a", "m2", memUnit(2, 3, 0)))
+	assert.Empty(e.t, search("m1", memUnit(0, 1, 0)), "the old model's vector is gone")
+	hits := search("m2", memUnit(2, 3, 0))
+	require.Len(e.t, hits, 1)
+	assert.InDelta(e.t, 1, hits[0].Score, 1e-6)
+	m := e.getMemory(p, "mem_a")
+	assert.Equal(e.t, "m2", m.Model)
+	assert.InDeltaSlice(e.t, memUnit(2, 3, 0), m.Vector, 1e-6)
+	assert.Equal(e.t, 300, m.Confidence, "nothing else changes")
+	assert.ErrorIs(e.t, e.store.SetMemoryVector(e.ctx, p, "mem_none", "m2", memUnit(2, 3, 0)), core.ErrNotFound)
 }

@@ -45,7 +45,7 @@ func startMemory(t *testing.T, st store, vault string) *client.Client {
 	return c
 }
 
-// envelope decodes a spec 004 answer: data for a success, else the error.
+// envelopeOf decodes a spec 004 answer: data for a success, else the error.
 func envelopeOf(t *testing.T, r reply, data any) string {
 	t.Helper()
 	var env struct {
