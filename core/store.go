@@ -106,6 +106,7 @@ type GraphStore interface {
 // (search, memories, entities, chunks), each as an interface of its own.
 type Store interface {
 	GraphStore
+	SearchStore // note embeddings and keyword relevance (core/search.go)
 	// Close releases the store's resources.
 	Close(ctx context.Context) error
 }

@@ -73,6 +73,14 @@ var (
 	stmtRandomCountTagged     = stmt("random_count_tagged")
 	stmtRandomNth             = stmt("random_nth")
 	stmtRandomNthTagged       = stmt("random_nth_tagged")
+
+	stmtSchemaVectorIndexInfo   = stmt("schema_vector_index_info")
+	stmtSchemaDropNoteEmbedding = stmt("schema_drop_note_embedding")
+	stmtSearchStale             = stmt("search_stale")
+	stmtSearchSetVectors        = stmt("search_set_vectors")
+	stmtSearchVectorIndex       = stmt("search_vector_index")
+	stmtSearchVectorExact       = stmt("search_vector_exact")
+	stmtSearchKeyword           = stmt("search_keyword")
 )
 
 // with returns a copy of params with one more entry.

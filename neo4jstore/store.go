@@ -22,6 +22,7 @@ type Store struct {
 	cfg       Config
 	log       *slog.Logger
 	ranks     *rankCache
+	vindex    vectorIndex // what is known of the vector index, see search.go
 }
 
 var _ core.Store = (*Store)(nil)

@@ -72,6 +72,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts O
 		{"deletes", deleteCases},
 		{"projects", isolationCases},
 		{"concurrency", concurrencyCases},
+		{"search", searchCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
