@@ -272,14 +272,19 @@ func (s *Store) vectorSearchExact(ctx context.Context, project, model string, q 
 // the cosine, clamped to [0, 1], the scale every store answers in.
 func cosineFromNeo4j(score float64) float64 { return min(1, max(0, 2*score-1)) }
 
-// KeywordSearch ranks the project's notes with the fulltext index. Lucene's
-// scores have no fixed scale, so each is divided by the best of the
-// project's hits: the best is 1 and the others say how close they come.
+// KeywordSearch ranks the project's notes with the fulltext index.
+// Lucene's BM25 scores have no fixed scale, so they are put on the one of
+// embedding/keyword's index, which hybrid fusion is tuned for: a score is
+// divided by the most a note could score for the query, the sum of the
+// query terms' IDFs (from the index's note count and each term's document
+// frequency), and capped at 1. A note holding every query word scores
+// near 1, one holding only a common word near 0.
 func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit int) ([]core.ScoredID, error) {
-	lucene := luceneQuery(query)
-	if lucene == "" || limit <= 0 {
+	terms := luceneTerms(query)
+	if len(terms) == 0 || limit <= 0 {
 		return nil, nil
 	}
+	lucene := strings.Join(terms, " ")
 	fetch := max(minFetch, fetchFactor*limit)
 	for {
 		var hits []core.ScoredID
@@ -302,45 +307,82 @@ func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit 
 		// words common elsewhere; what was found is good enough.
 		if len(hits) >= limit || fetched < fetch || fetch >= maxIndexFetch {
 			hits = cut(sortHits(hits), limit)
-			if len(hits) > 0 && hits[0].Score > 0 {
-				top := hits[0].Score
-				for i := range hits {
-					hits[i].Score = min(1, hits[i].Score/top)
+			if len(hits) == 0 {
+				return hits, nil
+			}
+			bound, err := s.idfBound(ctx, terms)
+			if err != nil {
+				return nil, err
+			}
+			out := hits[:0]
+			for _, h := range hits {
+				if score := min(1, h.Score*(bm25K1+1)/bound); score > 0 {
+					out = append(out, core.ScoredID{ID: h.ID, Score: score})
 				}
 			}
-			return hits, nil
+			return out, nil
 		}
 		fetch = min(maxIndexFetch, fetch*fetchFactor)
 	}
 }
 
-// luceneQuery turns plain text into a Lucene query that matches any of its
-// words and nothing else: the text is split into runs of letters and
-// digits (so no operator, field, wildcard, range or quote survives), the
-// boolean keywords are lower-cased, and every character Lucene treats
-// specially is escaped all the same. "" when the text has no word.
-func luceneQuery(text string) string {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	if len(words) > maxQueryTerms {
-		words = words[:maxQueryTerms]
-	}
-	var b strings.Builder
-	for i, w := range words {
-		if i > 0 {
-			b.WriteByte(' ')
+// BM25 as Lucene computes it (Lucene leaves out the (k1 + 1) factor of the
+// textbook formula, which embedding/keyword keeps).
+const (
+	bm25K1 = 1.2
+	// dfCap bounds the count of notes holding one query term: counting a
+	// very common term exactly would cost more than its small weight is
+	// worth.
+	dfCap = 1000
+)
+
+// idfBound is the sum over terms of Lucene's IDF, ln(1 + (N - df + 0.5) /
+// (df + 0.5)), at least a small positive number.
+func (s *Store) idfBound(ctx context.Context, terms []string) (float64, error) {
+	var bound float64
+	err := s.read(ctx, "keyword statistics", func(t txn) error {
+		bound = 0
+		records, err := t.collect(stmtSearchKeywordStats, map[string]any{"terms": terms, "cap": int64(dfCap)})
+		if err != nil {
+			return err
 		}
-		switch w {
-		case "AND", "OR", "NOT", "TO":
-			w = strings.ToLower(w)
+		for _, r := range records {
+			n, df := float64(num(r.Values[0])), float64(num(r.Values[2]))
+			bound += math.Log(1 + (n-df+0.5)/(df+0.5))
 		}
+		return nil
+	})
+	return max(bound, 1e-9), err
+}
+
+// luceneTerms turns plain text into Lucene query terms that match its words
+// and nothing else: the text is split into runs of letters and digits (so
+// no operator, field, wildcard, range or quote survives), lower-cased (so
+// AND, OR, NOT and TO are words) and de-duplicated, and every character
+// Lucene treats specially is escaped all the same. None when the text has
+// no word.
+func luceneTerms(text string) []string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	seen := make(map[string]bool, len(words))
+	var out []string
+	for _, w := range words {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		var b strings.Builder
 		for _, r := range w {
 			if strings.ContainsRune(`+-&|!(){}[]^"~*?:\/`, r) {
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
 		}
+		out = append(out, b.String())
+		if len(out) == maxQueryTerms {
+			break
+		}
 	}
-	return b.String()
+	return out
 }
 
 // decodeHits reads a list of {id, score} maps, mapping each score.

@@ -81,6 +81,7 @@ var (
 	stmtSearchVectorIndex       = stmt("search_vector_index")
 	stmtSearchVectorExact       = stmt("search_vector_exact")
 	stmtSearchKeyword           = stmt("search_keyword")
+	stmtSearchKeywordStats      = stmt("search_keyword_stats")
 )
 
 // with returns a copy of params with one more entry.

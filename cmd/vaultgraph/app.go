@@ -34,6 +34,7 @@ type app struct {
 	store  core.Store
 	mirror *vault.Mirror
 	graph  *core.GraphService
+	search search // semantic search; zero without an embedding provider
 }
 
 // openStore opens the configured store: the embedded one in the state
@@ -71,10 +72,15 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 	if err != nil {
 		return nil, err
 	}
+	sem, err := newSearch(cfg, store, logger)
+	if err != nil {
+		_ = store.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
 	mirror, err := vault.NewMirror(vault.Config{
 		Root:    cfg.Vault,
 		Project: defaultProject,
-		Store:   store,
+		Store:   sem.mirrorStore(store),
 		Ignore:  cfg.Ignore,
 		Logger:  logger,
 	})
@@ -82,9 +88,9 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("open vault %s: %w", cfg.Vault, err)
 	}
-	svc := core.NewGraphService(defaultProject, store, mirror.Writer(),
-		core.WithWarnings(core.WarningSourceFunc(mirror.Warnings().Drain)))
-	return &app{cfg: cfg, logger: logger, store: store, mirror: mirror, graph: svc}, nil
+	svc := core.NewGraphService(defaultProject, store, mirror.Writer(), append(sem.graphOptions(),
+		core.WithWarnings(core.WarningSourceFunc(mirror.Warnings().Drain)))...)
+	return &app{cfg: cfg, logger: logger, store: store, mirror: mirror, graph: svc, search: sem}, nil
 }
 
 // syncVault brings the store in line with the vault once. A store that is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
@@ -51,10 +52,16 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 		if _, err := a.mirror.Sync(ctx); err != nil { // the mirror logs its summary
 			return fmt.Errorf("sync %s: %w", cfg.Vault, err)
 		}
+		a.indexNow(ctx, 0)
 		return nil
 	}
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
+	a.indexNow(ctx, firstPassBudget)
+	indexCtx, stopIndexer := context.WithCancel(ctx)
+	var indexer sync.WaitGroup
+	indexer.Go(func() { a.runIndexer(indexCtx) })
+	defer func() { stopIndexer(); indexer.Wait() }()
 	return a.mirror.Watch(ctx)
 }
