@@ -141,11 +141,11 @@ func scoredIDs(hits []core.ScoredID) []string {
 
 func TestLuceneTermsAreOnlyWords(t *testing.T) {
 	for in, want := range map[string][]string{
-		`title:secret AND (x OR y)`: {"title", "secret", "and", "x", "or", "y"},
+		`title:secret AND (x OR y)`:    {"title", "secret", "and", "x", "or", "y"},
 		`C++ "quoted" te?t* ~2 \ /re/`: {"c", "quoted", "te", "t", "2", "re"},
-		`NOT NOT to TO`:               {"not", "to"},
-		`   `:                         nil,
-		`naïve Café 2024`:             {"naïve", "café", "2024"},
+		`NOT NOT to TO`:                {"not", "to"},
+		`   `:                          nil,
+		`naïve Café 2024`:              {"naïve", "café", "2024"},
 	} {
 		assert.Equal(t, want, luceneTerms(in), "%q", in)
 	}
