@@ -48,7 +48,7 @@ func TestRetrievalQualityOfEachStore(t *testing.T) {
 		require.NoError(t, err)
 		_, err = ix.IndexStale(ctx)
 		require.NoError(t, err)
-		searcher, err := semantic.NewSearcher(project, store, emb)
+		searcher, err := semantic.NewSearcher(project, store, emb, nil)
 		require.NoError(t, err)
 
 		byKind := map[string]*quality{}

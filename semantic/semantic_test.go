@@ -113,7 +113,7 @@ func TestAChangeOfModelReembedsWithoutMixingVectors(t *testing.T) {
 	assert.True(t, core.IsProviderError(err))
 	assert.Equal(t, 4, st.Embedded, "finished batches are kept")
 
-	searcher, err := semantic.NewSearcher("p", s, &fakeEmbedder{model: "new"})
+	searcher, err := semantic.NewSearcher("p", s, &fakeEmbedder{model: "new"}, nil)
 	require.NoError(t, err)
 	hits, err := s.VectorSearch(ctx, "p", "new", []float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 50)
 	require.NoError(t, err)
@@ -258,7 +258,7 @@ func TestHybridSearchWithTheBuiltinModel(t *testing.T) {
 	require.NoError(t, err)
 	_, err = newIndexer(t, s, emb, 2).IndexStale(ctx)
 	require.NoError(t, err)
-	searcher, err := semantic.NewSearcher("p", s, emb)
+	searcher, err := semantic.NewSearcher("p", s, emb, nil)
 	require.NoError(t, err)
 
 	for query, want := range map[string]string{
@@ -284,4 +284,26 @@ func ids(hits []core.ScoredID) []string {
 		out[i] = h.ID
 	}
 	return out
+}
+
+func TestSearchFallsBackToKeywordsWhenTheEmbedderFails(t *testing.T) {
+	ctx, s := t.Context(), memstore.New()
+	require.NoError(t, s.UpsertNotes(ctx, "p", notes(5)))
+	_, err := newIndexer(t, s, &fakeEmbedder{model: "m"}, 8).IndexStale(ctx)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	down := &fakeEmbedder{model: "m", failFrom: 1}
+	searcher, err := semantic.NewSearcher("p", s, down, slog.New(slog.NewTextHandler(&buf, nil)))
+	require.NoError(t, err)
+	hits, err := searcher.Search(ctx, "word3", 5)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	assert.Equal(t, "n003.md", hits[0].ID)
+	assert.LessOrEqual(t, hits[0].Score, 0.3+1e-9, "keyword relevance alone weighs at most 1 - VectorWeight")
+	assert.Contains(t, buf.String(), "answering from keywords only")
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = searcher.Search(cancelled, "word3", 5)
+	assert.Error(t, err, "a cancelled search is an error, not a degraded answer")
 }

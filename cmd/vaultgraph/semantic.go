@@ -44,7 +44,7 @@ func newSearch(cfg *config.Config, store core.Store, logger *slog.Logger) (searc
 	if err != nil {
 		return search{}, err
 	}
-	searcher, err := semantic.NewSearcher(defaultProject, store, embedder)
+	searcher, err := semantic.NewSearcher(defaultProject, store, embedder, logger)
 	if err != nil {
 		return search{}, err
 	}
