@@ -26,12 +26,16 @@ import (
 // project's vectors exactly instead, so answers never depend on the index.
 //
 // The index spans every project and model, so VectorSearch over-fetches
-// (fetchFactor times the limit, growing up to maxIndexFetch) and filters;
-// when that still finds too few it falls back to the exact scan.
+// (fetchFactor times the limit, at least minFetch, growing up to
+// maxIndexFetch) and filters; when that still finds too few it falls back
+// to the exact scan. The over-fetch also absorbs the index's approximation
+// (HNSW, int8-quantised vectors in Neo4j 5.26): candidates are scored again
+// exactly from their stored vectors, so scores equal memstore's and the
+// top results match it (TestVectorSearchSameAsMemstore).
 
 const (
-	fetchFactor   = 4
-	minFetch      = 64
+	fetchFactor   = 2
+	minFetch      = 40
 	maxIndexFetch = 4096
 	// maxQueryTerms bounds the words of one keyword query (Lucene refuses
 	// queries of more than 1024 clauses).

@@ -39,6 +39,14 @@ func BenchmarkSearch(b *testing.B) {
 			_, _ = s.VectorSearch(ctx, project, "m", q(i).Vector, 30)
 			_, _ = s.KeywordSearch(ctx, project, q(i).Text, 30)
 		}
+		// A trivial round trip, the floor under every figure (and a gauge
+		// of how loaded the machine is).
+		b.Run(fmt.Sprintf("notes=%d/baseline-count", n), func(b *testing.B) {
+			measureSearch(b, func(int) error {
+				_, err := s.CountNotes(ctx, project)
+				return err
+			})
+		})
 		b.Run(fmt.Sprintf("notes=%d/vector", n), func(b *testing.B) {
 			measureSearch(b, func(i int) error {
 				_, err := s.VectorSearch(ctx, project, "m", q(i).Vector, 10)
