@@ -24,7 +24,7 @@ import (
 
 // Defaults of IndexerConfig.
 const (
-	DefaultBatchSize        = 64
+	DefaultBatchSize        = 256
 	DefaultProgressInterval = 3 * time.Second
 	DefaultDebounce         = 200 * time.Millisecond
 	DefaultRetryMin         = time.Second
