@@ -109,6 +109,7 @@ type Store interface {
 	ChunkStore
 	EntityStore
 	MemoryStore
+	SearchStore // note embeddings and keyword relevance (core/search.go)
 	// Close releases the store's resources.
 	Close(ctx context.Context) error
 }

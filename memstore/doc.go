@@ -1,7 +1,9 @@
 // Package memstore is vaultgraph's embedded store: the note graph of every
 // project held in process, and the data that has no file (project records
-// now; memories, relations, chunks and embeddings later) kept durable in a
-// bbolt file in a state directory.
+// and note embeddings now; memories, relations and chunks later) kept
+// durable in a bbolt file in a state directory. Search (search.go) is an
+// exact cosine scan over contiguous per-model vector rows plus a BM25
+// index kept current on every write.
 //
 // Notes are not persisted: the vault is their source of truth and the sync
 // worker rebuilds the graph from it at start (NoteHashes tells it what is

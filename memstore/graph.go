@@ -35,6 +35,8 @@ type graph struct {
 	slots     int32   // slots handed out so far
 	freeSlots []int32 // slots of deleted nodes
 	scratch   sync.Pool
+
+	search *searchIndex // embeddings and keyword index, see search.go
 }
 
 // tagIndex is the notes carrying one tag: by ID for ordered walks, and as
@@ -65,6 +67,7 @@ func newGraph() *graph {
 		tags:       map[string]*tagIndex{},
 		unresolved: map[string]map[*node]struct{}{},
 		entities:   map[string]nodeList{},
+		search:     newSearchIndex(),
 	}
 }
 

@@ -109,17 +109,21 @@ func (s *Store) graph(project string) *graph {
 	return s.projects[project]
 }
 
-// graphForWrite returns the project's graph, creating it.
-func (s *Store) graphForWrite(project string) *graph {
+// graphForWrite returns the project's graph, creating it with the
+// project's persisted vectors.
+func (s *Store) graphForWrite(project string) (*graph, error) {
 	if g := s.graph(project); g != nil {
-		return g
+		return g, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g := s.projects[project]
 	if g == nil {
 		g = newGraph()
+		if err := s.loadVectors(project, g.search); err != nil {
+			return nil, core.NewProviderError("read state", err)
+		}
 		s.projects[project] = g
 	}
-	return g
+	return g, nil
 }

@@ -35,7 +35,10 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 		}
 	}
 
-	g := s.graphForWrite(project)
+	g, err := s.graphForWrite(project)
+	if err != nil {
+		return fmt.Errorf("memstore: upsert notes: %w", err)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.upsert(batch)
@@ -50,16 +53,20 @@ func (g *graph) upsert(batch []core.Note) {
 	// Store the notes, detaching what a replaced note had.
 	for i, n := range batch {
 		nd := g.notes[n.ID]
+		var old *core.Note
 		if nd == nil {
 			nd = g.newNode()
 			g.notes[n.ID] = nd
 			w.edges.set(&g.all, nd, true)
 		} else {
 			w.detach(nd)
+			prev := nd.note
+			old = &prev
 		}
 		g.unindexEntity(nd, nd.note.Entity)
 		nd.note = n
 		g.indexEntity(nd)
+		g.search.noteWritten(old, &nd.note)
 		nd.note.Keys = nil // batch[i].Keys serve resolution below
 		nd.normTags = normalizeTags(n.Tags)
 		for _, t := range nd.normTags {
@@ -187,6 +194,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		}
 	}
 	w := newWrite(g)
+	var persisted []string // IDs whose vector is on disk
 	for nd := range doomed {
 		for _, linker := range nd.in {
 			if doomed[linker] {
@@ -215,9 +223,16 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		}
 		w.edges.set(&g.all, nd, false)
 		g.unindexEntity(nd, nd.note.Entity)
+		if g.search.noteDeleted(nd.id()) {
+			persisted = append(persisted, nd.id())
+		}
 		delete(g.notes, nd.id())
 		g.freeNode(nd)
 	}
 	w.commit()
+	// The notes are gone whatever happens on disk: a vector left there is
+	// only parked at the next start and never searched, so a failure here
+	// is not worth failing the delete for.
+	_ = s.deleteVectors(project, persisted)
 	return len(doomed), nil
 }

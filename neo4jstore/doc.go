@@ -105,9 +105,11 @@
 // the fulltext index note_fulltext on title and content; and the vector
 // index note_embedding on Note.embedding (cosine, Config.VectorDimensions,
 // default 384). Each step is idempotent and recorded as a SchemaMigration
-// node, so concurrent starts are harmless. The vector dimension is fixed
-// when the index is created; changing it means dropping note_embedding and
-// its migration record. Status reports server, migrations and indexes.
+// node, so concurrent starts are harmless. The vector index then follows
+// the vectors that arrive: SetNoteVectors drops and creates note_embedding
+// again when their dimension differs from its own (a change of embedding
+// model; see search.go and docs/SEARCH.md). Status reports server,
+// migrations and indexes.
 //
 // # Measurements
 //

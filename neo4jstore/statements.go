@@ -104,6 +104,14 @@ var (
 	stmtMemoryUnrelatePair      = stmt("memory_unrelate_pair")
 	stmtMemoryUnrelateAll       = stmt("memory_unrelate_all")
 	stmtMemoryRelations         = stmt("memory_relations")
+	stmtSchemaVectorIndexInfo   = stmt("schema_vector_index_info")
+	stmtSchemaDropNoteEmbedding = stmt("schema_drop_note_embedding")
+	stmtSearchStale             = stmt("search_stale")
+	stmtSearchSetVectors        = stmt("search_set_vectors")
+	stmtSearchVectorIndex       = stmt("search_vector_index")
+	stmtSearchVectorExact       = stmt("search_vector_exact")
+	stmtSearchKeyword           = stmt("search_keyword")
+	stmtSearchKeywordStats      = stmt("search_keyword_stats")
 )
 
 // with returns a copy of params with one more entry.

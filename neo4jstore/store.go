@@ -35,6 +35,7 @@ type Store struct {
 	readyMu sync.Mutex
 	lastTry time.Time
 	lastErr error
+	vindex  vectorIndex // what is known of the vector index, see search.go
 }
 
 // migratingKey marks the context of the calls made while getting ready,

@@ -13,7 +13,6 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
-	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/entity"
 	"github.com/vaultgraph/vaultgraph/kb"
 	"github.com/vaultgraph/vaultgraph/memory"
@@ -40,6 +39,7 @@ type app struct {
 	graph    *core.GraphService
 	primary  core.Project
 	projects *core.ProjectCatalog
+	search   search // semantic search of the primary project; zero without an embedding provider
 }
 
 // openStore opens the configured store: the embedded one in the state
@@ -81,19 +81,30 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, logger: logger, store: store}
+	served := cfg.ServedProjects()
+	sem, err := newSearch(cfg, served[0].Key, store, logger)
+	if err != nil {
+		_ = store.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	a := &app{cfg: cfg, logger: logger, store: store, search: sem}
 	var projects []core.Project
-	for i, pc := range cfg.ServedProjects() {
+	for i, pc := range served {
 		p := projectOf(pc)
 		projects = append(projects, p)
 		// Notes reach the store through the entity annotator, so each
 		// carries its entity (spec 003); invalid entity values become
 		// warnings of the project's mirror.
+		// The primary project's notes also reach the semantic indexer.
 		warnings := vault.NewWarnings(0)
+		var target core.GraphStore = store
+		if i == 0 {
+			target = sem.mirrorStore(store)
+		}
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,
 			Project:  p.Key,
-			Store:    entity.NewAnnotator(store, entity.Options{TypeKey: cfg.Entities.TypeKey}, entityWarnings(logger, p.Key, warnings)),
+			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey}, entityWarnings(logger, p.Key, warnings)),
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
 			Warnings: warnings,
@@ -109,8 +120,8 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		}
 	}
 	a.projects = core.NewProjectCatalog(store, projects)
-	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(),
-		core.WithWarnings(core.WarningSourceFunc(a.mirror.Warnings().Drain)))
+	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(), append(sem.graphOptions(),
+		core.WithWarnings(core.WarningSourceFunc(a.mirror.Warnings().Drain)))...)
 	return a, nil
 }
 
@@ -205,12 +216,10 @@ func (a *app) tools() ([]tools.Tool, error) {
 // left out).
 func (a *app) memoryTools() ([]tools.Tool, error) {
 	if !a.cfg.HasToolset(tools.ToolsetMemory) {
-		return nil, nil // not enabled: do not load the embedding model
+		return nil, nil // not enabled
 	}
-	emb, err := embedding.New(a.cfg.Embedding.Provider, a.cfg.Embedding.URL, a.cfg.Embedding.Model, a.cfg.Embedding.APIKey.Reveal())
-	if err != nil {
-		return nil, fmt.Errorf("embedding provider: %w", err)
-	}
+	// One embedder for the process: the built-in model is loaded once.
+	emb := a.search.embedder
 	svc := memory.New(a.primary.Key, a.store, emb)
 	return memtools.Tools(memtools.NewDeps(svc, a.logger)), nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/docindex"
-	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/tools"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
 )
@@ -19,11 +18,7 @@ func (a *app) documentTools() ([]tools.Tool, error) {
 	if !slices.Contains(a.cfg.Toolsets, config.ToolsetMemory) {
 		return nil, nil
 	}
-	e := a.cfg.Embedding
-	emb, err := embedding.New(e.Provider, e.URL, e.Model, e.APIKey.Reveal(), embedding.WithLogger(a.logger))
-	if err != nil {
-		return nil, fmt.Errorf("embedding provider for the document tools: %w", err)
-	}
+	emb := a.search.embedder // shared: the built-in model is loaded once
 	if emb == nil {
 		a.logger.Info("document tools are off: they need an embedding provider (embedding.provider is none)")
 		return nil, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
@@ -60,24 +61,27 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
+	a.indexNow(ctx, firstPassBudget)
 	toolList, err := a.tools()
 	if err != nil {
 		return err
 	}
 	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
 
-	watchDone := make(chan struct{})
+	// Background work: the watcher and the indexer, stopped and awaited
+	// when serving ends.
+	var background sync.WaitGroup
 	watchCtx, stopWatch := context.WithCancel(ctx)
-	defer func() { stopWatch(); <-watchDone }()
-	go func() {
-		defer close(watchDone)
+	defer func() { stopWatch(); background.Wait() }()
+	background.Go(func() { a.runIndexer(watchCtx) })
+	background.Go(func() {
 		if !cfg.Watch {
 			return
 		}
 		if err := a.watch(watchCtx); err != nil {
 			logger.Error("vault watcher stopped", "err", err)
 		}
-	}()
+	})
 
 	if cfg.HTTP.Addr == "" {
 		return server.ServeStdio(ctx, srv, s.in, s.out, logger)

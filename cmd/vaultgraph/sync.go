@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
@@ -56,10 +57,16 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 		if err := a.projects.Sync(ctx); err != nil {
 			return fmt.Errorf("sync project records: %w", err)
 		}
+		a.indexNow(ctx, 0)
 		return nil
 	}
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
+	a.indexNow(ctx, firstPassBudget)
+	indexCtx, stopIndexer := context.WithCancel(ctx)
+	var indexer sync.WaitGroup
+	indexer.Go(func() { a.runIndexer(indexCtx) })
+	defer func() { stopIndexer(); indexer.Wait() }()
 	return a.watch(ctx)
 }

@@ -75,6 +75,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts O
 		{"concurrency", concurrencyCases},
 		{"chunks", chunkCases},
 		{"memories", memoryCases},
+		{"search", searchCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func TestRetrievalQuality(t *testing.T) {
 	queryVecs, err := emb.Embed(t.Context(), queryTexts)
 	require.NoError(t, err)
 
-	methods := []string{"keyword (BM25)", "vector (builtin)", "hybrid weighted 0.7", "hybrid RRF k=60"}
+	methods := []string{"keyword (BM25)", "vector (builtin)", "hybrid weighted 0.7", "hybrid RRF k=60", "hybrid weighted, max-norm"}
 	byKind := map[string][]*metrics{}
 	var kinds []string // in order of first appearance
 	for i, q := range queries {
@@ -105,6 +105,8 @@ func TestRetrievalQuality(t *testing.T) {
 			vecRanking,
 			hybrid.Weighted(hybrid.DefaultVectorWeight, 0, vecRanking, kwRanking),
 			hybrid.RRF(hybrid.DefaultRRFK, 0, vecRanking[:10], head(kwRanking, 10)),
+			// As neo4jstore scores keyword hits: relative to the best one.
+			hybrid.Weighted(hybrid.DefaultVectorWeight, 0, vecRanking, maxNormalized(kwRanking)),
 		}
 		for _, kind := range []string{"all", q.Kind} {
 			if byKind[kind] == nil {
@@ -134,6 +136,16 @@ func TestRetrievalQuality(t *testing.T) {
 				kind, 100*hy.recall5(), 100*kw.recall5(), 100*gain)
 		}
 	}
+}
+
+// maxNormalized divides every score by the best one, as neo4jstore does
+// with Lucene's unbounded scores.
+func maxNormalized(list []core.ScoredID) []core.ScoredID {
+	out := make([]core.ScoredID, len(list))
+	for i, h := range list {
+		out[i] = core.ScoredID{ID: h.ID, Score: h.Score / list[0].Score}
+	}
+	return out
 }
 
 func head(list []core.ScoredID, n int) []core.ScoredID {

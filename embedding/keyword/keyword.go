@@ -24,33 +24,70 @@ const (
 )
 
 // Index holds documents for BM25 ranking. It is safe for concurrent use.
+//
+// Layout, for search over 100k documents in milliseconds: documents are
+// numbered slots, terms are interned, and each term's postings are a slice
+// of (slot, frequency) pairs, so a search walks flat arrays and adds into a
+// pooled dense score array, then keeps the best with a bounded heap. A
+// deleted or replaced document's slot is left dead (skipped by searches)
+// and the postings are compacted once dead slots outnumber live ones.
 type Index struct {
 	mu       sync.RWMutex
-	postings map[string]map[string]int // term -> document id -> term frequency
-	lengths  map[string]int            // document id -> number of terms
-	total    int                       // sum of lengths
+	terms    map[string]int32 // term -> term number
+	postings [][]posting      // by term number; may name dead slots
+	df       []int32          // by term number: live documents holding it
+	slots    map[string]int32 // document id -> its live slot
+	docs     []doc            // by slot
+	live     int
+	dead     int
+	total    int // sum of live documents' lengths
+	scratch  sync.Pool
+}
+
+type posting struct {
+	slot int32
+	tf   int32
+}
+
+// doc is one slot: a live document, or a dead one (id "").
+type doc struct {
+	id     string
+	length int32
+	terms  []int32 // distinct term numbers, to undo df on delete
 }
 
 // NewIndex returns an empty index.
 func NewIndex() *Index {
-	return &Index{postings: map[string]map[string]int{}, lengths: map[string]int{}}
+	return &Index{terms: map[string]int32{}, slots: map[string]int32{}}
 }
 
 // Put adds or replaces the document id.
 func (ix *Index) Put(id, text string) {
 	terms := Terms(text)
+	counts := make(map[string]int32, len(terms))
+	for _, t := range terms {
+		counts[t]++
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.remove(id)
-	for _, t := range terms {
-		docs := ix.postings[t]
-		if docs == nil {
-			docs = map[string]int{}
-			ix.postings[t] = docs
+	slot := int32(len(ix.docs))
+	d := doc{id: id, length: int32(len(terms)), terms: make([]int32, 0, len(counts))}
+	for t, tf := range counts {
+		tn, ok := ix.terms[t]
+		if !ok {
+			tn = int32(len(ix.postings))
+			ix.terms[t] = tn
+			ix.postings = append(ix.postings, nil)
+			ix.df = append(ix.df, 0)
 		}
-		docs[id]++
+		ix.postings[tn] = append(ix.postings[tn], posting{slot: slot, tf: tf})
+		ix.df[tn]++
+		d.terms = append(d.terms, tn)
 	}
-	ix.lengths[id] = len(terms)
+	ix.docs = append(ix.docs, d)
+	ix.slots[id] = slot
+	ix.live++
 	ix.total += len(terms)
 }
 
@@ -62,27 +99,57 @@ func (ix *Index) Delete(id string) {
 }
 
 func (ix *Index) remove(id string) {
-	n, ok := ix.lengths[id]
+	slot, ok := ix.slots[id]
 	if !ok {
 		return
 	}
-	for t, docs := range ix.postings {
-		if _, ok := docs[id]; ok {
-			delete(docs, id)
-			if len(docs) == 0 {
-				delete(ix.postings, t)
+	d := &ix.docs[slot]
+	for _, tn := range d.terms {
+		ix.df[tn]--
+	}
+	ix.total -= int(d.length)
+	*d = doc{}
+	delete(ix.slots, id)
+	ix.live--
+	ix.dead++
+	if ix.dead > 1024 && ix.dead > ix.live {
+		ix.compact()
+	}
+}
+
+// compact drops dead slots: documents are renumbered and every posting
+// list filtered; terms no live document holds keep their number with an
+// empty list.
+func (ix *Index) compact() {
+	renumber := make([]int32, len(ix.docs))
+	docs := make([]doc, 0, ix.live)
+	for i, d := range ix.docs {
+		if d.id == "" {
+			renumber[i] = -1
+			continue
+		}
+		renumber[i] = int32(len(docs))
+		ix.slots[d.id] = int32(len(docs))
+		docs = append(docs, d)
+	}
+	for tn, list := range ix.postings {
+		out := list[:0]
+		for _, p := range list {
+			if r := renumber[p.slot]; r >= 0 {
+				out = append(out, posting{slot: r, tf: p.tf})
 			}
 		}
+		ix.postings[tn] = slices.Clip(out)
 	}
-	delete(ix.lengths, id)
-	ix.total -= n
+	ix.docs = docs
+	ix.dead = 0
 }
 
 // Len is the number of documents.
 func (ix *Index) Len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return len(ix.lengths)
+	return ix.live
 }
 
 // Search returns up to limit documents matching any term of query, best
@@ -96,33 +163,103 @@ func (ix *Index) Search(query string, limit int) []core.ScoredID {
 	terms := dedupe(Terms(query))
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if len(ix.lengths) == 0 || len(terms) == 0 || limit <= 0 {
+	if ix.live == 0 || len(terms) == 0 || limit <= 0 {
 		return nil
 	}
-	n := float64(len(ix.lengths))
+	n := float64(ix.live)
 	avg := float64(ix.total) / n
-	scores := map[string]float64{}
+	sc := ix.scratchFor(len(ix.docs))
+	defer ix.scratch.Put(sc)
 	var bound float64
 	for _, t := range terms {
-		docs := ix.postings[t]
-		df := float64(len(docs))
+		tn, ok := ix.terms[t]
+		df := 0.0
+		if ok {
+			df = float64(ix.df[tn])
+		}
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		bound += idf
-		for id, tf := range docs {
-			f := float64(tf)
-			norm := k1 * (1 - b + b*float64(ix.lengths[id])/avg)
-			scores[id] += idf * f * (k1 + 1) / (f + norm)
+		if !ok {
+			continue
+		}
+		for _, p := range ix.postings[tn] {
+			d := &ix.docs[p.slot]
+			if d.id == "" {
+				continue
+			}
+			f := float64(p.tf)
+			norm := k1 * (1 - b + b*float64(d.length)/avg)
+			if sc.scores[p.slot] == 0 {
+				sc.touched = append(sc.touched, p.slot)
+			}
+			sc.scores[p.slot] += idf * f * (k1 + 1) / (f + norm)
 		}
 	}
-	hits := make([]core.ScoredID, 0, len(scores))
-	for id, s := range scores {
-		hits = append(hits, core.ScoredID{ID: id, Score: min(1, s/bound)})
+	top := make([]core.ScoredID, 0, min(limit, len(sc.touched)))
+	for _, slot := range sc.touched {
+		hit := core.ScoredID{ID: ix.docs[slot].id, Score: min(1, sc.scores[slot]/bound)}
+		sc.scores[slot] = 0
+		if len(top) < limit {
+			top = append(top, hit)
+			heapUp(top, len(top)-1)
+		} else if byScoreThenID(hit, top[0]) < 0 {
+			top[0] = hit
+			heapDown(top, 0)
+		}
 	}
-	slices.SortFunc(hits, byScoreThenID)
-	if len(hits) > limit {
-		hits = hits[:limit]
+	sc.touched = sc.touched[:0]
+	slices.SortFunc(top, byScoreThenID)
+	return top
+}
+
+// scratch is a search's dense score array (all zeros between searches) and
+// the slots it touched.
+type scratch struct {
+	scores  []float64
+	touched []int32
+}
+
+func (ix *Index) scratchFor(slots int) *scratch {
+	sc, _ := ix.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
 	}
-	return hits
+	if len(sc.scores) < slots {
+		sc.scores = make([]float64, slots+slots/4)
+	}
+	return sc
+}
+
+// The heap keeps the worst kept hit at the root: a hit is "less" (nearer
+// the root) when byScoreThenID ranks it after the other.
+func heapLess(h []core.ScoredID, i, j int) bool { return byScoreThenID(h[i], h[j]) > 0 }
+
+func heapUp(h []core.ScoredID, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !heapLess(h, i, p) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func heapDown(h []core.ScoredID, i int) {
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && heapLess(h, l, m) {
+			m = l
+		}
+		if r < len(h) && heapLess(h, r, m) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // Terms analyses text into index terms: lower-cased runs of letters and

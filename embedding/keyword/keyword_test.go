@@ -79,3 +79,25 @@ func TestSearchLimitAndTies(t *testing.T) {
 func TestTerms(t *testing.T) {
 	assert.Equal(t, []string{"naïve", "café", "2024", "go"}, keyword.Terms("The naïve café, in 2024: Go!"))
 }
+
+func TestManyReplacementsKeepScoresExact(t *testing.T) {
+	// Replacing and deleting documents (past the point where dead entries
+	// are compacted away) must rank exactly as an index built afresh.
+	churned, fresh := keyword.NewIndex(), keyword.NewIndex()
+	for round := range 5 {
+		for i := range 1500 {
+			churned.Put(fmt.Sprintf("d%04d", i), fmt.Sprintf("round%d word%d common text %d", round, i%37, i%5))
+		}
+	}
+	for i := range 1500 {
+		if i%3 == 0 {
+			churned.Delete(fmt.Sprintf("d%04d", i))
+			continue
+		}
+		fresh.Put(fmt.Sprintf("d%04d", i), fmt.Sprintf("round4 word%d common text %d", i%37, i%5))
+	}
+	require.Equal(t, fresh.Len(), churned.Len())
+	for _, q := range []string{"word5 common", "round4", "round3", "text 2 word36", "d0001"} {
+		assert.Equal(t, fresh.Search(q, 20), churned.Search(q, 20), "query %q", q)
+	}
+}

@@ -1,0 +1,49 @@
+package memstore_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+func TestVectorsSurviveARestart(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	a := core.Note{ID: "a.md", Title: "A", Hash: "ha"}
+	b := core.Note{ID: "b.md", Title: "B", Hash: "hb"}
+	gone := core.Note{ID: "gone.md", Title: "Gone", Hash: "hg"}
+
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{a, b, gone}))
+	require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{
+		{ID: "a.md", Hash: "ha", Vector: []float32{1, 0}},
+		{ID: "b.md", Hash: "hb", Vector: []float32{0, 1}},
+		{ID: "gone.md", Hash: "hg", Vector: []float32{1, 1}},
+	}))
+	_, err = s.DeleteNotes(ctx, "p", []string{"gone.md"})
+	require.NoError(t, err)
+	require.NoError(t, s.Close(ctx))
+
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer func() { _ = s.Close(ctx) }()
+	hits, err := s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 10)
+	require.NoError(t, err)
+	assert.Empty(t, hits, "vectors wait for their notes")
+
+	b.Hash = "hb-changed" // edited while the server was down
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{a, b, gone}))
+	stale, err := s.StaleVectors(ctx, "p", "m")
+	require.NoError(t, err)
+	assert.Equal(t, []core.StaleNote{{ID: "b.md", Hash: "hb-changed"}, {ID: "gone.md", Hash: "hg"}}, stale,
+		"only the changed note and the one whose vector was deleted need embedding")
+	hits, err = s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 10)
+	require.NoError(t, err)
+	require.Len(t, hits, 2)
+	assert.Equal(t, "a.md", hits[0].ID)
+	assert.InDelta(t, 1, hits[0].Score, 1e-6)
+}
