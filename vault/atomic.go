@@ -94,9 +94,18 @@ func linkNoClobber(src, dst string) error {
 }
 
 // moveNoClobber renames src to dst, failing with core.ErrExists when dst
-// exists (a hard link then removing src; a checked rename where links are
-// not supported).
+// exists: renameat2 RENAME_NOREPLACE on Linux, else a hard link then
+// removing src, else a checked rename where links are not supported.
 func moveNoClobber(src, dst string) error {
+	// One atomic step where the system has it: with a link and an unlink,
+	// a crash between the two leaves the note under both names (found by
+	// the crash-safety test, integration/e2e/crash_test.go).
+	if ok, err := renameNoReplace(src, dst); ok {
+		if errors.Is(err, fs.ErrExist) {
+			return core.ErrExists
+		}
+		return err
+	}
 	if err := os.Link(src, dst); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return core.ErrExists
