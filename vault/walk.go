@@ -38,6 +38,15 @@ func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, e
 			m.log.Warn("vault: skipping unreadable path", "path", rel, "err", err)
 			return nil
 		}
+		if d.Type().IsRegular() && isStaleTemp(d) {
+			// An atomic write's temporary file that a crash left behind
+			// (a live one exists for milliseconds): hidden, never synced,
+			// but litter in the user's vault.
+			if os.Remove(p) == nil {
+				m.log.Info("vault: removed a temporary file left by an interrupted write", "path", rel)
+			}
+			return nil
+		}
 		if rel != "" && m.ignore.skip(rel) {
 			if d.IsDir() {
 				return filepath.SkipDir
@@ -61,6 +70,21 @@ func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, e
 		return nil
 	})
 	return files, err
+}
+
+// staleTempAge is how old a temporary file of writeAtomic must be before
+// a scan removes it: far longer than any write takes, so a write in flight
+// in another process on the same vault is never disturbed.
+const staleTempAge = 10 * time.Minute
+
+// isStaleTemp reports whether d is a temporary file of writeAtomic older
+// than staleTempAge.
+func isStaleTemp(d fs.DirEntry) bool {
+	if ok, _ := filepath.Match(tempPattern, d.Name()); !ok {
+		return false
+	}
+	info, err := d.Info()
+	return err == nil && time.Since(info.ModTime()) > staleTempAge
 }
 
 // rel turns an absolute path under the root into a vault-relative one.
