@@ -41,8 +41,11 @@ func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, 
 // RandomNote counts the candidates, asks pick for an index and reads the
 // candidate at that index in ID order from the (project, id) index. The
 // count and the read are separate transactions so that pick runs exactly
-// once even when a transaction is retried; a note deleted in between makes
-// the answer (nil, nil), as if the pick had come a moment later.
+// once per count even when a transaction is retried. A note deleted in
+// between can leave nothing at the picked index; then it counts and picks
+// again (up to maxTornReads times), since (nil, nil) means "no candidate",
+// which a concurrent delete of one note does not make true (found by the
+// load test, integration/e2e/load_test.go).
 func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
 	norm := normalizeTags(tags)
 	count, nth := stmtReadCount, stmtRandomNth
@@ -51,39 +54,44 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 		count, nth = stmtRandomCountTagged, stmtRandomNthTagged
 		params["tags"] = norm
 	}
-	var n int64
-	err := s.read(ctx, "random note", func(t txn) error {
-		r, err := t.single(count, params)
-		if err != nil {
-			return err
-		}
-		n = num(r.Values[0])
-		return nil
-	})
-	if err != nil || n == 0 {
-		return nil, err
-	}
-	k := pick(int(n))
-	if k < 0 || int64(k) >= n {
-		return nil, fmt.Errorf("neo4jstore: random note: pick(%d) returned %d, out of range", n, k)
-	}
-	var note *core.Note
-	err = s.read(ctx, "random note", func(t txn) error {
-		r, err := t.single(nth, with(params, "skip", int64(k)))
-		if err != nil || r == nil {
-			note = nil
-			return err
-		}
-		got, err := decodeNote(project, r.Values[0], r.Values[1], r.Values[2])
-		if errors.Is(err, errVanished) {
-			note = nil
+	// The count and the pick are two reads: a note deleted in between can
+	// make the pick land past the end (or on a vanished note). That is not
+	// "no note matches", so count again, as reads retry a torn note.
+	for range maxTornReads {
+		var n int64
+		err := s.read(ctx, "random note", func(t txn) error {
+			r, err := t.single(count, params)
+			if err != nil {
+				return err
+			}
+			n = num(r.Values[0])
 			return nil
+		})
+		if err != nil || n == 0 {
+			return nil, err
 		}
-		note = &got
-		return err
-	})
-	if err != nil {
-		return nil, err
+		k := pick(int(n))
+		if k < 0 || int64(k) >= n {
+			return nil, fmt.Errorf("neo4jstore: random note: pick(%d) returned %d, out of range", n, k)
+		}
+		var note *core.Note
+		err = s.read(ctx, "random note", func(t txn) error {
+			r, err := t.single(nth, with(params, "skip", int64(k)))
+			if err != nil || r == nil {
+				note = nil
+				return err
+			}
+			got, err := decodeNote(project, r.Values[0], r.Values[1], r.Values[2])
+			if errors.Is(err, errVanished) {
+				note = nil
+				return nil
+			}
+			note = &got
+			return err
+		})
+		if err != nil || note != nil {
+			return note, err
+		}
 	}
-	return note, nil
+	return nil, nil
 }

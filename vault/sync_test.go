@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -218,26 +217,4 @@ func TestWalkSkipsSymlinksAndLargeFiles(t *testing.T) {
 	assert.Equal(t, 1, stats.Notes)
 	assert.Contains(t, store.snapshot(), "a.md")
 	assert.Contains(t, m.Warnings().Drain(), "big.md: skipped: larger than 1024 bytes")
-}
-
-// A killed process can leave the temporary file of an atomic write behind;
-// the next sync removes it once it is clearly stale, and never a young one
-// that may belong to a write under way.
-func TestSyncRemovesStaleTemporaryFiles(t *testing.T) {
-	root := t.TempDir()
-	stale := filepath.Join(root, ".vaultgraph-123.tmp")
-	fresh := filepath.Join(root, "sub", ".vaultgraph-456.tmp")
-	require.NoError(t, os.MkdirAll(filepath.Dir(fresh), 0o755))
-	require.NoError(t, os.WriteFile(stale, []byte("half"), 0o644))
-	require.NoError(t, os.WriteFile(fresh, []byte("half"), 0o644))
-	old := time.Now().Add(-2 * staleTempAge)
-	require.NoError(t, os.Chtimes(stale, old, old))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "a.md"), []byte("# A"), 0o644))
-
-	m, err := NewMirror(Config{Root: root, Project: "p", Store: memstore.New()})
-	require.NoError(t, err)
-	_, err = m.Sync(t.Context())
-	require.NoError(t, err)
-	assert.NoFileExists(t, stale)
-	assert.FileExists(t, fresh)
 }

@@ -86,6 +86,14 @@ func TestNeo4jFaults(t *testing.T) {
 	converge(t, a, vault, aProc)
 	convergedA := time.Since(up)
 	converge(t, b, vault, bProc)
+	for name, sp := range map[string]*stdioProcess{"A": aProc, "B": bProc} {
+		for _, msg := range []string{"the store is reachable again; opened it", "vault: store is back; queued changes applied"} {
+			if f, ok := findLog(sp.stderr.String(), msg); ok {
+				at, _ := time.Parse(time.RFC3339Nano, fmt.Sprint(f["time"]))
+				t.Logf("%s logged %q %s after the restart", name, msg, at.Sub(up).Round(time.Millisecond))
+			}
+		}
+	}
 	t.Logf("neo4j faults: stop took %s, down %s (A serving, B started), converged %s (A) and %s (B) after the restart; 2 processes, 0 errors",
 		down.Sub(stopStart).Round(time.Millisecond), up.Sub(down).Round(time.Millisecond), convergedA.Round(time.Millisecond), time.Since(up).Round(time.Millisecond))
 }
