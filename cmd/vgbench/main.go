@@ -133,16 +133,28 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 		}
 	}
 
+	rep, err := newReporter(*out)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
-	for _, n := range sizes {
+	for i, n := range sizes {
 		sz, err := b.size(ctx, n, stores)
+		if len(sz.Stores) > 0 {
+			res.Sizes = append(res.Sizes, sz)
+		}
+		// The report is rewritten after every size, so an interrupted or
+		// failed run still leaves what it measured, marked incomplete.
+		res.Meta.Incomplete = err != nil || i < len(sizes)-1
+		if werr := rep.write(res); werr != nil {
+			return werr
+		}
 		if err != nil {
 			return err
 		}
-		res.Sizes = append(res.Sizes, sz)
 	}
 	logger.Info("benchmarks done", "duration", time.Since(start).Round(time.Second))
-	return write(*out, res)
+	return nil
 }
 
 // warmupNotes is the size of the vault synced once into Neo4j before any
@@ -267,22 +279,55 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 	return st, nil
 }
 
-// write puts the report into path (between the markers), or on stdout.
-func write(path string, res *Results) error {
-	if path == "" {
-		fmt.Print(render(res, nil))
+// reporter writes the report into path (between the markers), or on
+// stdout when path is empty. The previous run is read once, at the start,
+// so that rewrites during this run still compare with it.
+type reporter struct {
+	path string
+	prev *Results
+}
+
+func newReporter(path string) (*reporter, error) {
+	r := &reporter{path: path}
+	if path != "" {
+		prev, _, err := readPrevious(path)
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil && !prev.Meta.Incomplete {
+			r.prev = prev
+		}
+	}
+	return r, nil
+}
+
+func (r *reporter) write(res *Results) error {
+	if r.path == "" {
+		if !res.Meta.Incomplete {
+			fmt.Print(render(res, nil))
+		}
 		return nil
 	}
-	prev, doc, err := readPrevious(path)
+	// The rest of the file is read again: it may have been edited by hand
+	// while the run went on.
+	_, doc, err := readPrevious(r.path)
 	if err != nil {
 		return err
 	}
-	out := splice(doc, render(res, prev))
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+	if err := os.WriteFile(r.path, []byte(splice(doc, render(res, r.prev))), 0o644); err != nil {
 		return err
 	}
-	slog.Info("report written", "file", path)
+	slog.Info("report written", "file", r.path, "incomplete", res.Meta.Incomplete)
 	return nil
+}
+
+// write writes one finished run's report into path.
+func write(path string, res *Results) error {
+	rep, err := newReporter(path)
+	if err != nil {
+		return err
+	}
+	return rep.write(res)
 }
 
 func parseSizes(s string) ([]int, error) {

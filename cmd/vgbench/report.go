@@ -104,6 +104,9 @@ func render(r *Results, prev *Results) string {
 	m := r.Meta
 	w("%s\n\n", beginMarker)
 	w("## Latest run\n\n")
+	if m.Incomplete {
+		w("**Incomplete: the run had not finished (or failed) when this was written; sizes or stores are missing.**\n\n")
+	}
 	w("| | |\n|---|---|\n")
 	w("| date | %s |\n", m.Date)
 	w("| commit | `%s` |\n", m.Commit)
