@@ -139,17 +139,19 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	}
 	start := time.Now()
 	for i, n := range sizes {
-		sz, err := b.size(ctx, n, stores)
-		if len(sz.Stores) > 0 {
-			res.Sizes = append(res.Sizes, sz)
+		done := res.Sizes
+		// The report is rewritten after every store run, so an interrupted
+		// or failed run still leaves what it measured, marked incomplete.
+		progress := func(sz SizeResult, last bool) error {
+			res.Sizes = append(slices.Clip(done), sz)
+			res.Meta.Incomplete = !last || i < len(sizes)-1
+			return rep.write(res)
 		}
-		// The report is rewritten after every size, so an interrupted or
-		// failed run still leaves what it measured, marked incomplete.
-		res.Meta.Incomplete = err != nil || i < len(sizes)-1
-		if werr := rep.write(res); werr != nil {
-			return werr
-		}
-		if err != nil {
+		if err := b.size(ctx, n, stores, progress); err != nil {
+			res.Meta.Incomplete = true
+			if len(res.Sizes) > 0 {
+				_ = rep.write(res)
+			}
 			return err
 		}
 	}
@@ -183,35 +185,38 @@ func (b *bench) warmNeo4j(ctx context.Context) error {
 }
 
 // size generates a vault of n notes and measures it on every store.
-func (b *bench) size(ctx context.Context, n int, stores []string) (SizeResult, error) {
+func (b *bench) size(ctx context.Context, n int, stores []string, progress func(sz SizeResult, last bool) error) error {
 	dir := filepath.Join(b.work, fmt.Sprintf("vault-%d", n))
 	t0 := time.Now()
 	m, err := benchgen.Generate(dir, benchgen.Config{Notes: n, Seed: b.seed})
 	if err != nil {
-		return SizeResult{}, err
+		return err
 	}
 	sz := SizeResult{Notes: n, Bytes: m.Bytes, Links: m.Links, Broken: m.Broken, TopHubIn: m.Hubs(1)[0].InDegree, GenSecs: time.Since(t0).Seconds()}
 	b.logger.Info("vault generated", "notes", n, "bytes", m.Bytes, "duration", time.Since(t0).Round(time.Millisecond))
-	for _, name := range stores {
+	for k, name := range stores {
 		var t target
 		switch name {
 		case "embedded":
 			t = target{name: name, args: []string{"--store", "embedded", "--state-dir", filepath.Join(b.work, fmt.Sprintf("state-%d", n))}}
 		case "neo4j":
 			if err := b.neo.clean(ctx); err != nil {
-				return sz, fmt.Errorf("empty neo4j: %w", err)
+				return fmt.Errorf("empty neo4j: %w", err)
 			}
 			t = target{name: name, args: []string{"--store", "neo4j"}, env: b.neo.env()}
 		}
 		st, err := b.store(ctx, dir, m, t)
 		if err != nil {
 			if ctx.Err() != nil {
-				return sz, err
+				return err
 			}
 			b.logger.Error("store run failed; recorded in the report", "notes", n, "store", name, "err", err)
 			st.Error = err.Error()
 		}
 		sz.Stores = append(sz.Stores, st)
+		if err := progress(sz, k == len(stores)-1); err != nil {
+			return err
+		}
 		if name == "neo4j" {
 			// Free the graph for the next size (and leave the database empty).
 			if err := b.neo.clean(ctx); err != nil {
@@ -222,7 +227,7 @@ func (b *bench) size(ctx context.Context, n int, stores []string) (SizeResult, e
 	if err := os.RemoveAll(dir); err != nil {
 		b.logger.Warn("remove vault", "err", err)
 	}
-	return sz, nil
+	return nil
 }
 
 // store measures one store on the vault at dir.
