@@ -79,6 +79,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	calls := fs.Int("calls", 0, "timed calls per read case and concurrency (default 1000, 200 with -quick)")
 	edits := fs.Int("edits", 200, "file saves timed per store")
 	keep := fs.Bool("keep", false, "keep the temporary folder (vaults, state) for inspection")
+	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -128,6 +129,10 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 		defer b.neo.close()
 		res.Meta.Neo4j = b.neo.version + " " + b.neo.edition
 		res.Meta.Neo4jHeap, res.Meta.Neo4jCache, res.Meta.Neo4jSource = b.neo.heapMax, b.neo.pageCache, b.neo.source
+		if *neoTimeout > 0 {
+			b.neo.timeout = *neoTimeout
+			res.Meta.Neo4jSource += fmt.Sprintf("; vaultgraph neo4j.timeout %s", *neoTimeout)
+		}
 		if err := b.warmNeo4j(ctx); err != nil {
 			return err
 		}
