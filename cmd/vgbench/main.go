@@ -79,6 +79,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	calls := fs.Int("calls", 0, "timed calls per read case and concurrency (default 1000, 200 with -quick)")
 	edits := fs.Int("edits", 200, "file saves timed per store")
 	keep := fs.Bool("keep", false, "keep the temporary folder (vaults, state) for inspection")
+	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -128,21 +129,39 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 		defer b.neo.close()
 		res.Meta.Neo4j = b.neo.version + " " + b.neo.edition
 		res.Meta.Neo4jHeap, res.Meta.Neo4jCache, res.Meta.Neo4jSource = b.neo.heapMax, b.neo.pageCache, b.neo.source
+		if *neoTimeout > 0 {
+			b.neo.timeout = *neoTimeout
+			res.Meta.Neo4jSource += fmt.Sprintf("; vaultgraph neo4j.timeout %s", *neoTimeout)
+		}
 		if err := b.warmNeo4j(ctx); err != nil {
 			return err
 		}
 	}
 
+	rep, err := newReporter(*out)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
-	for _, n := range sizes {
-		sz, err := b.size(ctx, n, stores)
-		if err != nil {
+	for i, n := range sizes {
+		done := res.Sizes
+		// The report is rewritten after every store run, so an interrupted
+		// or failed run still leaves what it measured, marked incomplete.
+		progress := func(sz SizeResult, last bool) error {
+			res.Sizes = append(slices.Clip(done), sz)
+			res.Meta.Incomplete = !last || i < len(sizes)-1
+			return rep.write(res)
+		}
+		if err := b.size(ctx, n, stores, progress); err != nil {
+			res.Meta.Incomplete = true
+			if len(res.Sizes) > 0 {
+				_ = rep.write(res)
+			}
 			return err
 		}
-		res.Sizes = append(res.Sizes, sz)
 	}
 	logger.Info("benchmarks done", "duration", time.Since(start).Round(time.Second))
-	return write(*out, res)
+	return nil
 }
 
 // warmupNotes is the size of the vault synced once into Neo4j before any
@@ -171,35 +190,38 @@ func (b *bench) warmNeo4j(ctx context.Context) error {
 }
 
 // size generates a vault of n notes and measures it on every store.
-func (b *bench) size(ctx context.Context, n int, stores []string) (SizeResult, error) {
+func (b *bench) size(ctx context.Context, n int, stores []string, progress func(sz SizeResult, last bool) error) error {
 	dir := filepath.Join(b.work, fmt.Sprintf("vault-%d", n))
 	t0 := time.Now()
 	m, err := benchgen.Generate(dir, benchgen.Config{Notes: n, Seed: b.seed})
 	if err != nil {
-		return SizeResult{}, err
+		return err
 	}
 	sz := SizeResult{Notes: n, Bytes: m.Bytes, Links: m.Links, Broken: m.Broken, TopHubIn: m.Hubs(1)[0].InDegree, GenSecs: time.Since(t0).Seconds()}
 	b.logger.Info("vault generated", "notes", n, "bytes", m.Bytes, "duration", time.Since(t0).Round(time.Millisecond))
-	for _, name := range stores {
+	for k, name := range stores {
 		var t target
 		switch name {
 		case "embedded":
 			t = target{name: name, args: []string{"--store", "embedded", "--state-dir", filepath.Join(b.work, fmt.Sprintf("state-%d", n))}}
 		case "neo4j":
 			if err := b.neo.clean(ctx); err != nil {
-				return sz, fmt.Errorf("empty neo4j: %w", err)
+				return fmt.Errorf("empty neo4j: %w", err)
 			}
 			t = target{name: name, args: []string{"--store", "neo4j"}, env: b.neo.env()}
 		}
 		st, err := b.store(ctx, dir, m, t)
 		if err != nil {
 			if ctx.Err() != nil {
-				return sz, err
+				return err
 			}
 			b.logger.Error("store run failed; recorded in the report", "notes", n, "store", name, "err", err)
 			st.Error = err.Error()
 		}
 		sz.Stores = append(sz.Stores, st)
+		if err := progress(sz, k == len(stores)-1); err != nil {
+			return err
+		}
 		if name == "neo4j" {
 			// Free the graph for the next size (and leave the database empty).
 			if err := b.neo.clean(ctx); err != nil {
@@ -210,7 +232,7 @@ func (b *bench) size(ctx context.Context, n int, stores []string) (SizeResult, e
 	if err := os.RemoveAll(dir); err != nil {
 		b.logger.Warn("remove vault", "err", err)
 	}
-	return sz, nil
+	return nil
 }
 
 // store measures one store on the vault at dir.
@@ -267,22 +289,55 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 	return st, nil
 }
 
-// write puts the report into path (between the markers), or on stdout.
-func write(path string, res *Results) error {
-	if path == "" {
-		fmt.Print(render(res, nil))
+// reporter writes the report into path (between the markers), or on
+// stdout when path is empty. The previous run is read once, at the start,
+// so that rewrites during this run still compare with it.
+type reporter struct {
+	path string
+	prev *Results
+}
+
+func newReporter(path string) (*reporter, error) {
+	r := &reporter{path: path}
+	if path != "" {
+		prev, _, err := readPrevious(path)
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil && !prev.Meta.Incomplete {
+			r.prev = prev
+		}
+	}
+	return r, nil
+}
+
+func (r *reporter) write(res *Results) error {
+	if r.path == "" {
+		if !res.Meta.Incomplete {
+			fmt.Print(render(res, nil))
+		}
 		return nil
 	}
-	prev, doc, err := readPrevious(path)
+	// The rest of the file is read again: it may have been edited by hand
+	// while the run went on.
+	_, doc, err := readPrevious(r.path)
 	if err != nil {
 		return err
 	}
-	out := splice(doc, render(res, prev))
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+	if err := os.WriteFile(r.path, []byte(splice(doc, render(res, r.prev))), 0o644); err != nil {
 		return err
 	}
-	slog.Info("report written", "file", path)
+	slog.Info("report written", "file", r.path, "incomplete", res.Meta.Incomplete)
 	return nil
+}
+
+// write writes one finished run's report into path.
+func write(path string, res *Results) error {
+	rep, err := newReporter(path)
+	if err != nil {
+		return err
+	}
+	return rep.write(res)
 }
 
 func parseSizes(s string) ([]int, error) {

@@ -28,6 +28,8 @@ type neo4jServer struct {
 	pageCache                     string // server.memory.pagecache.size
 	dataDir                       string // server.directories.data, when on this machine
 
+	timeout time.Duration // VAULTGRAPH_NEO4J_TIMEOUT when set
+
 	driver neo4j.DriverWithContext
 	stop   func() // stops a server vgbench started
 }
@@ -214,6 +216,9 @@ func (s *neo4jServer) env() []string {
 	}
 	if s.database != "" {
 		env = append(env, "VAULTGRAPH_NEO4J_DATABASE="+s.database)
+	}
+	if s.timeout > 0 {
+		env = append(env, "VAULTGRAPH_NEO4J_TIMEOUT="+s.timeout.String())
 	}
 	return env
 }

@@ -104,6 +104,9 @@ func render(r *Results, prev *Results) string {
 	m := r.Meta
 	w("%s\n\n", beginMarker)
 	w("## Latest run\n\n")
+	if m.Incomplete {
+		w("**Incomplete: the run had not finished (or failed) when this was written; sizes or stores are missing.**\n\n")
+	}
 	w("| | |\n|---|---|\n")
 	w("| date | %s |\n", m.Date)
 	w("| commit | `%s` |\n", m.Commit)
@@ -139,7 +142,7 @@ func render(r *Results, prev *Results) string {
 	for _, sz := range r.Sizes {
 		for _, st := range sz.Stores {
 			if st.Error != "" {
-				w("| %d | %s | failed: %s |||||||\n", sz.Notes, st.Store, cell(firstLine(st.Error)))
+				w("| %d | %s | failed: %s |||||||\n", sz.Notes, st.Store, cell(errorSummary(st.Error)))
 				continue
 			}
 			per := "–"
@@ -308,7 +311,16 @@ func orDash(s string) string {
 	return s
 }
 
-func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+// errorSummary is the line of a failure that says why: the last one (a
+// failed vaultgraph command's own error comes after the exit status).
+func errorSummary(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	last := lines[len(lines)-1]
+	if len(last) > 400 {
+		last = last[:400] + "…"
+	}
+	return last
+}
 
 // readPrevious returns the results recorded in the generated section of
 // path, or nil when there are none.

@@ -30,6 +30,9 @@ type Meta struct {
 	Neo4jSource string `json:"neo4j_source"`
 	Calls       int    `json:"calls"` // timed calls per read case and concurrency
 	Edits       int    `json:"edits"`
+	// Incomplete marks a report written before the run finished (after
+	// each size, or when a run failed or was interrupted).
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // SizeResult is one generated vault and its measurements on each store.
