@@ -19,11 +19,11 @@ func TestLoggerRedactsSecretNamedAttributes(t *testing.T) {
 				"password", "pw-LEAK",
 				"Authorization", "Bearer auth-LEAK",
 				slog.Group("http", "token", "tok-LEAK", "tokens", []string{"toks-LEAK"}),
-				"api_key", 42,
+				"api_key", 987654321987,
 				"note_id", "kept")
 			out := buf.String()
 			assert.NotContains(t, out, "LEAK")
-			assert.NotContains(t, out, "42")
+			assert.NotContains(t, out, "987654321987", "a secret that is not a string is redacted too")
 			assert.Contains(t, out, "kept")
 			assert.Contains(t, out, "[redacted]")
 		})
