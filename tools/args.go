@@ -234,3 +234,20 @@ func (i *Int) UnmarshalJSON(b []byte) error {
 }
 
 var reflectInt = reflect.TypeFor[int]()
+
+// Or returns the argument p points at, or def when it was not given: the
+// specs' defaults are applied by the handlers, not by the schema.
+func Or[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// IntOr is Or for integer arguments.
+func IntOr(p *Int, def int) int {
+	if p == nil {
+		return def
+	}
+	return int(*p)
+}

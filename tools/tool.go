@@ -77,3 +77,16 @@ func ServerTools(ts []Tool) []server.ServerTool {
 	}
 	return out
 }
+
+// Annotations writes out every hint of a tool that acts only on the vault
+// and the store (a closed world). Every hint is set explicitly: mcp-go's
+// defaults would call a tool destructive and open-world.
+func Annotations(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
+	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
+		Title:           title,
+		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
+		DestructiveHint: mcp.ToBoolPtr(destructive),
+		IdempotentHint:  mcp.ToBoolPtr(idempotent),
+		OpenWorldHint:   mcp.ToBoolPtr(false),
+	})
+}

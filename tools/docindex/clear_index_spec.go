@@ -1,6 +1,9 @@
 package docindex
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // ClearIndexName is the tool's name.
 const ClearIndexName = "clear_index"
@@ -24,6 +27,6 @@ func ClearIndexSpec() mcp.Tool {
 		mcp.WithDescription("Delete all documents from the collection. Requires explicit confirmation (confirm=true). Deletes every document chunk; memories are kept (they are the user's knowledge, not a copy of files: use memory_forget for them)."),
 		mcp.WithBoolean("confirm", mcp.Required(),
 			mcp.Description("Safety gate - must be true to proceed")),
-		annotations("Clear the document index", false, true, true),
+		tools.Annotations("Clear the document index", false, true, true),
 	)
 }

@@ -1,6 +1,9 @@
 package docindex
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // DeleteChunksName is the tool's name.
 const DeleteChunksName = "delete_chunks"
@@ -22,6 +25,6 @@ func DeleteChunksSpec() mcp.Tool {
 		mcp.WithDescription("Delete specific chunks by their IDs. IDs that do not exist are ignored; deleted_ids lists those that did."),
 		mcp.WithArray("ids", mcp.Required(), mcp.WithStringItems(),
 			mcp.Description("List of chunk IDs to delete")),
-		annotations("Delete chunks", false, true, true),
+		tools.Annotations("Delete chunks", false, true, true),
 	)
 }

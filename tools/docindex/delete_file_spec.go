@@ -1,6 +1,9 @@
 package docindex
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // DeleteFileName is the tool's name.
 const DeleteFileName = "delete_file"
@@ -23,6 +26,6 @@ func DeleteFileSpec() mcp.Tool {
 		mcp.WithDescription("Delete all chunks from a specific source file. The path is taken as index_file takes it (a relative path starts at the vault); the file itself is not touched and need not exist. A file with no chunks gives deleted_count 0."),
 		mcp.WithString("source_file", mcp.Required(),
 			mcp.Description("Source file path to delete chunks for")),
-		annotations("Delete a file's chunks", false, true, true),
+		tools.Annotations("Delete a file's chunks", false, true, true),
 	)
 }

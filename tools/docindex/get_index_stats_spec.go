@@ -1,6 +1,9 @@
 package docindex
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // GetIndexStatsName is the tool's name.
 const GetIndexStatsName = "get_index_stats"
@@ -23,6 +26,6 @@ type GetIndexStatsOutput struct {
 func GetIndexStatsSpec() mcp.Tool {
 	return mcp.NewTool(GetIndexStatsName,
 		mcp.WithDescription("Retrieve statistics about the current collection: total_documents (chunks), unique_sources and source_files, namespaces (of documents and memories), memory_count and golden_rule_count."),
-		annotations("Index statistics", true, false, true),
+		tools.Annotations("Index statistics", true, false, true),
 	)
 }

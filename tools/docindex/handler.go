@@ -55,39 +55,6 @@ func (d Deps) message(ctx context.Context, tool string, err error) string {
 	return "Internal error in " + tool
 }
 
-// annotations writes out every hint; no document tool reaches beyond the
-// allowed roots and the store.
-func annotations(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
-	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
-		Title:           title,
-		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
-		DestructiveHint: mcp.ToBoolPtr(destructive),
-		IdempotentHint:  mcp.ToBoolPtr(idempotent),
-		OpenWorldHint:   mcp.ToBoolPtr(false),
-	})
-}
-
-func intOr(p *tools.Int, def int) int {
-	if p == nil {
-		return def
-	}
-	return int(*p)
-}
-
-func stringOr(p *string, def string) string {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
-func boolOr(p *bool, def bool) bool {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
 // Result is one search result (spec 004's search response).
 type Result struct {
 	ID        string         `json:"id"`

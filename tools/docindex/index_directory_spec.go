@@ -1,6 +1,9 @@
 package docindex
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // IndexDirectoryName is the tool's name.
 const IndexDirectoryName = "index_directory"
@@ -38,6 +41,6 @@ func IndexDirectorySpec() mcp.Tool {
 			mcp.Description("Scan subdirectories recursively")),
 		mcp.WithString("namespace", mcp.DefaultString("default"),
 			mcp.Description("Namespace for organizing documents")),
-		annotations("Index a directory of documents", false, false, true),
+		tools.Annotations("Index a directory of documents", false, false, true),
 	)
 }

@@ -1,6 +1,9 @@
 package docindex
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // IndexFileName is the tool's name.
 const IndexFileName = "index_file"
@@ -32,6 +35,6 @@ func IndexFileSpec() mcp.Tool {
 			mcp.Description("Absolute or relative path to the document")),
 		mcp.WithString("namespace", mcp.DefaultString("default"),
 			mcp.Description("Namespace for organizing documents")),
-		annotations("Index a document", false, false, true),
+		tools.Annotations("Index a document", false, false, true),
 	)
 }

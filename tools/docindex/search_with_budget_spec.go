@@ -33,6 +33,6 @@ func SearchWithBudgetSpec() mcp.Tool {
 			mcp.Description("Search query")),
 		mcp.WithInteger("max_tokens", mcp.Required(), mcp.DefaultNumber(3000),
 			mcp.Description("Maximum tokens in results")),
-		annotations("Search within a token budget", true, false, true),
+		tools.Annotations("Search within a token budget", true, false, true),
 	)
 }

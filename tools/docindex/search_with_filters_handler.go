@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -12,11 +13,11 @@ import (
 func SearchWithFiltersHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, SearchWithFiltersSpec(), func(ctx context.Context, in SearchWithFiltersInput) (any, error) {
 		f := docindex.Filter{
-			Namespace:  stringOr(in.Filters.Namespace, ""),
-			DocType:    stringOr(in.Filters.DocType, ""),
-			SourceFile: stringOr(in.Filters.SourceFile, ""),
+			Namespace:  tools.Or(in.Filters.Namespace, ""),
+			DocType:    tools.Or(in.Filters.DocType, ""),
+			SourceFile: tools.Or(in.Filters.SourceFile, ""),
 		}
-		hits, err := d.Index.Search(ctx, in.Query, f, intOr(in.NResults, defaultNResults))
+		hits, err := d.Index.Search(ctx, in.Query, f, tools.IntOr(in.NResults, defaultNResults))
 		if err != nil {
 			return nil, err
 		}

@@ -45,6 +45,6 @@ func SearchWithFiltersSpec() mcp.Tool {
 			})),
 		mcp.WithInteger("n_results", mcp.DefaultNumber(defaultNResults), mcp.Min(1), mcp.Max(maxNResults),
 			mcp.Description("Maximum number of results to return")),
-		annotations("Search with filters", true, false, true),
+		tools.Annotations("Search with filters", true, false, true),
 	)
 }

@@ -27,19 +27,3 @@ func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) 
 		return successResult(out), nil
 	}
 }
-
-// intOr returns *p, or def when the argument was not given.
-func intOr(p *tools.Int, def int) int {
-	if p == nil {
-		return def
-	}
-	return int(*p)
-}
-
-// stringOr returns *p, or def when the argument was not given.
-func stringOr(p *string, def string) string {
-	if p == nil {
-		return def
-	}
-	return *p
-}

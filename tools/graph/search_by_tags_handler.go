@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -10,8 +11,8 @@ import (
 // SearchByTagsHandler answers search_by_tags with NodeResponse[].
 func SearchByTagsHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, SearchByTagsSpec(), func(ctx context.Context, in SearchByTagsInput) (any, error) {
-		mode := core.TagMode(stringOr(in.Mode, string(searchByTagsDefaultMode)))
-		notes, err := d.Reader.SearchByTags(ctx, in.Tags, mode, intOr(in.Limit, searchByTagsDefaultLimit))
+		mode := core.TagMode(tools.Or(in.Mode, string(searchByTagsDefaultMode)))
+		notes, err := d.Reader.SearchByTags(ctx, in.Tags, mode, tools.IntOr(in.Limit, searchByTagsDefaultLimit))
 		if err != nil {
 			return nil, err
 		}

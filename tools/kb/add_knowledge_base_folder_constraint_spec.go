@@ -2,6 +2,7 @@ package kb
 
 import (
 	"encoding/json"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -88,6 +89,6 @@ func AddKnowledgeBaseFolderConstraintSpec() mcp.Tool {
 		mcp.WithSchemaAdditionalProperties(false),
 		// It replaces the folder's rules; the same call twice leaves what
 		// the first did.
-		annotations("Add a folder constraint", false, true, true),
+		tools.Annotations("Add a folder constraint", false, true, true),
 	)
 }

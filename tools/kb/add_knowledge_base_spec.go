@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // AddKnowledgeBaseName is add_knowledge_base's name.
 const AddKnowledgeBaseName = "add_knowledge_base"
@@ -31,6 +34,6 @@ func AddKnowledgeBaseSpec() mcp.Tool {
 		mcp.WithSchemaAdditionalProperties(false),
 		// A repeat answers knowledge_base_already_exists: declared not
 		// idempotent so clients do not retry blindly.
-		annotations("Add a knowledge base", false, false, false),
+		tools.Annotations("Add a knowledge base", false, false, false),
 	)
 }

@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // AppendNoteName is append_note's name.
 const AppendNoteName = "append_note"
@@ -25,6 +28,6 @@ func AppendNoteSpec() mcp.Tool {
 			mcp.Description("Content to append")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// It only adds; each call adds again.
-		annotations("Append to a knowledge base note", false, false, false),
+		tools.Annotations("Append to a knowledge base note", false, false, false),
 	)
 }

@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // CreateNoteName is create_note's name.
 const CreateNoteName = "create_note"
@@ -31,6 +34,6 @@ func CreateNoteSpec() mcp.Tool {
 		mcp.WithSchemaAdditionalProperties(false),
 		// It refuses to overwrite, so it destroys nothing; a repeat answers
 		// note_already_exists, so it is not declared idempotent.
-		annotations("Create a knowledge base note", false, false, false),
+		tools.Annotations("Create a knowledge base note", false, false, false),
 	)
 }

@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // DeleteNoteName is delete_note's name.
 const DeleteNoteName = "delete_note"
@@ -23,6 +26,6 @@ func DeleteNoteSpec() mcp.Tool {
 		mcp.WithSchemaAdditionalProperties(false),
 		// A repeat answers note_not_found: declared not idempotent so
 		// clients do not retry blindly.
-		annotations("Delete a knowledge base note", false, true, false),
+		tools.Annotations("Delete a knowledge base note", false, true, false),
 	)
 }

@@ -27,31 +27,3 @@ func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) 
 		return successResult(out), nil
 	}
 }
-
-// intOr returns *p, or def when the argument was not given.
-func intOr(p *tools.Int, def int) int {
-	if p == nil {
-		return def
-	}
-	return int(*p)
-}
-
-// stringOr returns *p, or def when the argument was not given.
-func stringOr(p *string, def string) string {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
-// annotations returns a tool's annotations with every hint written out;
-// none of the toolset's tools reaches beyond the vault.
-func annotations(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
-	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
-		Title:           title,
-		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
-		DestructiveHint: mcp.ToBoolPtr(destructive),
-		IdempotentHint:  mcp.ToBoolPtr(idempotent),
-		OpenWorldHint:   mcp.ToBoolPtr(false),
-	})
-}

@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // ListKnowledgeBasesName is list_knowledge_bases' name.
 const ListKnowledgeBasesName = "list_knowledge_bases"
@@ -13,6 +16,6 @@ func ListKnowledgeBasesSpec() mcp.Tool {
 	return mcp.NewTool(ListKnowledgeBasesName,
 		mcp.WithDescription("List all defined Knowledge Bases: name, description, subfolder (vault-relative folder the KB manages), create_time and the first 200 characters of its organization rules. Start here to find the knowledge_base_name the note tools need."),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("List knowledge bases", true, false, true),
+		tools.Annotations("List knowledge bases", true, false, true),
 	)
 }

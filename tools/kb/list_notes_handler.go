@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -9,7 +10,7 @@ import (
 // ListNotesHandler answers list_notes with ListNotesResponse.
 func ListNotesHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, ListNotesSpec(), func(ctx context.Context, in ListNotesInput) (any, error) {
-		k, paths, err := d.Notes.ListNotes(ctx, in.KnowledgeBaseName, stringOr(in.Subfolder, ""))
+		k, paths, err := d.Notes.ListNotes(ctx, in.KnowledgeBaseName, tools.Or(in.Subfolder, ""))
 		if err != nil {
 			return nil, err
 		}

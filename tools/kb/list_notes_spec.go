@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // ListNotesName is list_notes' name.
 const ListNotesName = "list_notes"
@@ -21,6 +24,6 @@ func ListNotesSpec() mcp.Tool {
 		mcp.WithString("subfolder",
 			mcp.Description("Optional: filter to specific subfolder (relative to the KB's subfolder, like note_path)")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("List knowledge base notes", true, false, true),
+		tools.Annotations("List knowledge base notes", true, false, true),
 	)
 }

@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // MoveNoteName is move_note's name.
 const MoveNoteName = "move_note"
@@ -27,6 +30,6 @@ func MoveNoteSpec() mcp.Tool {
 			mcp.Description("Destination path"+notePathHelp)),
 		mcp.WithSchemaAdditionalProperties(false),
 		// It rewrites links in other notes; a repeat answers note_not_found.
-		annotations("Move a knowledge base note", false, true, false),
+		tools.Annotations("Move a knowledge base note", false, true, false),
 	)
 }

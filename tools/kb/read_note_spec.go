@@ -34,6 +34,6 @@ func ReadNoteSpec() mcp.Tool {
 			mcp.Min(1), mcp.DefaultNumber(kbase.DefaultReadLimit),
 			mcp.Description("Maximum characters to return")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Read a knowledge base note", true, false, true),
+		tools.Annotations("Read a knowledge base note", true, false, true),
 	)
 }

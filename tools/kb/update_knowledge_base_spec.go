@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // UpdateKnowledgeBaseName is update_knowledge_base's name.
 const UpdateKnowledgeBaseName = "update_knowledge_base"
@@ -30,6 +33,6 @@ func UpdateKnowledgeBaseSpec() mcp.Tool {
 			mcp.Description("New organization rules (replace the old ones entirely)")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// Fields are replaced; the same update twice leaves what the first did.
-		annotations("Update a knowledge base", false, true, true),
+		tools.Annotations("Update a knowledge base", false, true, true),
 	)
 }

@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // UpdateNoteName is update_note's name.
 const UpdateNoteName = "update_note"
@@ -30,6 +33,6 @@ func UpdateNoteSpec() mcp.Tool {
 		mcp.WithSchemaAdditionalProperties(false),
 		// The content is replaced entirely; the same update twice leaves
 		// what the first did.
-		annotations("Update a knowledge base note", false, true, true),
+		tools.Annotations("Update a knowledge base note", false, true, true),
 	)
 }

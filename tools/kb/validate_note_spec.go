@@ -1,6 +1,9 @@
 package kb
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // ValidateNoteName is validate_note's name.
 const ValidateNoteName = "validate_note"
@@ -22,6 +25,6 @@ func ValidateNoteSpec() mcp.Tool {
 		mcp.WithString("note_path", mcp.Required(),
 			mcp.Description("Path to the note"+notePathHelp)),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Validate a knowledge base note", true, false, true),
+		tools.Annotations("Validate a knowledge base note", true, false, true),
 	)
 }

@@ -76,36 +76,3 @@ func (d Deps) message(ctx context.Context, tool string, err error) string {
 		return msgProvider
 	}
 }
-
-// annotations returns a tool's annotations with every hint written out;
-// no memory tool reaches beyond the store.
-func annotations(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
-	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
-		Title:           title,
-		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
-		DestructiveHint: mcp.ToBoolPtr(destructive),
-		IdempotentHint:  mcp.ToBoolPtr(idempotent),
-		OpenWorldHint:   mcp.ToBoolPtr(false),
-	})
-}
-
-func intOr(p *tools.Int, def int) int {
-	if p == nil {
-		return def
-	}
-	return int(*p)
-}
-
-func floatOr(p *float64, def float64) float64 {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
-func stringOr(p *string, def string) string {
-	if p == nil {
-		return def
-	}
-	return *p
-}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 	"math"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -58,7 +59,7 @@ func pairGroup(cs []mem.Contradiction) PairGroup {
 // MemoryAnalyzeHealthHandler answers memory_analyze_health.
 func MemoryAnalyzeHealthHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryAnalyzeHealthSpec(), func(ctx context.Context, in MemoryAnalyzeHealthInput) (any, error) {
-		days := intOr(in.StaleDays, mem.DefaultStaleDays)
+		days := tools.IntOr(in.StaleDays, mem.DefaultStaleDays)
 		h, err := d.Memories.AnalyzeHealth(ctx, in.Namespace, days)
 		if err != nil {
 			return nil, err

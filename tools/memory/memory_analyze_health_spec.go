@@ -27,6 +27,6 @@ func MemoryAnalyzeHealthSpec() mcp.Tool {
 		mcp.WithInteger("stale_days", mcp.DefaultNumber(mem.DefaultStaleDays), mcp.Min(1),
 			mcp.Description("Days without access after which a memory is stale")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Analyze memory health", true, false, true),
+		tools.Annotations("Analyze memory health", true, false, true),
 	)
 }

@@ -1,6 +1,9 @@
 package memory
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // MemoryApplyName is memory_apply's name.
 const MemoryApplyName = "memory_apply"
@@ -21,6 +24,6 @@ func MemoryApplySpec() mcp.Tool {
 		mcp.WithString("memory_id", mcp.Required(), mcp.Description("ID of the memory being applied")),
 		mcp.WithString("context", mcp.Description("The task or situation the memory is applied to")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Apply a memory (TRY)", false, false, false),
+		tools.Annotations("Apply a memory (TRY)", false, false, false),
 	)
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
@@ -27,7 +28,7 @@ type MemoryCheckSupersedesResponse struct {
 // MemoryCheckSupersedesHandler answers memory_check_supersedes.
 func MemoryCheckSupersedesHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryCheckSupersedesSpec(), func(ctx context.Context, in MemoryCheckSupersedesInput) (any, error) {
-		th := floatOr(in.SimilarityThreshold, mem.DefaultSupersedeThreshold)
+		th := tools.Or(in.SimilarityThreshold, mem.DefaultSupersedeThreshold)
 		m, cs, err := d.Memories.CheckSupersedes(ctx, in.MemoryID, in.TargetID, th)
 		if err != nil {
 			return nil, err

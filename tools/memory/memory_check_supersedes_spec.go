@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryCheckSupersedesName is memory_check_supersedes' name.
@@ -27,6 +28,6 @@ func MemoryCheckSupersedesSpec() mcp.Tool {
 		mcp.WithNumber("similarity_threshold", mcp.DefaultNumber(mem.DefaultSupersedeThreshold), mcp.Min(0.0), mcp.Max(1.0),
 			mcp.Description("Minimum cosine similarity, 0.0-1.0")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Check whether a memory supersedes another", true, false, true),
+		tools.Annotations("Check whether a memory supersedes another", true, false, true),
 	)
 }

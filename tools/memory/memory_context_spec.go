@@ -29,6 +29,6 @@ func MemoryContextSpec() mcp.Tool {
 		mcp.WithString("namespace", mcp.Description("Project namespace")),
 		mcp.WithInteger("token_budget", mcp.DefaultNumber(DefaultTokenBudget), mcp.Min(1), mcp.Description("Maximum tokens for context")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Build memory context", true, false, true),
+		tools.Annotations("Build memory context", true, false, true),
 	)
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -51,7 +52,7 @@ type MemoryDetectContradictionsResponse struct {
 // MemoryDetectContradictionsHandler answers memory_detect_contradictions.
 func MemoryDetectContradictionsHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryDetectContradictionsSpec(), func(ctx context.Context, in MemoryDetectContradictionsInput) (any, error) {
-		th := floatOr(in.SimilarityThreshold, mem.DefaultContradictionThreshold)
+		th := tools.Or(in.SimilarityThreshold, mem.DefaultContradictionThreshold)
 		cs, analyzed, err := d.Memories.DetectContradictions(ctx, in.MemoryID, in.Namespace, th)
 		if err != nil {
 			return nil, err

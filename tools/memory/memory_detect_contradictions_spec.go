@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryDetectContradictionsName is memory_detect_contradictions' name.
@@ -30,6 +31,6 @@ func MemoryDetectContradictionsSpec() mcp.Tool {
 		mcp.WithNumber("similarity_threshold", mcp.DefaultNumber(mem.DefaultContradictionThreshold), mcp.Min(0.0), mcp.Max(1.0),
 			mcp.Description("Minimum cosine similarity for two memories to be compared, 0.0-1.0")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Detect contradicting memories", true, false, true),
+		tools.Annotations("Detect contradicting memories", true, false, true),
 	)
 }

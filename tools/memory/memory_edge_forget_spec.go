@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryEdgeForgetName is memory_edge_forget's name.
@@ -26,6 +27,6 @@ func MemoryEdgeForgetSpec() mcp.Tool {
 		mcp.WithString("target_id", mcp.Description("ID of the memory the relationship points to; omit for every relationship of source_id")),
 		mcp.WithString("relation_type", mcp.Enum(mem.RelationTypes...), mcp.Description("Only relationships of this type; omit for every type")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Forget memory relationships", false, true, true),
+		tools.Annotations("Forget memory relationships", false, true, true),
 	)
 }

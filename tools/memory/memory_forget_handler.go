@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
@@ -20,7 +21,7 @@ type MemoryForgetResponse struct {
 func MemoryForgetHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryForgetSpec(), func(ctx context.Context, in MemoryForgetInput) (any, error) {
 		res, err := d.Memories.Forget(ctx, mem.ForgetInput{MemoryID: in.MemoryID, Query: in.Query, InputValue: in.InputValue,
-			Namespace: in.Namespace, NResults: intOr(in.NResults, 5), Force: in.Force})
+			Namespace: in.Namespace, NResults: tools.IntOr(in.NResults, 5), Force: in.Force})
 		if err != nil {
 			return nil, err
 		}

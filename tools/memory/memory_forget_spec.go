@@ -33,6 +33,6 @@ func MemoryForgetSpec() mcp.Tool {
 			mcp.Description("Number of search results to delete in query mode")),
 		mcp.WithBoolean("force", mcp.DefaultBool(false), mcp.Description("If true, allow deletion of golden rules")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Forget memories", false, true, false),
+		tools.Annotations("Forget memories", false, true, false),
 	)
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
@@ -32,11 +33,11 @@ type MemoryInspectGraphMermaid struct {
 // MemoryInspectGraphHandler answers memory_inspect_graph.
 func MemoryInspectGraphHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryInspectGraphSpec(), func(ctx context.Context, in MemoryInspectGraphInput) (any, error) {
-		g, err := d.Memories.Inspect(ctx, in.MemoryID, intOr(in.MaxDepth, DefaultGraphDepth), floatOr(in.DecayFactor, DefaultDecay))
+		g, err := d.Memories.Inspect(ctx, in.MemoryID, tools.IntOr(in.MaxDepth, DefaultGraphDepth), tools.Or(in.DecayFactor, DefaultDecay))
 		if err != nil {
 			return nil, err
 		}
-		if stringOr(in.OutputFormat, "json") == "mermaid" {
+		if tools.Or(in.OutputFormat, "json") == "mermaid" {
 			return MemoryInspectGraphMermaid{Root: g.Root, Format: "mermaid", NodeCount: len(g.Nodes), EdgeCount: len(g.Edges), Mermaid: mem.Mermaid(g)}, nil
 		}
 		return MemoryInspectGraphResponse{Root: g.Root, Format: "json", NodeCount: len(g.Nodes), EdgeCount: len(g.Edges),

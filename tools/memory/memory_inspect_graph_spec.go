@@ -35,6 +35,6 @@ func MemoryInspectGraphSpec() mcp.Tool {
 		mcp.WithNumber("decay_factor", mcp.DefaultNumber(DefaultDecay), mcp.Min(0.0), mcp.Max(1.0), mcp.Description("Score multiplier per hop, 0.0-1.0")),
 		mcp.WithString("output_format", mcp.Enum("json", "mermaid"), mcp.DefaultString("json"), mcp.Description("json or mermaid")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Inspect the memory graph", true, false, true),
+		tools.Annotations("Inspect the memory graph", true, false, true),
 	)
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -21,9 +22,9 @@ type MemoryListResponse struct {
 // MemoryListHandler answers memory_list.
 func MemoryListHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryListSpec(), func(ctx context.Context, in MemoryListInput) (any, error) {
-		limit, offset := intOr(in.Limit, DefaultListLimit), intOr(in.Offset, 0)
-		page := core.MemoryPage{Order: core.MemoryOrder(stringOr(in.OrderBy, string(core.OrderCreatedAt))),
-			Descending: stringOr(in.Order, "desc") == "desc", Offset: offset, Limit: limit}
+		limit, offset := tools.IntOr(in.Limit, DefaultListLimit), tools.IntOr(in.Offset, 0)
+		page := core.MemoryPage{Order: core.MemoryOrder(tools.Or(in.OrderBy, string(core.OrderCreatedAt))),
+			Descending: tools.Or(in.Order, "desc") == "desc", Offset: offset, Limit: limit}
 		ms, total, err := d.Memories.List(ctx, filter(in.FiltersView), page)
 		if err != nil {
 			return nil, err

@@ -36,6 +36,6 @@ func MemoryListSpec() mcp.Tool {
 		mcp.WithString("order", mcp.Enum("asc", "desc"), mcp.DefaultString("desc"), mcp.Description("asc or desc")),
 		mcp.WithInteger("limit", mcp.DefaultNumber(DefaultListLimit), mcp.Min(1), mcp.Max(MaxListLimit), mcp.Description("Maximum memories per page")),
 		mcp.WithInteger("offset", mcp.DefaultNumber(0), mcp.Min(0), mcp.Description("Number of memories to skip")),
-		mcp.WithSchemaAdditionalProperties(false), annotations("List memories", true, false, true))
+		mcp.WithSchemaAdditionalProperties(false), tools.Annotations("List memories", true, false, true))
 	return mcp.NewTool(MemoryListName, opts...)
 }

@@ -1,6 +1,9 @@
 package memory
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // MemoryOutcomeName is memory_outcome's name.
 const MemoryOutcomeName = "memory_outcome"
@@ -25,6 +28,6 @@ func MemoryOutcomeSpec() mcp.Tool {
 		mcp.WithString("outcome", mcp.Description("Optional description of what happened")),
 		mcp.WithString("event_id", mcp.Description("Optional event_id of the memory_apply call this outcome belongs to")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Record a memory outcome (LEARN)", false, false, false),
+		tools.Annotations("Record a memory outcome (LEARN)", false, false, false),
 	)
 }

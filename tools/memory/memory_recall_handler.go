@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -17,7 +18,7 @@ type MemoryRecallResponse struct {
 // MemoryRecallHandler answers memory_recall.
 func MemoryRecallHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryRecallSpec(), func(ctx context.Context, in MemoryRecallInput) (any, error) {
-		hits, err := d.Memories.Recall(ctx, in.Query, intOr(in.NResults, 5), filter(in.FiltersView))
+		hits, err := d.Memories.Recall(ctx, in.Query, tools.IntOr(in.NResults, 5), filter(in.FiltersView))
 		if err != nil {
 			return nil, err
 		}

@@ -37,6 +37,6 @@ func MemoryRecallSpec() mcp.Tool {
 		mcp.WithInteger("n_results", mcp.DefaultNumber(5), mcp.Min(1), mcp.Max(MaxResults), mcp.Description("Maximum number of results")),
 	}
 	opts = append(opts, filterOptions()...)
-	opts = append(opts, mcp.WithSchemaAdditionalProperties(false), annotations("Recall memories", false, false, false))
+	opts = append(opts, mcp.WithSchemaAdditionalProperties(false), tools.Annotations("Recall memories", false, false, false))
 	return mcp.NewTool(MemoryRecallName, opts...)
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -18,7 +19,7 @@ type MemoryRelateResponse struct {
 // MemoryRelateHandler answers memory_relate.
 func MemoryRelateHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryRelateSpec(), func(ctx context.Context, in MemoryRelateInput) (any, error) {
-		w := floatOr(in.Weight, 1)
+		w := tools.Or(in.Weight, 1)
 		created, err := d.Memories.Relate(ctx, in.SourceID, in.TargetID, in.RelationType, w)
 		if err != nil {
 			return nil, err

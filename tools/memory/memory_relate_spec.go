@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryRelateName is memory_relate's name.
@@ -28,6 +29,6 @@ func MemoryRelateSpec() mcp.Tool {
 		mcp.WithString("relation_type", mcp.Required(), mcp.Enum(mem.RelationTypes...), mcp.Description("Type of relationship")),
 		mcp.WithNumber("weight", mcp.DefaultNumber(1.0), mcp.Min(0.0), mcp.Max(1.0), mcp.Description("Strength of the relationship, 0.0-1.0")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Relate two memories", false, false, true),
+		tools.Annotations("Relate two memories", false, false, true),
 	)
 }

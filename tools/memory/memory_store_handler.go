@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
@@ -21,8 +22,8 @@ type MemoryStoreResponse struct {
 func MemoryStoreHandler(d Deps) server.ToolHandlerFunc {
 	return handleChecked(d, MemoryStoreSpec(), checkStoreType, func(ctx context.Context, in MemoryStoreInput) (any, error) {
 		m, created, err := d.Memories.Store(ctx, mem.StoreInput{
-			Content: in.Content, Type: stringOr(in.MemoryType, mem.TypeSession), Namespace: stringOr(in.Namespace, mem.NamespaceGlobal),
-			Importance: floatOr(in.Importance, 0.5), Metadata: in.Metadata,
+			Content: in.Content, Type: tools.Or(in.MemoryType, mem.TypeSession), Namespace: tools.Or(in.Namespace, mem.NamespaceGlobal),
+			Importance: tools.Or(in.Importance, 0.5), Metadata: in.Metadata,
 		})
 		if err != nil {
 			return nil, err

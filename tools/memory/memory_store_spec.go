@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryStoreName is memory_store's name.
@@ -31,6 +32,6 @@ func MemoryStoreSpec() mcp.Tool {
 			mcp.Description("Importance score 0.0-1.0")),
 		mcp.WithObject("metadata", mcp.Description("Optional additional metadata")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Store a memory", false, false, true),
+		tools.Annotations("Store a memory", false, false, true),
 	)
 }

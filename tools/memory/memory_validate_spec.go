@@ -1,6 +1,9 @@
 package memory
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // MemoryValidateName is memory_validate's name.
 const MemoryValidateName = "memory_validate"
@@ -21,6 +24,6 @@ func MemoryValidateSpec() mcp.Tool {
 		mcp.WithBoolean("was_helpful", mcp.Required(), mcp.Description("Whether the memory was helpful")),
 		mcp.WithString("context", mcp.Description("Optional context describing the usage")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Validate a memory", false, false, false),
+		tools.Annotations("Validate a memory", false, false, false),
 	)
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/core"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // The answers below are the data of spec 004's envelope. Where the spec
@@ -81,8 +83,8 @@ type FiltersView struct {
 }
 
 func filter(f FiltersView) mem.Filter {
-	return mem.Filter{Namespace: stringOr(f.Namespace, ""), Type: stringOr(f.MemoryType, ""),
-		MinImportance: floatOr(f.MinImportance, 0), MinConfidence: floatOr(f.MinConfidence, 0)}
+	return mem.Filter{Namespace: tools.Or(f.Namespace, ""), Type: tools.Or(f.MemoryType, ""),
+		MinImportance: tools.Or(f.MinImportance, 0), MinConfidence: tools.Or(f.MinConfidence, 0)}
 }
 
 // feedbackView is the common answer of memory_validate and memory_outcome.

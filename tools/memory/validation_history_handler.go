@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/vaultgraph/vaultgraph/tools"
 	"math"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -70,7 +71,7 @@ func ValidationHistoryHandler(d Deps) server.ToolHandlerFunc {
 			c := mem.ToFloat(m.Confidence)
 			sum.CurrentConfidence, sum.MemoryType = &c, &m.Type
 		}
-		limit := intOr(in.Limit, DefaultHistoryLimit)
+		limit := tools.IntOr(in.Limit, DefaultHistoryLimit)
 		if len(evs) > limit {
 			evs = evs[len(evs)-limit:]
 		}

@@ -33,6 +33,6 @@ func ValidationHistorySpec() mcp.Tool {
 		mcp.WithString("event_type", mcp.Enum(mem.EventKinds...), mcp.Description("Only events of this type")),
 		mcp.WithInteger("limit", mcp.DefaultNumber(DefaultHistoryLimit), mcp.Min(1), mcp.Max(MaxHistoryLimit), mcp.Description("Maximum events to return")),
 		mcp.WithSchemaAdditionalProperties(false),
-		annotations("Validation history", true, false, true),
+		tools.Annotations("Validation history", true, false, true),
 	)
 }
