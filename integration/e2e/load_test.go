@@ -68,13 +68,13 @@ func procCounts(t *testing.T, pid int) (fds, threads int) {
 // of its own, each an fsynced file write) over loopback: every call succeeds, the answers are right, and
 // once the clients are gone the server holds no more file descriptors
 // than before (connections and files are all released). The latency
-// percentiles are printed. Embedded store: 64 clients × 1,000 calls;
-// Neo4j: 16 × 200.
+// percentiles are printed. Embedded store: 64 clients × 1,000 calls, as
+// issue #12 asks, in CI too; Neo4j: 8 × 100 (its latency is the JVM's).
 func TestLoad(t *testing.T) {
 	t.Parallel()
 	forEachStore(t, func(t *testing.T, st store) {
-		// CI runs 64 × 200; "make soak" 64 × 1,000 (VAULTGRAPH_LOAD_CALLS).
-		clients, calls := 64, 200
+		// VAULTGRAPH_LOAD_CALLS changes the calls per client.
+		clients, calls := 64, 1000
 		if st.neo4j != nil {
 			clients, calls = 8, 100
 		}
