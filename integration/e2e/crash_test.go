@@ -192,10 +192,10 @@ type crashOp struct {
 	id            int // JSON-RPC id once sent
 }
 
-// crashOpKinds are the writes the crash test makes. Memory writes (spec
-// 004) join here when that toolset lands: a kind plans its call and the
-// note states before and after it; checkCrashState does the rest.
-var crashOpKinds = []string{"create", "update", "rename", "delete"}
+// crashOpKinds are the writes the crash test makes: note writes (a kind
+// plans its call and the note states before and after it;
+// checkCrashState does the rest) and memory_store (checkCrashMemories).
+var crashOpKinds = []string{"create", "update", "rename", "delete", "memory"}
 
 // planCrashOps picks up to k writes on distinct slots.
 func planCrashOps(rng *rand.Rand, notes map[int]*crashNote, nextSlot *int, run int, k int) []*crashOp {
@@ -214,6 +214,11 @@ func planCrashOps(rng *rand.Rand, notes map[int]*crashNote, nextSlot *int, run i
 			kind = "delete"
 		}
 		token := fmt.Sprintf("r%dop%d", run, i)
+		if kind == "memory" {
+			ops = append(ops, &crashOp{kind: kind, slot: -1, tool: "memory_store",
+				args: map[string]any{"content": "crash memory " + token, "memory_type": "fact"}})
+			continue
+		}
 		if kind == "create" {
 			slot := *nextSlot
 			*nextSlot++
@@ -253,12 +258,13 @@ type crashStats struct {
 }
 
 // TestCrashSafety SIGKILLs "vaultgraph serve" (embedded store) at random
-// moments while it creates, updates, renames and deletes notes, restarts
-// it, and checks after each crash that (1) every note file is whole, with
-// either its content before the write or after it, never empty or torn;
-// (2) a write the server answered survived; (3) no file is doubled or
-// lost by a rename; (4) after the startup sync the store holds exactly
-// the vault's notes with their current content.
+// moments while it creates, updates, renames and deletes notes and stores
+// memories, restarts it, and checks after each crash that (1) every note
+// file is whole, with either its content before the write or after it,
+// never empty or torn; (2) a write the server answered survived, memories
+// included; (3) no file is doubled or lost by a rename; (4) after the
+// startup sync the store holds exactly the vault's notes with their
+// current content.
 func TestCrashSafety(t *testing.T) {
 	t.Parallel()
 	runs := defaultCrashRun
@@ -282,10 +288,11 @@ func TestCrashSafety(t *testing.T) {
 		writeFile(t, vault, n.rel(), n.body)
 	}
 	st := embeddedStore(t)
-	env := processEnv(t, st, "VAULTGRAPH_LOG_LEVEL=warn")
+	env := processEnv(t, st, "VAULTGRAPH_LOG_LEVEL=warn", "VAULTGRAPH_TOOLSETS=graph,memory")
 	args := append([]string{"serve", "--vault", vault}, st.args...)
 
 	stats := crashStats{tempFiles: map[string]bool{}}
+	mems := crashMemories{sent: map[string]bool{}, acked: map[string]bool{}}
 	start := time.Now()
 	// batchTime estimates how long a batch of writes takes to be answered:
 	// every fifth run waits for all the answers and measures it (then
@@ -296,6 +303,7 @@ func TestCrashSafety(t *testing.T) {
 		s := startRawStdio(t, env, args...)
 		s.initialize(t)
 		checkCrashState(t, s, vault, notes, &stats)
+		checkCrashMemories(t, s, mems, &stats)
 		if t.Failed() {
 			t.Fatalf("crash: run %d of seed %d failed", run, seed)
 		}
@@ -332,6 +340,14 @@ func TestCrashSafety(t *testing.T) {
 				answered = true
 				stats.opsAnswered++
 			}
+			if op.kind == "memory" {
+				content := op.args["content"].(string)
+				mems.sent[content] = true
+				if answered {
+					mems.acked[content] = true
+				}
+				continue
+			}
 			landed := landedState(t, vault, op)
 			if answered && !landed {
 				t.Fatalf("crash: run %d: %s of note %d was answered but is not on disk", run, op.kind, op.slot)
@@ -351,6 +367,8 @@ func TestCrashSafety(t *testing.T) {
 	s := startRawStdio(t, env, args...)
 	s.initialize(t)
 	checkCrashState(t, s, vault, notes, &stats)
+	checkCrashMemories(t, s, mems, &stats)
+	t.Logf("crash: %d memories acknowledged, %d sent, all acknowledged ones present after every restart", len(mems.acked), len(mems.sent))
 	t.Logf("crash: %d runs, %d SIGKILLs in %s (batches answered in ~%s): %d writes sent, %d answered before the kill, %d landed; %d note checks; %d leftover temp files; %d errors",
 		stats.runs, stats.kills, time.Since(start).Round(time.Millisecond), batchTime.Round(time.Microsecond), stats.opsSent, stats.opsAnswered, stats.opsLanded, stats.notesChecked, len(stats.tempFiles), btoi(t.Failed()))
 }
@@ -440,6 +458,49 @@ func checkCrashState(t *testing.T, s *rawStdio, vault string, notes map[int]*cra
 		stats.notesChecked++
 		if got.Title != n.title || (got.Content != n.body && !strings.HasPrefix(n.body, strings.TrimSuffix(got.Content, truncated))) {
 			t.Errorf("crash: the store's %s: title %q, content %.80q; want title %q and the file's body", rel, got.Title, got.Content, n.title)
+		}
+	}
+}
+
+// crashMemories are the memory_store calls of the crash test: every one
+// sent, and those the server answered (acknowledged, so durable).
+type crashMemories struct {
+	sent, acked map[string]bool
+}
+
+// checkCrashMemories lists every memory after a restart: each acknowledged
+// memory must be there, and nothing that was never sent.
+func checkCrashMemories(t *testing.T, s *rawStdio, mems crashMemories, stats *crashStats) {
+	t.Helper()
+	found := map[string]bool{}
+	for offset := 0; ; offset += 100 {
+		var page struct {
+			Success bool `json:"success"`
+			Data    struct {
+				Memories []struct {
+					Content string `json:"content"`
+				} `json:"memories"`
+				HasMore bool `json:"has_more"`
+			} `json:"data"`
+		}
+		s.call(t, "memory_list", map[string]any{"limit": 100, "offset": offset}).decode(t, &page)
+		if !page.Success {
+			t.Fatalf("crash: memory_list failed")
+		}
+		for _, m := range page.Data.Memories {
+			found[m.Content] = true
+			if !mems.sent[m.Content] {
+				t.Errorf("crash: memory %q was never sent", m.Content)
+			}
+		}
+		if !page.Data.HasMore {
+			break
+		}
+	}
+	for content := range mems.acked {
+		stats.notesChecked++
+		if !found[content] {
+			t.Errorf("crash: acknowledged memory %q is missing after the restart", content)
 		}
 	}
 }
