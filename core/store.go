@@ -96,6 +96,20 @@ type GraphWriter interface {
 	DeleteNotes(ctx context.Context, project string, ids []string) (int, error)
 }
 
+// StagedWriter is an optional upgrade of GraphWriter for a store where a
+// large write costs less when every note exists before any link is drawn
+// (Neo4j: in batches, a link into a later batch is stored unresolved, then
+// rewired). The vault mirror uses it for writes larger than one batch.
+type StagedWriter interface {
+	// UpsertNotesStaged writes notes with the outcome of one UpsertNotes
+	// call, but in several transactions: not all or nothing. After an
+	// error, some notes may be written; writing the same notes again
+	// completes the job. A note whose links are not written yet has an
+	// empty hash in NoteHashes, so a sync after a crash rewrites it.
+	// progress (may be nil) receives counts that add up to len(notes).
+	UpsertNotesStaged(ctx context.Context, project string, notes []Note, progress func(notes int)) error
+}
+
 // GraphStore is what a store offers for the note graph.
 type GraphStore interface {
 	GraphReader

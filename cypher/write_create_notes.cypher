@@ -5,7 +5,8 @@
 // for a note that is no entity), rel* and compLinks serve the entity
 // statements (see neo4jstore's doc). The
 // out-degree is known (distinct resolved targets); the in-degree starts at
-// zero and write_add_in_degrees counts up the links this batch creates.
+// zero and write_add_in_degrees counts up the links this batch creates (a
+// staged write knows it in advance: row.inDegree).
 UNWIND $rows AS row
 CREATE (:Note {
   project: $project,
@@ -31,6 +32,6 @@ CREATE (:Note {
   relLinks: row.relLinks,
   relNotes: row.relNotes,
   compLinks: row.compLinks,
-  inDegree: 0,
+  inDegree: coalesce(row.inDegree, 0),
   outDegree: size(row.found)
 })

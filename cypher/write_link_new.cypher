@@ -1,7 +1,9 @@
-// Links notes created in this transaction: a relationship to each distinct
-// existing target (row.found) and one to the ghost of each distinct
-// unresolved key (row.dangling). Nothing to compare with, so nothing to
-// delete; the targets' in-degrees are counted up by write_add_in_degrees.
+// Links newly created notes: a relationship to each distinct existing
+// target (row.found) and one to the ghost of each distinct unresolved key
+// (row.dangling), and sets the out-degree and hash (a staged write creates
+// notes with neither, see neo4jstore/staged.go). Nothing to compare with,
+// so nothing to delete; the targets' in-degrees are counted up by
+// write_add_in_degrees.
 UNWIND $rows AS row
 MATCH (n:Note {project: $project, id: row.id})
 CALL (n, row) {
@@ -14,3 +16,4 @@ CALL (n, row) {
   MERGE (u:Unresolved {project: $project, key: key})
   CREATE (n)-[:DANGLING]->(u)
 }
+SET n.hash = row.hash, n.outDegree = size(row.found)

@@ -18,14 +18,37 @@ type Annotator struct {
 	Warn func(msgs ...string)
 }
 
-// NewAnnotator wraps store.
-func NewAnnotator(store core.GraphStore, opts Options, warn func(msgs ...string)) *Annotator {
-	return &Annotator{GraphStore: store, Options: opts, Warn: warn}
+// NewAnnotator wraps store. The result is a core.StagedWriter when store
+// is one.
+func NewAnnotator(store core.GraphStore, opts Options, warn func(msgs ...string)) core.GraphStore {
+	a := &Annotator{GraphStore: store, Options: opts, Warn: warn}
+	if staged, ok := store.(core.StagedWriter); ok {
+		return &stagedAnnotator{Annotator: a, staged: staged}
+	}
+	return a
 }
 
 // UpsertNotes derives the entity of each note, then upserts the notes.
 // The caller's slice is not modified.
 func (a *Annotator) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+	return a.GraphStore.UpsertNotes(ctx, project, a.annotate(project, notes))
+}
+
+// stagedAnnotator is an Annotator of a core.StagedWriter.
+type stagedAnnotator struct {
+	*Annotator
+	staged core.StagedWriter
+}
+
+// UpsertNotesStaged derives the entity of each note, then writes the notes
+// with the wrapped store's staged write.
+func (a *stagedAnnotator) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
+	return a.staged.UpsertNotesStaged(ctx, project, a.annotate(project, notes), progress)
+}
+
+// annotate returns copies of notes with their entities derived, passing
+// the warnings on.
+func (a *Annotator) annotate(project string, notes []core.Note) []core.Note {
 	out := make([]core.Note, len(notes))
 	var warnings []string
 	for i := range notes {
@@ -37,5 +60,5 @@ func (a *Annotator) UpsertNotes(ctx context.Context, project string, notes []cor
 	if len(warnings) > 0 && a.Warn != nil {
 		a.Warn(warnings...)
 	}
-	return a.GraphStore.UpsertNotes(ctx, project, out)
+	return out
 }

@@ -29,6 +29,7 @@ var migrations = []migration{
 	{2, "degree indexes for hubs", []statement{stmtSchemaNoteInDegree, stmtSchemaNoteOutDegree}},
 	{3, "fulltext index on note title and content", []statement{stmtSchemaNoteFulltext}},
 	{4, "vector index on note embeddings", []statement{stmtSchemaNoteEmbedding}},
+	{5, "note fulltext index updated after commit", []statement{stmtSchemaNoteFulltextDrop, stmtSchemaNoteFulltextAsync}},
 	chunkMigration,         // 10: document chunks (chunks.go)
 	chunkFulltextMigration, // 11: keyword search over chunks (chunks.go)
 	// 20-29: memories (spec 004).

@@ -294,6 +294,9 @@ func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit 
 		var hits []core.ScoredID
 		var fetched int
 		err := s.read(ctx, "keyword search", func(t txn) error {
+			if _, err := t.collect(stmtSearchKeywordRefresh, nil); err != nil {
+				return err
+			}
 			r, err := t.single(stmtSearchKeyword, map[string]any{
 				"project": project, "query": lucene, "fetch": int64(fetch),
 			})

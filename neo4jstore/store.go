@@ -28,6 +28,7 @@ type Store struct {
 	vectors   vectorCache // memory.go
 
 	chunkIndex chunkVectorIndex // see chunks.go
+	staged     stagedSizes      // see staged.go
 
 	// ready is set once the server answered and the schema is migrated;
 	// until then (a Lazy store) every call tries to get there first.
@@ -72,6 +73,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		cfg:       cfg,
 		log:       cfg.Logger,
 		ranks:     newRankCache(),
+		staged:    defaultStagedSizes,
 	}
 	err = s.open(ctx)
 	if err == nil {
@@ -144,14 +146,19 @@ type txn struct {
 	ctx    context.Context
 	tx     neo4j.ManagedTransaction
 	failed *string
+	log    *slog.Logger
 }
 
-// collect runs st and returns all its records.
+// collect runs st and returns all its records. Each statement's time is
+// logged at debug level: with --log-level debug, a slow sync or call names
+// the statement that made it slow.
 func (t txn) collect(st statement, params map[string]any) ([]*neo4j.Record, error) {
+	start := time.Now()
 	res, err := t.tx.Run(t.ctx, st.text, params)
 	if err == nil {
 		var records []*neo4j.Record
 		if records, err = res.Collect(t.ctx); err == nil {
+			t.log.Debug("neo4j statement", "name", st.name, "ms", time.Since(start).Milliseconds(), "records", len(records))
 			return records, nil
 		}
 	}
@@ -200,19 +207,21 @@ func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, w
 		// again; the rewrite has committed by the time the query reruns.
 		for range maxTornReads {
 			failed = ""
-			if err = work(txn{ctx: ctx, tx: tx, failed: &failed}); !errors.Is(err, errTorn) {
+			if err = work(txn{ctx: ctx, tx: tx, failed: &failed, log: s.log}); !errors.Is(err, errTorn) {
 				break
 			}
 		}
 		return nil, err
 	}
 	timeout := neo4j.WithTxTimeout(s.cfg.Timeout)
+	start := time.Now()
 	var err error
 	if mode == neo4j.AccessModeRead {
 		_, err = session.ExecuteRead(ctx, fn, timeout)
 	} else {
 		_, err = session.ExecuteWrite(ctx, fn, timeout)
 	}
+	s.log.Debug("neo4j transaction", "op", op, "ms", time.Since(start).Milliseconds(), "ok", err == nil)
 	if err == nil {
 		return nil
 	}

@@ -111,7 +111,7 @@ func (b *upsertBatch) write(t txn, p map[string]any) error {
 		}
 	}
 	if len(rows.created) > 0 {
-		if _, err := t.collect(stmtWriteLinkNew, with(p, "rows", rows.created)); err != nil {
+		if _, err := t.collect(stmtWriteLinkNew, with(p, "rows", linkOnly(rows.created))); err != nil {
 			return err
 		}
 		if _, err := t.collect(stmtWriteAddInDegrees, with(p, "increments", rows.increments)); err != nil {
@@ -203,6 +203,16 @@ func lastByID(notes []core.Note) []core.Note {
 		}
 		index[n.ID] = len(out)
 		out = append(out, n)
+	}
+	return out
+}
+
+// linkOnly keeps of note rows what write_link_new reads, so the notes'
+// text crosses the wire once per write, not twice.
+func linkOnly(rows []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		out[i] = map[string]any{"id": r["id"], "hash": r["hash"], "found": r["found"], "dangling": r["dangling"]}
 	}
 	return out
 }

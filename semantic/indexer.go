@@ -253,9 +253,30 @@ type NotifyingStore struct {
 }
 
 // NewNotifyingStore returns s, calling notify after each successful
-// UpsertNotes.
-func NewNotifyingStore(s core.GraphStore, notify func()) *NotifyingStore {
-	return &NotifyingStore{GraphStore: s, notify: notify}
+// UpsertNotes. The result is a core.StagedWriter when s is one.
+func NewNotifyingStore(s core.GraphStore, notify func()) core.GraphStore {
+	n := &NotifyingStore{GraphStore: s, notify: notify}
+	if staged, ok := s.(core.StagedWriter); ok {
+		return &stagedNotifyingStore{NotifyingStore: n, staged: staged}
+	}
+	return n
+}
+
+// stagedNotifyingStore is a NotifyingStore of a core.StagedWriter.
+type stagedNotifyingStore struct {
+	*NotifyingStore
+	staged core.StagedWriter
+}
+
+// UpsertNotesStaged writes through and then notifies.
+func (s *stagedNotifyingStore) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
+	if err := s.staged.UpsertNotesStaged(ctx, project, notes, progress); err != nil {
+		return err
+	}
+	if len(notes) > 0 {
+		s.notify()
+	}
+	return nil
 }
 
 // UpsertNotes writes through and then notifies.

@@ -14,11 +14,11 @@ import (
 
 // Defaults for the zero values of Config.
 const (
-	// DefaultBatchSize: Neo4j pays per transaction and for every link into
-	// a later batch (stored as a ghost, then rewired), so a first sync of
-	// 10k notes took 53 s in batches of 500 and 27 s in batches of 2000
-	// (docs/BENCHMARKS.md); 2000 notes of a typical vault stay far below
-	// Neo4j's default transaction memory (a whole 10k-note vault did not).
+	// DefaultBatchSize: notes per UpsertNotes call. A store that writes in
+	// stages (core.StagedWriter: Neo4j) takes a larger write in one staged
+	// call instead, so that no link into a later batch is stored as a ghost
+	// and rewired (a first sync of 10k notes: 11 s in batches of 2000,
+	// 4.5 s staged; docs/BENCHMARKS.md).
 	DefaultBatchSize         = 2000
 	DefaultDebounce          = 75 * time.Millisecond
 	DefaultMaxWait           = time.Second

@@ -251,6 +251,7 @@ type flushResult struct {
 // flushLocked applies the pending store changes: deletes first, then
 // upserts in batches of Config.BatchSize, by ID. What the store accepted
 // leaves the queue; on an error the rest stays queued for the next flush.
+// More than a batch goes to a core.StagedWriter store in one call.
 //
 // A link whose target is written in a later batch is stored unresolved
 // until that batch, and the store then resolves it to the smallest ID of
@@ -288,6 +289,23 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 	}
 
 	size := m.cfg.BatchSize
+	if staged, ok := m.cfg.Store.(core.StagedWriter); ok && len(ups) > size {
+		notes := make([]core.Note, len(ups))
+		for i, n := range ups {
+			notes[i] = *n
+		}
+		if err := staged.UpsertNotesStaged(ctx, m.cfg.Project, notes, bar.Add); err != nil {
+			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
+		}
+		for _, n := range ups {
+			if m.pending[n.ID] == n {
+				delete(m.pending, n.ID)
+			}
+		}
+		res.written = len(ups)
+		m.failing = false
+		return res, nil
+	}
 	batchOf := make(map[string]int, len(ups))
 	for i, n := range ups {
 		batchOf[n.ID] = i / size

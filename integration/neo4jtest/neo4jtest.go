@@ -169,8 +169,16 @@ func (s *Server) Clean(t testing.TB) {
 	d := s.Driver(t)
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	if _, err := neo4j.ExecuteQuery(ctx, d, "MATCH (n) DETACH DELETE n", nil,
-		neo4j.EagerResultTransformer, s.queryOpts()...); err != nil {
+	// In batches, so a database left large (NEO4J_URI shared with a
+	// benchmark) does not exceed Neo4j's transaction memory. CALL ... IN
+	// TRANSACTIONS needs an auto-commit transaction: session.Run.
+	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.Database})
+	defer func() { _ = sess.Close(ctx) }()
+	res, err := sess.Run(ctx, "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS", nil)
+	if err == nil {
+		_, err = res.Consume(ctx)
+	}
+	if err != nil {
 		t.Fatalf("neo4j: clean: %v", err)
 	}
 }

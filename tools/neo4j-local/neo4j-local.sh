@@ -14,6 +14,9 @@
 #   --prepare      only resolve jars (first run downloads from Maven Central)
 #                  and compile the launcher, then exit. Used to warm CI.
 #
+# Memory: NEO4J_LOCAL_HEAP (JVM -Xmx, default 512m) and NEO4J_LOCAL_PAGECACHE
+# (default 256m) suit tests; benchmarks of large vaults raise them.
+#
 # Once ready, stdout gets exactly one line:
 #   NEO4J_READY bolt://127.0.0.1:PORT version=5.26.x
 # Status goes to stderr; Neo4j's own logs go to DIR/logs/.
@@ -131,7 +134,8 @@ args=(--home "$data" --port "$port")
 # directly and its shutdown hook stops Neo4j cleanly; no forwarding races.
 # The --add-opens flags are the ones Neo4j's own launcher passes on Java 17.
 exec java \
-  -Xms128m -Xmx512m \
+  -Xms128m -Xmx"${NEO4J_LOCAL_HEAP:-512m}" \
+  -Dneo4jlocal.pagecache="${NEO4J_LOCAL_PAGECACHE:-256m}" \
   -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow \
   -Djdk.nio.maxCachedBufferSize=1024 \
   -Dio.netty.tryReflectionSetAccessible=true \

@@ -54,9 +54,11 @@ import org.neo4j.graphdb.config.Setting;
  */
 public final class Launcher {
     private static final Duration BOLT_READY_TIMEOUT = Duration.ofMinutes(3);
-    // Page cache kept small: test data sets are tiny and several test
-    // binaries may each run their own instance on a 2-core CI machine.
-    private static final long PAGE_CACHE_BYTES = 256L * 1024 * 1024;
+    // Page cache kept small by default: test data sets are tiny and several
+    // test binaries may each run their own instance on a 2-core CI machine.
+    // Benchmarks size it for their store (-Dneo4jlocal.pagecache=2g, set by
+    // neo4j-local.sh from NEO4J_LOCAL_PAGECACHE).
+    private static final long PAGE_CACHE_BYTES = parseSize(System.getProperty("neo4jlocal.pagecache", "256m"));
 
     private static final PrintStream OUT = System.out;
     private static final PrintStream ERR = System.err;
@@ -65,6 +67,26 @@ public final class Launcher {
     private static DatabaseManagementService dbms; // guarded by LOCK
 
     private Launcher() {}
+
+    /** Bytes of a size like 512m, 2g, 300k or 1048576. */
+    static long parseSize(String text) {
+        String t = text.trim().toLowerCase();
+        long unit = 1;
+        switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+            case 'k' -> unit = 1L << 10;
+            case 'm' -> unit = 1L << 20;
+            case 'g' -> unit = 1L << 30;
+            default -> { }
+        }
+        if (unit != 1) {
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            return Long.parseLong(t) * unit;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad page cache size '" + text + "' (want e.g. 256m or 2g)");
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         Path home = null;

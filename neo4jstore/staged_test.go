@@ -1,0 +1,112 @@
+package neo4jstore
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+// tinyStages makes a staged write of a few hundred notes take many
+// transactions in every stage, with two stage-1 writers.
+var tinyStages = stagedSizes{notes: 13, bytes: 2 << 10, links: 17, probe: 29, writers: 2}
+
+// A staged write must leave the graph exactly as one UpsertNotes of the
+// same notes would: here memstore takes them as one batch while Neo4j
+// writes them in stages, on top of notes that existed before (some of them
+// rewritten by the staged write, some hanging on ghosts the new notes
+// claim), and every read must agree.
+func TestStagedWriteSameAsOneBatch(t *testing.T) {
+	neo := openStore(t)
+	neo.staged = tinyStages
+	for _, seed := range []uint64{4, 5} {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			spec := graphSpec{notes: 260, seed: seed, avgLinks: 4, preferHubs: 0.5, selfLinks: 0.05,
+				ghosts: 0.1, components: 2, tags: 6, content: 300, oddIDs: true}
+			mem := memstore.New()
+			project := fmt.Sprintf("staged-%d-%d", seed, rand.Uint64())
+			d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}
+
+			notes := spec.generate()
+			before := notes[:70] // their links into the rest are ghosts until the staged write
+			d.upsert(before)
+
+			staged := slices.Clone(notes[70:])
+			for _, n := range before[:15] { // rewritten by the staged write
+				n.Tags = append(slices.Clone(n.Tags), "rewritten")
+				n.Hash += "-2"
+				staged = append(staged, n)
+			}
+			require.NoError(t, mem.UpsertNotes(t.Context(), project, staged))
+			var reported atomic.Int64
+			require.NoError(t, neo.UpsertNotesStaged(t.Context(), project, staged, func(n int) { reported.Add(int64(n)) }))
+			assert.Equal(t, int64(len(staged)), reported.Load(), "progress adds up to the notes written")
+
+			for i := range notes[:15] {
+				notes[i] = staged[len(staged)-15+i]
+			}
+			d.compareAll(notes, seed)
+		})
+	}
+}
+
+// A staged write cut off after its notes are created but before their
+// links are drawn leaves those notes with an empty hash, so the next sync
+// rewrites them; writing the same notes again then completes the graph.
+func TestStagedWriteInterruptedThenRepeated(t *testing.T) {
+	neo := openStore(t)
+	neo.staged = tinyStages
+	spec := graphSpec{notes: 200, seed: 9, avgLinks: 3, preferHubs: 0.5, ghosts: 0.1, components: 1, tags: 4, content: 100}
+	notes := spec.generate()
+	mem := memstore.New()
+	project := fmt.Sprintf("staged-cut-%d", rand.Uint64())
+	d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}
+
+	// Cancel once half the notes are reported: stage 1 reports half of
+	// each chunk, so that is the end of stage 1.
+	ctx, cancel := context.WithCancel(t.Context())
+	var reported atomic.Int64
+	err := neo.UpsertNotesStaged(ctx, project, notes, func(n int) {
+		if reported.Add(int64(n)) >= int64(len(notes)/2)-int64(tinyStages.notes) {
+			cancel()
+		}
+	})
+	require.Error(t, err, "the cut-off write reports failure")
+
+	hashes, err := neo.NoteHashes(t.Context(), project)
+	require.NoError(t, err)
+	require.NotEmpty(t, hashes, "stage 1 wrote notes before the cut")
+	written := 0
+	for id, h := range hashes {
+		n := notes[slices.IndexFunc(notes, func(n core.Note) bool { return n.ID == id })]
+		if h == n.Hash {
+			written++
+		} else {
+			assert.Empty(t, h, "note %s without its links has no hash", id)
+		}
+	}
+	assert.Less(t, written, len(hashes), "some notes were cut off before their links")
+
+	require.NoError(t, mem.UpsertNotes(t.Context(), project, notes))
+	require.NoError(t, neo.UpsertNotesStaged(t.Context(), project, notes, nil))
+	d.compareAll(notes, 9)
+}
+
+func TestChunkNotes(t *testing.T) {
+	note := func(size int) core.Note { return core.Note{Content: string(make([]byte, size))} }
+	notes := []core.Note{note(10), note(10), note(10), note(50), note(1), note(1), note(1)}
+	var sizes []int
+	for _, c := range chunkNotes(notes, 3, 25) {
+		sizes = append(sizes, len(c))
+	}
+	assert.Equal(t, []int{2, 1, 1, 3}, sizes, "by bytes (25), a note alone over it, then by count (3)")
+	assert.Empty(t, chunkNotes(nil, 3, 25))
+}
