@@ -245,8 +245,9 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 		return st, fmt.Errorf("cold sync: %w", err)
 	}
 	st.ColdSyncS, st.SyncPeakRSS = cold.wall.Seconds(), cold.peakRSS
+	st.GraphSyncS, st.EmbedS = cold.graph, cold.embed
 	st.ColdNotesPS = float64(len(m.Notes)) / cold.wall.Seconds()
-	log.Info("cold sync", "seconds", st.ColdSyncS, "peak_rss_mib", st.SyncPeakRSS>>20)
+	log.Info("cold sync", "seconds", st.ColdSyncS, "graph_s", st.GraphSyncS, "embed_s", st.EmbedS, "peak_rss_mib", st.SyncPeakRSS>>20)
 	if t.name == "neo4j" {
 		st.StoreBytes, st.TxLogBytes = b.neo.storeSize()
 	}

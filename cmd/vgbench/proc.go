@@ -42,13 +42,35 @@ func baseEnv(configHome string, extra []string) []string {
 type runResult struct {
 	wall    time.Duration
 	peakRSS int64 // bytes, the process's high-water mark (getrusage)
+	// graph and embed are the seconds the sync logged for writing the notes
+	// and for embedding them (0 when it did not log them).
+	graph, embed float64
+}
+
+// logSeconds returns the seconds= value of the last log line with msg.
+func logSeconds(stderr, msg string) float64 {
+	var secs float64
+	for _, line := range strings.Split(stderr, "\n") {
+		if !strings.Contains(line, `msg="`+msg+`"`) {
+			continue
+		}
+		if _, v, ok := strings.Cut(line, " seconds="); ok {
+			v, _, _ = strings.Cut(v, " ")
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				secs = f
+			}
+		}
+	}
+	return secs
 }
 
 // runSync runs "vaultgraph sync" on vault and measures it.
 func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult, error) {
 	args := append([]string{"sync", "--vault", vault}, t.args...)
 	cmd := exec.CommandContext(ctx, b.bin, args...)
-	cmd.Env = baseEnv(b.configHome, t.env)
+	// Info level (after baseEnv's warn: the last value wins) for the
+	// summary lines logSeconds reads.
+	cmd.Env = append(baseEnv(b.configHome, t.env), "VAULTGRAPH_LOG_LEVEL=info", "VAULTGRAPH_LOG_FORMAT=text")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -61,7 +83,9 @@ func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult,
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // kilobytes on Linux
 	}
-	return runResult{wall: wall, peakRSS: rss}, nil
+	return runResult{wall: wall, peakRSS: rss,
+		graph: logSeconds(stderr.String(), "vault: sync done"),
+		embed: logSeconds(stderr.String(), "semantic: embedding done")}, nil
 }
 
 // server is a running "vaultgraph serve" over stdio with an mcp-go client.

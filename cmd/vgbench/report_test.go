@@ -37,7 +37,7 @@ func TestWriteKeepsHandWrittenTextAndFlagsRegressions(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	for _, want := range []string{"intro by hand", "## Appendix by hand", "**Regressions (over 20% worse):**", "| 10000/neo4j/cold sync s | 4.00 s | 6.00 s | +50% |", "cold sync 10k into neo4j | ≤ 5.00 s | 6.00 s | **missed by 1.00 s (20%)**"} {
+	for _, want := range []string{"intro by hand", "## Appendix by hand", "**Regressions (over 20% worse):**", "| 10000/neo4j/cold sync s | 4.00 s | 6.00 s | +50% |", "cold sync 10k into neo4j (notes; embedding after) | ≤ 5.00 s | 6.00 s | **missed by 1.00 s (20%)**"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("report lacks %q:\n%s", want, doc)
 		}
@@ -73,5 +73,21 @@ func TestPercentileNearestRank(t *testing.T) {
 	}
 	if got := percentileMS(nil, 0.5); got != 0 {
 		t.Errorf("percentile of nothing = %v, want 0", got)
+	}
+}
+
+func TestLogSecondsReadsTheLastSummary(t *testing.T) {
+	stderr := `time=x level=INFO msg="vault: sync done" project=default notes=3 seconds=1.5
+time=x level=INFO msg="semantic: embedding progress" done=1 seconds=0.2
+time=x level=INFO msg="semantic: embedding done" embedded=3 seconds=0.75
+time=x level=INFO msg="vault: sync done" project=other seconds=2.25 notes=1`
+	if got := logSeconds(stderr, "vault: sync done"); got != 2.25 {
+		t.Errorf("sync seconds = %v, want 2.25 (the last line)", got)
+	}
+	if got := logSeconds(stderr, "semantic: embedding done"); got != 0.75 {
+		t.Errorf("embedding seconds = %v, want 0.75", got)
+	}
+	if got := logSeconds(stderr, "absent"); got != 0 {
+		t.Errorf("absent = %v, want 0", got)
 	}
 }
