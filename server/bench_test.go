@@ -20,3 +20,31 @@ func BenchmarkHTTPGetNode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStdioReads are read calls through ServeStdio on in-process
+// pipes and mcp-go's client: everything "vaultgraph serve" does for a call
+// but the process boundary. With -cpuprofile it shows where a call's time
+// goes beyond the store (JSON on both sides, the transport).
+func BenchmarkStdioReads(b *testing.B) {
+	f := newFixture(b)
+	c, _ := stdioClient(b, f)
+	for _, tc := range []struct {
+		name, tool string
+		args       map[string]any
+	}{
+		{"get_node", "get_node", map[string]any{"id": "notes/graphcore.md"}},
+		{"get_node big", "get_node", map[string]any{"id": "big/exact-primary.md"}},
+		{"get_node depth=1 big", "get_node", map[string]any{"id": "big/ctx.md", "depth": 1}},
+		{"get_neighbors", "get_neighbors", map[string]any{"id": "notes/graphcore.md"}},
+		{"find_path", "find_path", map[string]any{"source": "notes/index.md", "target": "notes/node.md"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, _ := callTool(b, c, tc.tool, tc.args); res.IsError {
+					b.Fatal("error result")
+				}
+			}
+		})
+	}
+}

@@ -38,7 +38,7 @@ func (r *recorder) bytes() []byte {
 
 // stdioClient serves f on in-process pipes with ServeStdio and returns a
 // connected client and a recording of the server's stdout.
-func stdioClient(t *testing.T, f *fixture, opts ...client.ClientOption) (*client.Client, *recorder) {
+func stdioClient(t testing.TB, f *fixture, opts ...client.ClientOption) (*client.Client, *recorder) {
 	t.Helper()
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()

@@ -43,7 +43,11 @@ func storeOf(r *Results, notes int, store string) *StoreResult {
 	return nil
 }
 
-// goals are the targets of issue #8 (2 cores, 24 GB).
+// searchLimit is the search target of issue #7 (p50 at 100k notes, either
+// store); the read-tool targets of #8 are for the graph tools.
+const searchLimit = 20.0
+
+// goals are the targets of issue #8 (2 cores, 24 GB), and #7's for search.
 func goals() []goal {
 	var g []goal
 	cold := func(notes int, store string, limit float64) goal {
@@ -85,11 +89,17 @@ func goals() []goal {
 			limit = 20
 		case strings.HasPrefix(name, "get_hubs"):
 			limit = 50
+		case name == "search":
+			limit = searchLimit
 		}
 		g = append(g, read("neo4j", name, limit))
 	}
 	for _, name := range []string{"get_node", "get_node depth=1", "get_neighbors", "find_path", "get_hubs in_degree", "get_hubs out_degree", "get_hubs pagerank", "search_by_tags", "search_by_tags all", "random_node", "random_node tagged", "search"} {
-		g = append(g, read("embedded", name, 0.3))
+		limit := 0.3
+		if name == "search" {
+			limit = searchLimit
+		}
+		g = append(g, read("embedded", name, limit))
 	}
 	g = append(g, goal{"embedded serve peak RSS at 100k", 300, "MiB", func(r *Results) (float64, bool) {
 		if st := storeOf(r, 100_000, "embedded"); st != nil && st.ServePeakRSS > 0 {
