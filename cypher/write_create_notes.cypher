@@ -6,7 +6,7 @@
 // statements (see neo4jstore's doc). The
 // out-degree is known (distinct resolved targets); the in-degree starts at
 // zero and write_add_in_degrees counts up the links this batch creates (a
-// staged write knows it in advance: row.inDegree).
+// staged write recounts at its end instead).
 UNWIND $rows AS row
 CREATE (:Note {
   project: $project,
@@ -32,6 +32,6 @@ CREATE (:Note {
   relLinks: row.relLinks,
   relNotes: row.relNotes,
   compLinks: row.compLinks,
-  inDegree: coalesce(row.inDegree, 0),
+  inDegree: 0,
   outDegree: size(row.found)
 })

@@ -1,11 +1,16 @@
 // Links newly created notes: a relationship to each distinct existing
 // target (row.found) and one to the ghost of each distinct unresolved key
-// (row.dangling), and sets the out-degree and hash (a staged write creates
-// notes with neither, see neo4jstore/staged.go). Nothing to compare with,
+// (row.dangling), and sets the out-degree (a staged write creates notes
+// without one, see neo4jstore/staged.go) and the hash when the row has
+// one. Nothing to compare with,
 // so nothing to delete; the targets' in-degrees are counted up by
 // write_add_in_degrees.
+//
+// $rev (null outside staged writes) skips notes rewritten since the staged
+// write created them: their writer drew their links.
 UNWIND $rows AS row
 MATCH (n:Note {project: $project, id: row.id})
+WHERE $rev IS NULL OR n.targets[0] = $rev
 CALL (n, row) {
   UNWIND row.found AS targetID
   MATCH (m:Note {project: $project, id: targetID})
@@ -16,4 +21,4 @@ CALL (n, row) {
   MERGE (u:Unresolved {project: $project, key: key})
   CREATE (n)-[:DANGLING]->(u)
 }
-SET n.hash = row.hash, n.outDegree = size(row.found)
+SET n.outDegree = size(row.found), n.hash = coalesce(row.hash, n.hash)

@@ -1,6 +1,8 @@
 package memstore_test
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,4 +48,41 @@ func TestVectorsSurviveARestart(t *testing.T) {
 	require.Len(t, hits, 2)
 	assert.Equal(t, "a.md", hits[0].ID)
 	assert.InDelta(t, 1, hits[0].Score, 1e-6)
+}
+
+// A large batch analyses its notes' keyword text concurrently before it
+// takes the lock; the index must come out the same as from notes written
+// one at a time.
+func TestKeywordIndexSameForLargeBatchAndSingleWrites(t *testing.T) {
+	ctx := t.Context()
+	var notes []core.Note
+	for i := range 600 {
+		notes = append(notes, core.Note{
+			ID:      fmt.Sprintf("n%03d.md", i),
+			Title:   fmt.Sprintf("Note %d", i),
+			Content: fmt.Sprintf("word%d shared text about topic%d and topic%d", i, i%7, i%13),
+		})
+	}
+	batched, single := memstore.New(), memstore.New()
+	if err := batched.UpsertNotes(ctx, "p", notes); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		if err := single.UpsertNotes(ctx, "p", []core.Note{n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{"word417", "topic3", "shared topic5 topic11", "note 12"} {
+		want, err := single.KeywordSearch(ctx, "p", q, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := batched.KeywordSearch(ctx, "p", q, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !reflect.DeepEqual(want, got) {
+			t.Errorf("search %q: one batch %v, single writes %v", q, got, want)
+		}
+	}
 }

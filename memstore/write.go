@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 )
 
 // UpsertNotes creates or replaces notes with their tags and links, all or
@@ -39,14 +40,16 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 	if err != nil {
 		return fmt.Errorf("memstore: upsert notes: %w", err)
 	}
+	analyses := analyzeNotes(batch) // before the lock, on every CPU
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.upsert(batch)
+	g.upsert(batch, analyses)
 	return nil
 }
 
-// upsert writes a validated, de-duplicated batch of notes it owns.
-func (g *graph) upsert(batch []core.Note) {
+// upsert writes a validated, de-duplicated batch of notes it owns;
+// analyses[i] gives the keyword analysis of batch[i].
+func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 	w := newWrite(g)
 	written := make([]*node, len(batch))
 
@@ -66,7 +69,7 @@ func (g *graph) upsert(batch []core.Note) {
 		g.unindexEntity(nd, nd.note.Entity)
 		nd.note = n
 		g.indexEntity(nd)
-		g.search.noteWritten(old, &nd.note)
+		g.search.noteWritten(old, &nd.note, analyses[i])
 		nd.note.Keys = nil // batch[i].Keys serve resolution below
 		nd.normTags = normalizeTags(n.Tags)
 		for _, t := range nd.normTags {

@@ -113,7 +113,8 @@ func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
 	return n, err
 }
 
-// NoteHashes maps every note ID of the project to its content hash.
+// NoteHashes maps every note ID of the project to its content hash. It
+// first finishes the degree recount of a staged write that was cut off.
 func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]string, error) {
 	hashes := map[string]string{}
 	err := s.read(ctx, "note hashes", func(t txn) error {
@@ -128,6 +129,15 @@ func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]stri
 		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	// Every sync starts here: the place to finish the degree recount of a
+	// staged write that was cut off (see staged.go).
+	ids := make([]string, 0, len(hashes))
+	for id := range hashes {
+		ids = append(ids, id)
+	}
+	if err := s.repairDegrees(ctx, project, ids); err != nil {
 		return nil, err
 	}
 	return hashes, nil

@@ -23,14 +23,24 @@ type stagedSizes struct {
 var defaultStagedSizes = stagedSizes{notes: 2000, bytes: 24 << 20, links: 5000, probe: 20000, writers: 2}
 
 // UpsertNotesStaged writes a large set of notes (see core.StagedWriter) in
-// three stages of short transactions:
+// stages of short transactions:
 //
 //  1. create the notes that do not exist yet, without relationships, with
-//     an empty hash (so a crash before stage 2 leaves them to be rewritten);
-//  2. draw their links (every target of the set exists by now, so no link
-//     waits as a ghost for a later batch, which made a first sync several
-//     times slower) and set their hash; resolve older ghosts they claim;
-//  3. update the notes that existed, in UpsertNotes batches.
+//     an empty hash (s.staged.writers transactions at a time);
+//  2. draw their links, set their out-degrees and hashes (every target of
+//     the set exists by now, so no link waits as a ghost for a later
+//     batch, which made a first sync several times slower); resolve older
+//     ghosts they claim;
+//  3. recount the in-degrees of every note they link to;
+//  4. update the notes that existed, in UpsertNotes batches.
+//
+// In-degrees are recounted once at the end rather than counted up per
+// transaction: counting is relative and a concurrent writer's recount is
+// absolute, so mixing them could lose links. A crash in stage 1 or 2
+// leaves notes without a hash, which the next sync rewrites; a crash
+// before stage 3 is done leaves the project's degreesPending count above
+// zero, and the next NoteHashes (the start of every sync) recounts the
+// degrees of every note of the project.
 //
 // Links resolve as UpsertNotes would resolve them had all notes been one
 // batch. progress receives counts adding up to len(notes).
@@ -39,11 +49,7 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 	if len(notes) == 0 {
 		return nil
 	}
-	if progress == nil {
-		progress = func(int) {}
-	}
-	var progressMu sync.Mutex
-	halfReported := 0 // by stage 1; stage 2 reports the rest of len(fresh)
+	report := syncProgress(progress)
 	defer s.ranks.forget(project)
 	all, err := newUpsertBatch(notes)
 	if err != nil {
@@ -64,21 +70,24 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 		}
 	}
 	targets := make(map[string][]string, len(fresh))
-	inDegree := map[string]int64{} // of new notes: the new notes linking to them
+	var linked []string // every note a new note links to
 	for i := range fresh {
 		targets[fresh[i].ID] = resolveTargets(fresh[i].Links, exists, all.claimant)
-		for _, target := range distinct(targets[fresh[i].ID]) {
-			if target != "" && !existing[target] {
-				inDegree[target]++
+		for _, t := range targets[fresh[i].ID] {
+			if t != "" {
+				linked = append(linked, t)
 			}
 		}
 	}
-	p := map[string]any{"project": project}
+	linked = distinct(linked)
+	p := map[string]any{"project": project, "rev": nil} // rev: set by stage 1
+	// Progress in notes: a third of each new note per stage 1 to 3, each
+	// old note when it is written.
+	share := func(stage, done int) int { return (stage*len(fresh) + done) / 3 }
 
-	// Stage 1: the new notes, without links, in s.staged.writers concurrent
-	// transactions (Neo4j runs each on one core). They take one revision
-	// and not the project's lock: they create notes no writer can see
-	// linked yet, and a writer racing to create the same ID makes the
+	// Stage 1: the new notes, without links. The transactions take one
+	// revision and not the project's lock: they create notes no writer can
+	// see linked yet, and a writer racing to create the same ID makes the
 	// constraint fail one of them, to be retried.
 	var rev string
 	err = s.write(ctx, "upsert notes (stage 1: revision)", func(t txn) error {
@@ -91,6 +100,8 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 	if err != nil {
 		return err
 	}
+	p["rev"] = rev
+	var created int
 	err = concurrently(ctx, s.staged.writers, chunkNotes(fresh, s.staged.notes, s.staged.bytes), func(ctx context.Context, chunk []core.Note) error {
 		rows := make([]map[string]any, len(chunk))
 		for i := range chunk {
@@ -98,12 +109,8 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 			if err != nil {
 				return err
 			}
-			// Stage 2 sets the hash and out-degree as it draws the links.
-			// The in-degree counts them already: one update per note
-			// instead of one per chunk of stage 2 that links to it.
-			row["hash"] = ""
-			row["found"] = []string{}
-			row["inDegree"] = inDegree[chunk[i].ID]
+			row["hash"] = ""          // stage 3
+			row["found"] = []string{} // out-degree 0 until stage 2
 			rows[i] = row
 		}
 		err := s.write(ctx, "upsert notes (stage 1: notes)", func(t txn) error {
@@ -111,10 +118,7 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 			return err
 		})
 		if err == nil {
-			progressMu.Lock()
-			progress(len(chunk) / 2)
-			halfReported += len(chunk) / 2
-			progressMu.Unlock()
+			report(func() int { before := share(0, created); created += len(chunk); return share(0, created) - before })
 		}
 		return err
 	})
@@ -122,59 +126,110 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 		return err
 	}
 
-	// Stage 2: their links, hash and out-degree, the in-degrees of older
-	// notes they link to, and older ghosts they claim. Whether there are
-	// any ghosts is asked once, under the project's lock: a writer that
-	// makes one later finds every note of stage 1 and links to it instead,
-	// and the ghosts stage 2 makes have keys no note of the set claims.
-	ghosts := true
-	for start := 0; start < len(fresh); start += s.staged.links {
-		chunk := fresh[start:min(start+s.staged.links, len(fresh))]
-		rows, increments, claims := linkRows(chunk, targets, all.claimant, existing)
-		first := start == 0
-		err := s.write(ctx, "upsert notes (stage 2: links)", func(t txn) error {
+	// Stage 2: their links and out-degrees; older ghosts they claim. One
+	// transaction at a time, under the project's lock: two concurrent ones
+	// contended on hubs and ghosts and were slower than one after the
+	// other. Whether the project has any ghost is asked once, under the
+	// lock, after stage 1: a writer that makes one later finds the notes of
+	// stage 1 and links to them instead, and the ghosts stage 2 makes have
+	// keys no note of the set claims.
+	var ghosts bool
+	if len(fresh) > 0 {
+		err = s.write(ctx, "upsert notes (stage 2: ghosts)", func(t txn) error {
 			if _, err := t.single(stmtWriteBumpVersion, p); err != nil {
 				return err
 			}
-			if first {
-				r, err := t.single(stmtWriteAnyGhost, p)
-				if err != nil {
-					return err
-				}
-				ghosts = r.Values[0].(bool)
-			}
-			if _, err := t.collect(stmtWriteLinkNew, with(p, "rows", rows)); err != nil {
+			if _, err := t.single(stmtWriteDegreesPending, with(p, "delta", int64(1))); err != nil {
 				return err
 			}
-			if len(increments) > 0 {
-				if _, err := t.collect(stmtWriteAddInDegrees, with(p, "increments", increments)); err != nil {
-					return err
-				}
+			r, err := t.single(stmtWriteAnyGhost, p)
+			if err == nil {
+				ghosts = r.Values[0].(bool)
 			}
-			if len(claims) == 0 || !ghosts {
-				return nil
-			}
-			_, err := t.collect(stmtWriteResolveLinks, with(p, "claims", claims))
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		// Stage 2's share of the chunks done so far, minus what it reported.
-		end := start + len(chunk)
-		rest := len(fresh) - halfReported
-		progress(rest*end/len(fresh) - rest*start/len(fresh))
+	}
+	var chunks [][]core.Note
+	for start := 0; start < len(fresh); start += s.staged.links {
+		chunks = append(chunks, fresh[start:min(start+s.staged.links, len(fresh))])
+	}
+	var drawn int
+	err = concurrently(ctx, 1, chunks, func(ctx context.Context, chunk []core.Note) error {
+		rows, claims := linkRows(chunk, targets, all.claimant)
+		err := s.write(ctx, "upsert notes (stage 2: links)", func(t txn) error {
+			if _, err := t.single(stmtWriteBumpVersion, p); err != nil {
+				return err
+			}
+			if _, err := t.collect(stmtWriteLinkNew, with(p, "rows", rows)); err != nil {
+				return err
+			}
+			if !ghosts || len(claims) == 0 {
+				return nil
+			}
+			_, err := t.collect(stmtWriteResolveLinks, with(p, "claims", claims))
+			return err
+		})
+		if err == nil {
+			report(func() int { before := share(1, drawn); drawn += len(chunk); return share(1, drawn) - before })
+		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 
-	// Stage 3: notes that existed, as ordinary batches; every note of the
+	// Stage 3: exact in-degrees of everything linked to; then the write
+	// is no longer pending.
+	for start := 0; start < len(linked); start += s.staged.probe {
+		ids := linked[start:min(start+s.staged.probe, len(linked))]
+		last := start+len(ids) == len(linked)
+		err := s.write(ctx, "upsert notes (stage 3: degrees)", func(t txn) error {
+			if _, err := t.single(stmtWriteBumpVersion, p); err != nil {
+				return err
+			}
+			if err := updateDegrees(t, p, ids); err != nil || !last {
+				return err
+			}
+			_, err := t.single(stmtWriteDegreesPending, with(p, "delta", int64(-1)))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(linked) == 0 && len(fresh) > 0 {
+		if err := s.degreesPending(ctx, project, -1); err != nil {
+			return err
+		}
+	}
+	report(func() int { return len(fresh) - share(2, 0) })
+
+	// Stage 4: notes that existed, as ordinary batches; every note of the
 	// set exists by now, so their links find their targets.
 	for _, chunk := range chunkNotes(old, s.staged.notes, s.staged.bytes) {
 		if err := s.UpsertNotes(ctx, project, chunk); err != nil {
 			return err
 		}
-		progress(len(chunk))
+		report(func() int { return len(chunk) })
 	}
 	return nil
+}
+
+// syncProgress makes progress safe to call from concurrent stages: each
+// call of the returned function adds what its argument computes, under a
+// lock (the argument may read and update the caller's counters).
+func syncProgress(progress func(int)) func(func() int) {
+	var mu sync.Mutex
+	return func(n func() int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if k := n(); k != 0 && progress != nil {
+			progress(k)
+		}
+	}
 }
 
 // existingIDs reports which of ids name notes of the project.
@@ -200,10 +255,9 @@ func (s *Store) existingIDs(ctx context.Context, project string, ids []string, c
 }
 
 // linkRows builds stage 2's statement rows for new notes: per note its
-// distinct targets (found) and unresolved keys (dangling) with its hash;
-// per older target the links it gains; the keys these notes claim.
-func linkRows(chunk []core.Note, targets map[string][]string, claimant map[string]string, existing map[string]bool) (rows, increments, claims []map[string]any) {
-	inLinks := map[string]int64{}
+// hash, distinct targets (found) and unresolved keys (dangling); and the
+// keys these notes claim.
+func linkRows(chunk []core.Note, targets map[string][]string, claimant map[string]string) (rows, claims []map[string]any) {
 	for i := range chunk {
 		n := &chunk[i]
 		found, dangling := []string{}, []string{}
@@ -213,9 +267,6 @@ func linkRows(chunk []core.Note, targets map[string][]string, claimant map[strin
 			case target != "":
 				if !slices.Contains(found, target) {
 					found = append(found, target)
-					if existing[target] {
-						inLinks[target]++
-					}
 				}
 			case !slices.Contains(dangling, key):
 				dangling = append(dangling, key)
@@ -228,10 +279,7 @@ func linkRows(chunk []core.Note, targets map[string][]string, claimant map[strin
 			}
 		}
 	}
-	for id, count := range inLinks {
-		increments = append(increments, map[string]any{"id": id, "count": count})
-	}
-	return rows, increments, claims
+	return rows, claims
 }
 
 // chunkNotes splits notes into runs of at most maxNotes notes and, unless
@@ -291,4 +339,46 @@ feed:
 		first = ctx.Err() // the caller's context ended
 	}
 	return first
+}
+
+// degreesPending adds delta to the project's count of staged writes whose
+// degree recount is outstanding.
+func (s *Store) degreesPending(ctx context.Context, project string, delta int64) error {
+	return s.write(ctx, "upsert notes (pending degrees)", func(t txn) error {
+		_, err := t.single(stmtWriteDegreesPending, map[string]any{"project": project, "delta": delta})
+		return err
+	})
+}
+
+// repairDegrees recounts the degrees of every note of the project when a
+// staged write was cut off before its recount (degreesPending above zero
+// while no staged write of this Store runs), then clears the count.
+func (s *Store) repairDegrees(ctx context.Context, project string, ids []string) error {
+	var pending int64
+	err := s.read(ctx, "pending degrees", func(t txn) error {
+		r, err := t.single(stmtReadDegreesPending, map[string]any{"project": project})
+		if err == nil {
+			pending = num(r.Values[0])
+		}
+		return err
+	})
+	if err != nil || pending == 0 {
+		return err
+	}
+	s.log.Warn("a staged write was cut off before recounting degrees; recounting the project's", "project", project, "notes", len(ids))
+	p := map[string]any{"project": project}
+	for start := 0; start < len(ids); start += s.staged.probe {
+		part := ids[start:min(start+s.staged.probe, len(ids))]
+		err := s.write(ctx, "repair degrees", func(t txn) error {
+			if _, err := t.single(stmtWriteBumpVersion, p); err != nil {
+				return err
+			}
+			return updateDegrees(t, p, part)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	s.ranks.forget(project)
+	return s.degreesPending(ctx, project, -pending)
 }

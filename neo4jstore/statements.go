@@ -53,6 +53,8 @@ var (
 	stmtWriteUpdateDegrees   = stmt("write_update_degrees")
 	stmtWriteDropOrphans     = stmt("write_drop_orphans")
 	stmtWriteAnyGhost        = stmt("write_any_ghost")
+	stmtWriteDegreesPending  = stmt("write_degrees_pending")
+	stmtReadDegreesPending   = stmt("read_degrees_pending")
 	stmtSearchKeywordRefresh = stmt("search_keyword_refresh")
 	stmtDeleteUnlinkIncoming = stmt("delete_unlink_incoming")
 	stmtDeleteNotes          = stmt("delete_notes")

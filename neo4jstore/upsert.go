@@ -111,7 +111,7 @@ func (b *upsertBatch) write(t txn, p map[string]any) error {
 		}
 	}
 	if len(rows.created) > 0 {
-		if _, err := t.collect(stmtWriteLinkNew, with(p, "rows", linkOnly(rows.created))); err != nil {
+		if _, err := t.collect(stmtWriteLinkNew, with(with(p, "rows", linkOnly(rows.created)), "rev", nil)); err != nil {
 			return err
 		}
 		if _, err := t.collect(stmtWriteAddInDegrees, with(p, "increments", rows.increments)); err != nil {

@@ -61,18 +61,35 @@ func NewIndex() *Index {
 	return &Index{terms: map[string]int32{}, slots: map[string]int32{}}
 }
 
-// Put adds or replaces the document id.
-func (ix *Index) Put(id, text string) {
+// Analysis is a document's terms, counted: the part of Put that needs no
+// lock, so a caller with many documents can compute it concurrently
+// (Analyze) and then add them one by one (PutAnalyzed).
+type Analysis struct {
+	counts map[string]int32
+	length int
+}
+
+// Analyze splits text into terms and counts them.
+func Analyze(text string) Analysis {
 	terms := Terms(text)
 	counts := make(map[string]int32, len(terms))
 	for _, t := range terms {
 		counts[t]++
 	}
+	return Analysis{counts: counts, length: len(terms)}
+}
+
+// Put adds or replaces the document id.
+func (ix *Index) Put(id, text string) { ix.PutAnalyzed(id, Analyze(text)) }
+
+// PutAnalyzed adds or replaces the document id, given its Analysis.
+func (ix *Index) PutAnalyzed(id string, a Analysis) {
+	counts := a.counts
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.remove(id)
 	slot := int32(len(ix.docs))
-	d := doc{id: id, length: int32(len(terms)), terms: make([]int32, 0, len(counts))}
+	d := doc{id: id, length: int32(a.length), terms: make([]int32, 0, len(counts))}
 	for t, tf := range counts {
 		tn, ok := ix.terms[t]
 		if !ok {
@@ -91,7 +108,7 @@ func (ix *Index) Put(id, text string) {
 	ix.docs = append(ix.docs, d)
 	ix.slots[id] = slot
 	ix.live++
-	ix.total += len(terms)
+	ix.total += a.length
 }
 
 // Delete removes the document id; unknown ids are ignored.
