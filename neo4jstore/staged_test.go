@@ -62,25 +62,14 @@ func TestStagedWriteSameAsOneBatch(t *testing.T) {
 // links are drawn leaves those notes with an empty hash, so the next sync
 // rewrites them; writing the same notes again then completes the graph.
 func TestStagedWriteInterruptedThenRepeated(t *testing.T) {
-	neo := openStore(t)
-	neo.staged = tinyStages
 	spec := graphSpec{notes: 200, seed: 9, avgLinks: 3, preferHubs: 0.5, ghosts: 0.1, components: 1, tags: 4, content: 100}
-	notes := spec.generate()
-	mem := memstore.New()
-	project := fmt.Sprintf("staged-cut-%d", rand.Uint64())
-	d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}
+	neo, mem, d, notes := stagedFixture(t, spec)
+	project := d.project
 
-	// Cancel once half the notes are reported: stage 1 reports a third of
+	// Cut once half the notes are reported: stage 1 reports a third of
 	// the notes, so the cut comes in stage 2, with every note created and
 	// some of them linked (those have their hash).
-	ctx, cancel := context.WithCancel(t.Context())
-	var reported atomic.Int64
-	err := neo.UpsertNotesStaged(ctx, project, notes, func(n int) {
-		if reported.Add(int64(n)) >= int64(len(notes)/2) {
-			cancel()
-		}
-	})
-	require.Error(t, err, "the cut-off write reports failure")
+	cutStagedWrite(t, neo, project, notes, len(notes)/2)
 
 	hashes, err := neo.NoteHashes(t.Context(), project)
 	require.NoError(t, err)
@@ -126,23 +115,12 @@ func TestChunkNotes(t *testing.T) {
 // in-degrees are recounted leaves nothing for a sync to rewrite; the next
 // NoteHashes, where every sync starts, recounts the project's degrees.
 func TestStagedWriteCutBeforeRecountIsRepaired(t *testing.T) {
-	neo := openStore(t)
-	neo.staged = tinyStages
 	spec := graphSpec{notes: 180, seed: 10, avgLinks: 4, preferHubs: 0.6, ghosts: 0.1, components: 1, tags: 4, content: 100}
-	notes := spec.generate()
-	mem := memstore.New()
-	project := fmt.Sprintf("staged-recount-%d", rand.Uint64())
-	d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}
+	neo, mem, d, notes := stagedFixture(t, spec)
+	project := d.project
 
-	// Stages 1 and 2 report two thirds of the notes: cancel there.
-	ctx, cancel := context.WithCancel(t.Context())
-	var reported atomic.Int64
-	err := neo.UpsertNotesStaged(ctx, project, notes, func(n int) {
-		if reported.Add(int64(n)) >= int64(2*len(notes)/3) {
-			cancel()
-		}
-	})
-	require.Error(t, err, "the cut-off write reports failure")
+	// Stages 1 and 2 report two thirds of the notes: cut there.
+	cutStagedWrite(t, neo, project, notes, 2*len(notes)/3)
 	hubs, err := neo.Hubs(t.Context(), project, core.MetricInDegree, 1)
 	require.NoError(t, err)
 	require.Len(t, hubs, 1)
@@ -155,4 +133,30 @@ func TestStagedWriteCutBeforeRecountIsRepaired(t *testing.T) {
 		assert.Equal(t, n.Hash, hashes[n.ID], "note %s is complete: a sync would not rewrite it", n.ID)
 	}
 	d.compareAll(notes, 10)
+}
+
+// stagedFixture returns a Store with tinyStages, memstore, a differ over
+// both on a fresh project, and spec's notes.
+func stagedFixture(t *testing.T, spec graphSpec) (*Store, *memstore.Store, *differ, []core.Note) {
+	t.Helper()
+	neo := openStore(t)
+	neo.staged = tinyStages
+	mem := memstore.New()
+	project := fmt.Sprintf("staged-%d-%d", spec.seed, rand.Uint64())
+	return neo, mem, &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}, spec.generate()
+}
+
+// cutStagedWrite runs a staged write of notes and cancels it once progress
+// has reported at notes; the write must fail.
+func cutStagedWrite(t *testing.T, neo *Store, project string, notes []core.Note, at int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var reported atomic.Int64
+	err := neo.UpsertNotesStaged(ctx, project, notes, func(n int) {
+		if reported.Add(int64(n)) >= int64(at) {
+			cancel()
+		}
+	})
+	require.Error(t, err, "the cut-off write reports failure")
 }
