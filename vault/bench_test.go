@@ -259,17 +259,10 @@ func BenchmarkSyncBenchgen(b *testing.B) {
 	}
 	for _, store := range []string{"memstore", "neo4j"} {
 		for _, n := range sizes {
-			// Neo4j pays per transaction and for links into later batches
-			// (stored as ghosts, then rewired), so its batch size is
-			// measured too, up to half the 10k vault in one transaction (all
-			// of it exceeds Neo4j's default transaction memory).
+			// Neo4j takes a first sync larger than one batch as one staged
+			// write (core.StagedWriter), so the batch size no longer
+			// matters there.
 			batches := []int{DefaultBatchSize}
-			if store == "neo4j" {
-				batches = []int{500, 1000, 2000}
-				if n <= 10_000 {
-					batches = append(batches, n/2)
-				}
-			}
 			for _, batch := range batches {
 				name := fmt.Sprintf("store=%s/notes=%d/batch=%d", store, n, batch)
 				b.Run(name, func(b *testing.B) { benchSyncBenchgen(b, store, n, batch) })
