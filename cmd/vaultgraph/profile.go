@@ -25,8 +25,7 @@ func startProfiling() {
 	if addr == "" {
 		return
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+	if !loopback(addr) {
 		fmt.Fprintf(os.Stderr, "vaultgraph: %s=%q ignored: want a loopback host:port such as 127.0.0.1:6060\n", profileEnv, addr)
 		return
 	}
@@ -40,4 +39,11 @@ func startProfiling() {
 			fmt.Fprintf(os.Stderr, "vaultgraph: %s: %v\n", profileEnv, err)
 		}
 	}()
+}
+
+// loopback reports whether addr is host:port with a loopback IP host.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	ip := net.ParseIP(host)
+	return err == nil && ip != nil && ip.IsLoopback()
 }
