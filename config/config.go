@@ -108,6 +108,9 @@ type Neo4jConfig struct {
 	MaxConnections int
 	// Timeout bounds connection acquisition and each transaction; positive.
 	Timeout time.Duration
+	// VectorCache is the most note vectors of one project mirrored in
+	// memory for exact search; 0 mirrors none.
+	VectorCache int
 }
 
 // HTTPConfig configures the streamable HTTP transport of serve.

@@ -141,6 +141,17 @@ var keys = []key{
 		field: func(c *Config) any { return &c.Neo4j.Timeout },
 	},
 	{
+		name: "neo4j.vector_cache",
+		help: "most note vectors of one project a process keeps in memory to search them exactly (0: none)",
+		doc: []string{
+			"Each costs 4 bytes per dimension (1 KiB with the built-in model). A project with more,",
+			"or 0 here, is searched through Neo4j's approximate vector index (slower: see docs/SEARCH.md).",
+		},
+		def:   250000,
+		min:   0,
+		field: func(c *Config) any { return &c.Neo4j.VectorCache },
+	},
+	{
 		name: "http.addr",
 		help: "serve MCP over streamable HTTP at this address (host:port); empty serves over stdio",
 		def:  "",

@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/flat"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
@@ -24,40 +23,26 @@ import (
 // wait in searchIndex.parked until the sync brings their note back; only
 // then do they join the searchable rows.
 //
-// Search is exact: a scan of every row of the model, kept in one contiguous
-// []float32 per model (cache friendly, no pointer chasing), normalised on
-// the way in so a dot product is the cosine. Large scans are split across
-// the CPUs. Keyword relevance is embedding/keyword's BM25 over title and
+// Search is exact: an embedding/flat index per model, scanned in full for
+// each query. Keyword relevance is embedding/keyword's BM25 over title and
 // content, kept current on every write.
 
 // vectorBucketPrefix + project names the kv bucket of a project's vectors.
 const vectorBucketPrefix = "note_vectors:"
-
-// parallelScanRows is the row count from which a vector scan is split
-// across goroutines; below it the split costs more than it saves.
-const parallelScanRows = 16384
 
 // searchIndex is the search state of one project's graph, guarded by the
 // graph's mutex.
 type searchIndex struct {
 	keywords *keyword.Index
 	vectors  map[string]vectorRecord // note ID -> its vector's record
-	slabs    map[string]*slab        // model -> rows
+	slabs    map[string]*flat.Index  // model -> its vectors
 	parked   map[string]storedVector // read from disk, note not synced yet
 }
 
-// vectorRecord says which model and content a note's vector came from and
-// where its row is (-1: embedded, but nothing to embed).
+// vectorRecord says which model and content a note's vector came from
+// (a note embedded with nothing to embed has a record but no row).
 type vectorRecord struct {
 	model, hash string
-	row         int
-}
-
-// slab holds the normalised vectors of one model, row after row.
-type slab struct {
-	dim  int
-	ids  []string
-	data []float32
 }
 
 // storedVector is a vector as persisted.
@@ -71,7 +56,7 @@ func newSearchIndex() *searchIndex {
 	return &searchIndex{
 		keywords: keyword.NewIndex(),
 		vectors:  map[string]vectorRecord{},
-		slabs:    map[string]*slab{},
+		slabs:    map[string]*flat.Index{},
 		parked:   map[string]storedVector{},
 	}
 }
@@ -158,30 +143,26 @@ func (s *Store) deleteVectors(project string, ids []string) error {
 // set records a normalised vector (nil: nothing to embed) for id.
 func (x *searchIndex) set(id, model, hash string, vec []float32) {
 	x.unset(id)
-	rec := vectorRecord{model: model, hash: hash, row: -1}
-	if len(vec) > 0 {
-		s := x.slabs[model]
-		if s == nil || s.dim != len(vec) {
-			// A model's dimension never changes; a different one means the
-			// old rows are useless, so they go.
-			if s != nil {
-				for _, old := range s.ids {
-					r := x.vectors[old]
-					r.row = -1
-					x.vectors[old] = r
-				}
-			}
-			s = &slab{dim: len(vec)}
-			x.slabs[model] = s
-		}
-		rec.row = len(s.ids)
-		s.ids = append(s.ids, id)
-		s.data = append(s.data, vec...)
+	x.vectors[id] = vectorRecord{model: model, hash: hash}
+	if len(vec) == 0 {
+		return
 	}
-	x.vectors[id] = rec
+	s := x.slabs[model]
+	if s == nil || s.Dim() != len(vec) {
+		// A model's dimension never changes; a different one means the old
+		// rows are useless, so they go (their notes embed again).
+		if s != nil {
+			for _, old := range s.IDs() {
+				delete(x.vectors, old)
+			}
+		}
+		s = flat.New(len(vec))
+		x.slabs[model] = s
+	}
+	s.Set(id, vec)
 }
 
-// unset removes id's vector, moving the slab's last row into its place.
+// unset removes id's vector.
 func (x *searchIndex) unset(id string) {
 	rec, ok := x.vectors[id]
 	if !ok {
@@ -189,21 +170,7 @@ func (x *searchIndex) unset(id string) {
 	}
 	delete(x.vectors, id)
 	s := x.slabs[rec.model]
-	if rec.row < 0 || s == nil {
-		return
-	}
-	last := len(s.ids) - 1
-	if rec.row != last {
-		moved := s.ids[last]
-		s.ids[rec.row] = moved
-		copy(s.data[rec.row*s.dim:(rec.row+1)*s.dim], s.data[last*s.dim:])
-		r := x.vectors[moved]
-		r.row = rec.row
-		x.vectors[moved] = r
-	}
-	s.ids = s.ids[:last]
-	s.data = s.data[:last*s.dim]
-	if last == 0 {
+	if s != nil && s.Remove(id) && s.Len() == 0 {
 		delete(x.slabs, rec.model)
 	}
 }
@@ -268,7 +235,7 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 		if g.notes[v.ID] == nil {
 			continue
 		}
-		vec := normalized(v.Vector)
+		vec := flat.Normalize(v.Vector)
 		entries = append(entries, entry{id: v.ID, hash: v.Hash, vec: vec,
 			stored: storedVector{Model: model, Hash: v.Hash, Vector: encodeVector(vec)}})
 	}
@@ -322,132 +289,12 @@ func (s *Store) VectorSearch(ctx context.Context, project, model string, vector 
 	if err != nil || g == nil || limit <= 0 {
 		return nil, err
 	}
-	q := normalized(vector)
+	q := flat.Normalize(vector)
 	sl := g.search.slabs[model]
-	if q == nil || sl == nil || sl.dim != len(q) {
+	if q == nil || sl == nil {
 		return nil, nil
 	}
-	return sl.topK(q, limit), nil
-}
-
-// topK returns the k rows with the highest dot product with q, best first,
-// ties by ID, scores clamped to [0, 1].
-func (sl *slab) topK(q []float32, k int) []core.ScoredID {
-	n := len(sl.ids)
-	parts := 1
-	if n >= parallelScanRows {
-		parts = min(runtime.GOMAXPROCS(0), 8)
-	}
-	heaps := make([]topHeap, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*n/parts, (p+1)*n/parts
-		wg.Go(func() { heaps[p] = sl.scan(q, k, lo, hi) })
-	}
-	wg.Wait()
-	all := heaps[0]
-	for _, h := range heaps[1:] {
-		for _, c := range h.items {
-			all.offer(c, k)
-		}
-	}
-	out := make([]core.ScoredID, len(all.items))
-	slices.SortFunc(all.items, func(a, b candidate) int { return -compareCandidates(a, b, sl.ids) })
-	for i, c := range all.items {
-		out[i] = core.ScoredID{ID: sl.ids[c.row], Score: min(1, max(0, float64(c.score)))}
-	}
-	return out
-}
-
-// scan scores rows lo..hi-1 into a heap of the best k.
-func (sl *slab) scan(q []float32, k, lo, hi int) topHeap {
-	h := topHeap{ids: sl.ids}
-	dim := sl.dim
-	for r := lo; r < hi; r++ {
-		score := dot(q, sl.data[r*dim:(r+1)*dim])
-		if len(h.items) == k && score < h.items[0].score {
-			continue // cheap reject before the full comparison
-		}
-		h.offer(candidate{row: r, score: score}, k)
-	}
-	return h
-}
-
-// dot is the dot product of two vectors of equal length, unrolled by four
-// (the compiler keeps the four sums in registers).
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-type candidate struct {
-	row   int
-	score float32
-}
-
-// compareCandidates orders by score, then by ID descending, so that the
-// greatest candidate is the best (ties go to the smaller ID).
-func compareCandidates(a, b candidate, ids []string) int {
-	switch {
-	case a.score < b.score:
-		return -1
-	case a.score > b.score:
-		return 1
-	}
-	return strings.Compare(ids[b.row], ids[a.row])
-}
-
-// topHeap is a min-heap of the best candidates seen: its root is the worst
-// of them, the one to replace.
-type topHeap struct {
-	ids   []string
-	items []candidate
-}
-
-func (h *topHeap) less(i, j int) bool { return compareCandidates(h.items[i], h.items[j], h.ids) < 0 }
-
-func (h *topHeap) offer(c candidate, k int) {
-	if len(h.items) < k {
-		h.items = append(h.items, c)
-		for i := len(h.items) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !h.less(i, p) {
-				break
-			}
-			h.items[i], h.items[p] = h.items[p], h.items[i]
-			i = p
-		}
-		return
-	}
-	if compareCandidates(c, h.items[0], h.ids) <= 0 {
-		return
-	}
-	h.items[0] = c
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h.items) && h.less(l, m) {
-			m = l
-		}
-		if r < len(h.items) && h.less(r, m) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
-		i = m
-	}
+	return sl.TopK(q, limit), nil
 }
 
 // KeywordSearch ranks the project's notes by BM25 over title and content
@@ -459,24 +306,6 @@ func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit 
 		return nil, err
 	}
 	return g.search.keywords.Search(query, limit), nil
-}
-
-// normalized returns v scaled to unit length, or nil for an empty or zero
-// vector (or one holding NaN or infinity).
-func normalized(v []float32) []float32 {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
-		return nil
-	}
-	inv := 1 / math.Sqrt(sum)
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out
 }
 
 func encodeVector(v []float32) []byte {

@@ -23,6 +23,9 @@ const (
 	DefaultConnectTimeout = 5 * time.Second
 	// DefaultVectorDimensions matches the default local embedding model.
 	DefaultVectorDimensions = 384
+	// DefaultVectorCache is how many note vectors of one project a process
+	// mirrors for exact search (see mirror.go): 250 MiB at 256 dimensions.
+	DefaultVectorCache = 250_000
 )
 
 // Config says how to reach Neo4j. Zero fields take the defaults above.
@@ -49,6 +52,11 @@ type Config struct {
 	// VectorDimensions is the size of note embeddings, used when the vector
 	// index is first created.
 	VectorDimensions int
+	// VectorCache is the most note vectors of one project and model the
+	// process mirrors in memory to search them exactly (4 bytes per
+	// dimension each); a project with more is searched through Neo4j's
+	// vector index. Negative: never mirror.
+	VectorCache int
 	// Lazy makes Open succeed when the server cannot be reached: the
 	// store then connects and migrates at its first call that finds the
 	// server up (trying at most once per LazyRetryInterval; calls in
@@ -80,6 +88,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.VectorDimensions == 0 {
 		c.VectorDimensions = DefaultVectorDimensions
+	}
+	if c.VectorCache == 0 {
+		c.VectorCache = DefaultVectorCache
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

@@ -30,6 +30,7 @@ var migrations = []migration{
 	{3, "fulltext index on note title and content", []statement{stmtSchemaNoteFulltext}},
 	{4, "vector index on note embeddings", []statement{stmtSchemaNoteEmbedding}},
 	{5, "note fulltext index updated after commit", []statement{stmtSchemaNoteFulltextDrop, stmtSchemaNoteFulltextAsync}},
+	{6, "vector revisions for in-process mirrors", []statement{stmtSchemaVectorMetaKey, stmtSchemaNoteVectorRev}},
 	chunkMigration,         // 10: document chunks (chunks.go)
 	chunkFulltextMigration, // 11: keyword search over chunks (chunks.go)
 	// 20-29: memories (spec 004).

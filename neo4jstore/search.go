@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/flat"
 )
 
 // Semantic search on Neo4j (core.SearchStore).
@@ -53,6 +54,11 @@ type vectorIndex struct {
 // StaleVectors lists the notes without a vector of model for their current
 // content, by ID.
 func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core.StaleNote, error) {
+	if s.mirrorEnabled() {
+		// A sync is about to embed, and a search will follow: have the
+		// mirror ready by then (and following this process's writes).
+		s.startMirror(project, model)
+	}
 	var out []core.StaleNote
 	err := s.read(ctx, "stale vectors", func(t txn) error {
 		records, err := t.collect(stmtSearchStale, map[string]any{"project": project, "model": model})
@@ -96,10 +102,21 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 			return err
 		}
 	}
-	return s.write(ctx, "set note vectors", func(t txn) error {
-		_, err := t.collect(stmtSearchSetVectors, map[string]any{"project": project, "model": model, "rows": rows})
+	var epoch string
+	var rev int64
+	err := s.write(ctx, "set note vectors", func(t txn) error {
+		r, err := t.single(stmtSearchBumpVectorRev, map[string]any{"project": project})
+		if err != nil || r == nil {
+			return err
+		}
+		epoch, rev = str(r.Values[0]), num(r.Values[1])
+		_, err = t.collect(stmtSearchSetVectors, map[string]any{"project": project, "model": model, "rev": rev, "rows": rows})
 		return err
 	})
+	if err == nil {
+		s.applyOwnVectors(project, model, epoch, rev, vectors)
+	}
+	return err
 }
 
 // toFloat64s converts a vector for the driver; nil for an empty or zero
@@ -202,6 +219,11 @@ func (s *Store) VectorSearch(ctx context.Context, project, model string, vector 
 	q := toFloat64s(vector)
 	if q == nil || limit <= 0 {
 		return nil, nil
+	}
+	if s.mirrorEnabled() {
+		if hits, ok := s.mirrorSearch(ctx, project, model, flat.Normalize(vector), limit); ok {
+			return hits, nil
+		}
 	}
 	if s.vectorIndexFits(ctx, len(q)) {
 		hits, complete, err := s.vectorSearchIndexed(ctx, project, model, q, limit)

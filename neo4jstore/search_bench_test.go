@@ -11,7 +11,9 @@ import (
 
 // BenchmarkSearch measures the store's side of a search at 10k and 100k
 // notes (storetest.SearchCorpus, 256 dimensions, the built-in model's):
-// the vector index query (over-fetched, rescored exactly), the fulltext
+// vector search as VectorSearch answers it (from the process's mirror, see
+// mirror.go), the vector index query it replaced (over-fetched, rescored
+// exactly), the fulltext
 // query with its IDF statistics, and both as the hybrid searcher runs them
 // (30 candidates each). Latencies are p50-ms / p99-ms; -short runs 10k
 // only. The corpus is loaded once per size (minutes at 100k) and deleted
@@ -32,6 +34,7 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 		waitVectorIndex(b, s, 256)
+		waitMirror(b, s, project, "m")
 		b.Logf("%d notes with vectors loaded and indexed in %.1fs", n, time.Since(start).Seconds())
 		q := func(i int) storetest.CorpusQuery { return corpus.Queries[i%len(corpus.Queries)] }
 		// Untimed warm-up: compiled plans, warm page cache.
@@ -50,6 +53,12 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(fmt.Sprintf("notes=%d/vector", n), func(b *testing.B) {
 			measureSearch(b, func(i int) error {
 				_, err := s.VectorSearch(ctx, project, "m", q(i).Vector, 10)
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("notes=%d/vector-index", n), func(b *testing.B) {
+			measureSearch(b, func(i int) error {
+				_, _, err := s.vectorSearchIndexed(ctx, project, "m", toFloat64s(q(i).Vector), 10)
 				return err
 			})
 		})

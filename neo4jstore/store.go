@@ -37,6 +37,12 @@ type Store struct {
 	lastTry time.Time
 	lastErr error
 	vindex  vectorIndex // what is known of the vector index, see search.go
+	mirrors mirrors     // note vectors mirrored for exact search, see mirror.go
+
+	// life ends at Close; background work (mirror loads) runs within it.
+	life       context.Context
+	stop       context.CancelFunc
+	background sync.WaitGroup
 }
 
 // migratingKey marks the context of the calls made while getting ready,
@@ -75,6 +81,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		ranks:     newRankCache(),
 		staged:    defaultStagedSizes,
 	}
+	s.life, s.stop = context.WithCancel(context.Background())
 	err = s.open(ctx)
 	if err == nil {
 		return s, nil
@@ -85,6 +92,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		s.lastTry, s.lastErr = time.Now(), err
 		return s, nil
 	}
+	s.stop()
 	_ = driver.Close(context.WithoutCancel(ctx))
 	return nil, err
 }
@@ -127,6 +135,8 @@ func (s *Store) open(ctx context.Context) error {
 
 // Close releases the driver and its connections.
 func (s *Store) Close(ctx context.Context) error {
+	s.stop()
+	s.background.Wait()
 	if err := s.driver.Close(ctx); err != nil {
 		return fmt.Errorf("neo4jstore: close: %w", err)
 	}

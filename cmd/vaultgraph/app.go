@@ -42,6 +42,15 @@ type app struct {
 	search   search // semantic search of the primary project; zero without an embedding provider
 }
 
+// vectorCache maps neo4j.vector_cache (0: none) onto
+// neo4jstore.Config.VectorCache (0: the default, negative: none).
+func vectorCache(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
 // openStore opens the configured store: the embedded one in the state
 // directory, or Neo4j.
 func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (core.Store, error) {
@@ -57,6 +66,7 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 			Database:       cfg.Neo4j.Database,
 			MaxConnections: cfg.Neo4j.MaxConnections,
 			Timeout:        cfg.Neo4j.Timeout,
+			VectorCache:    vectorCache(cfg.Neo4j.VectorCache),
 			Lazy:           true,
 			Logger:         logger,
 		})
