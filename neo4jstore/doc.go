@@ -10,6 +10,7 @@
 //	(:Note)-[:LINKS_TO]->(:Note)             one per distinct resolved pair
 //	(:Note)-[:DANGLING]->(:Unresolved {project, key})
 //	(:GraphMeta {project, version})           change counter, one per project
+//	(:VectorMeta {project, epoch, rev})       vector revision, one per project
 //	(:SchemaMigration {version, name, appliedAt})
 //
 // Every node carries its project and every query filters on it, so one
@@ -126,8 +127,11 @@
 // node, so concurrent starts are harmless. The vector index then follows
 // the vectors that arrive: SetNoteVectors drops and creates note_embedding
 // again when their dimension differs from its own (a change of embedding
-// model; see search.go and docs/SEARCH.md). Status reports server,
-// migrations and indexes.
+// model; see search.go and docs/SEARCH.md). Migration 6 adds the VectorMeta
+// key and the (project, vectorRev) index that keep each process's mirror of
+// the vectors current (mirror.go); vector search answers from the mirror
+// and falls back to the index. Status reports server, migrations and
+// indexes.
 //
 // # Measurements
 //

@@ -197,14 +197,14 @@ func (s *Store) loadMirror(ctx context.Context, project, model string, m *mirror
 		}
 		after = ids[len(ids)-1]
 	}
+	n := 0
+	if index != nil {
+		n = index.Len() // before the index is shared
+	}
 	m.mu.Lock()
 	m.index, m.epoch, m.rev, m.state = index, epoch, rev, mirrorReady
 	m.mu.Unlock()
-	n := 0
-	if index != nil {
-		n = index.Len()
-	}
-	s.log.Debug("neo4j vector mirror loaded", "project", project, "model", model, "vectors", n, "ms", time.Since(start).Milliseconds())
+	s.log.Info("neo4j vector mirror loaded", "project", project, "model", model, "vectors", n, "ms", time.Since(start).Milliseconds())
 }
 
 // addToIndex adds id's vector to index (created at the first vector's
@@ -347,7 +347,7 @@ func (s *Store) catchUpMirror(ctx context.Context, project, model string, m *mir
 			return err
 		}
 		nowEpoch, nowRev = str(r.Values[0]), num(r.Values[1])
-		if nowEpoch != epoch || nowRev <= rev {
+		if !sameLife(epoch, rev, nowEpoch) || nowRev <= rev {
 			return nil
 		}
 		records, err := t.collect(stmtSearchMirrorDelta, map[string]any{
@@ -368,7 +368,7 @@ func (s *Store) catchUpMirror(ctx context.Context, project, model string, m *mir
 	if err != nil {
 		return false
 	}
-	if nowEpoch != epoch || nowRev < rev || len(changes) > mirrorMaxDelta {
+	if !sameLife(epoch, rev, nowEpoch) || nowRev < rev || len(changes) > mirrorMaxDelta {
 		// Another life of the counter (a wiped database) or a change too
 		// large to apply while a query waits: load again.
 		m.mu.Lock()
@@ -391,11 +391,19 @@ func (s *Store) catchUpMirror(ctx context.Context, project, model string, m *mir
 		}
 		m.index = addToIndex(m.index, c.id, c.vec)
 	}
-	m.rev = nowRev
+	m.epoch, m.rev = nowEpoch, nowRev
 	if m.index != nil && m.index.Len() > s.cfg.VectorCache {
 		m.state, m.index = mirrorOff, nil
 	}
 	return true
+}
+
+// sameLife reports whether a mirror at (epoch, rev) can catch up with a
+// counter of epoch now by reading the notes stamped after rev: the same
+// counter, or none at all when the mirror was loaded (every vector since
+// is stamped above 0).
+func sameLife(epoch string, rev int64, now string) bool {
+	return epoch == now || (epoch == "" && rev == 0)
 }
 
 // applyOwnVectors puts the vectors this process just committed at
@@ -405,7 +413,7 @@ func (s *Store) catchUpMirror(ctx context.Context, project, model string, m *mir
 func (s *Store) applyOwnVectors(project, model, epoch string, rev int64, vectors []core.NoteVector) {
 	for _, m := range s.mirrors.ofProject(project) {
 		m.mu.Lock()
-		if m.state == mirrorReady && m.epoch == epoch && m.rev == rev-1 {
+		if m.state == mirrorReady && sameLife(m.epoch, m.rev, epoch) && m.rev == rev-1 {
 			for _, v := range vectors {
 				if m.index != nil {
 					m.index.Remove(v.ID)
@@ -414,7 +422,7 @@ func (s *Store) applyOwnVectors(project, model, epoch string, rev int64, vectors
 					m.index = addToIndex(m.index, v.ID, v.Vector)
 				}
 			}
-			m.rev = rev
+			m.epoch, m.rev = epoch, rev
 			if m.index != nil && m.index.Len() > s.cfg.VectorCache {
 				m.state, m.index = mirrorOff, nil
 			}

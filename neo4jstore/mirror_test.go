@@ -231,3 +231,44 @@ func TestMirrorOffAboveVectorCache(t *testing.T) {
 	assert.Empty(t, off.mirrors.all, "VectorCache < 0 mirrors nothing")
 	off.mirrors.mu.Unlock()
 }
+
+// TestMirrorLoadedBeforeAnyVector: a mirror loaded while the project had
+// no vector revision yet (a first sync: loaded, then embedded) catches up
+// with the counter the first vectors create, from this process or another,
+// without a reload.
+func TestMirrorLoadedBeforeAnyVector(t *testing.T) {
+	ctx := t.Context()
+	c := storetest.NewSearchCorpus(12, 100, mirrorDim)
+	for _, own := range []bool{true, false} {
+		t.Run(fmt.Sprintf("own=%v", own), func(t *testing.T) {
+			writer, mem := openStore(t), memstore.New()
+			reader := writer
+			if !own {
+				reader = openStore(t)
+			}
+			project := fmt.Sprintf("mirror-first-%d", rand.Uint64())
+			require.NoError(t, writer.UpsertNotes(ctx, project, c.Notes))
+			require.NoError(t, mem.UpsertNotes(ctx, project, c.Notes))
+			t.Cleanup(func() { _, _ = writer.DeleteNotes(context.Background(), project, noteIDsOf(c.Notes)) })
+			m := waitMirror(t, reader, project, "m")
+			vecs := make([]core.NoteVector, len(c.Notes))
+			for i, n := range c.Notes {
+				vecs[i] = core.NoteVector{ID: n.ID, Hash: n.Hash, Vector: c.Vectors[i]}
+			}
+			require.NoError(t, writer.SetNoteVectors(ctx, project, "m", vecs))
+			require.NoError(t, mem.SetNoteVectors(ctx, project, "m", vecs))
+			if own {
+				_, rev, n := mirrorSnapshot(m)
+				assert.Equal(t, int64(1), rev, "own first write advances the mirror")
+				assert.Equal(t, 100, n)
+			}
+			for _, q := range c.Queries[:5] {
+				want, err := mem.VectorSearch(ctx, project, "m", q.Vector, 10)
+				require.NoError(t, err)
+				got, ok := reader.mirrorSearch(ctx, project, "m", flat.Normalize(q.Vector), 10)
+				require.True(t, ok, "the mirror caught up instead of reloading")
+				require.Equal(t, want, got)
+			}
+		})
+	}
+}

@@ -90,8 +90,9 @@ func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult,
 
 // server is a running "vaultgraph serve" over stdio with an mcp-go client.
 type server struct {
-	c     *client.Client
-	cmd   *exec.Cmd
+	c      *client.Client
+	cmd    *exec.Cmd
+	stderr *lockedWriter
 	ready time.Duration // spawn to the end of the MCP handshake
 	tools []mcp.Tool
 }
@@ -101,11 +102,12 @@ type server struct {
 // the restart time a client sees.
 func (b *bench) startServe(ctx context.Context, vault string, t target) (*server, error) {
 	args := append([]string{"serve", "--vault", vault}, t.args...)
-	s := &server{}
 	stderr := &lockedWriter{w: &bytes.Buffer{}}
+	s := &server{stderr: stderr}
 	command := func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 		cmd := exec.CommandContext(ctx, command, args...)
-		cmd.Env = baseEnv(b.configHome, t.env)
+		// Info, as users run it: waitLog reads serve's progress lines.
+		cmd.Env = append(baseEnv(b.configHome, t.env), "VAULTGRAPH_LOG_LEVEL=info", "VAULTGRAPH_LOG_FORMAT=text")
 		s.cmd = cmd
 		return cmd, nil
 	}
@@ -133,6 +135,19 @@ func (b *bench) startServe(ctx context.Context, vault string, t target) (*server
 	}
 	s.tools = list.Tools
 	return s, nil
+}
+
+// waitLog waits up to max for serve to log a line with msg, polling its
+// stderr; it returns how long it waited and whether the line came.
+func (s *server) waitLog(ctx context.Context, msg string, max time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	for time.Since(start) < max && ctx.Err() == nil {
+		if strings.Contains(s.stderr.String(), `msg="`+msg) {
+			return time.Since(start), true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return time.Since(start), false
 }
 
 // hasTool reports whether the server lists the tool.
