@@ -93,8 +93,8 @@ type server struct {
 	c      *client.Client
 	cmd    *exec.Cmd
 	stderr *lockedWriter
-	ready time.Duration // spawn to the end of the MCP handshake
-	tools []mcp.Tool
+	ready  time.Duration // spawn to the end of the MCP handshake
+	tools  []mcp.Tool
 }
 
 // startServe spawns "vaultgraph serve" on vault (watching it) and completes
