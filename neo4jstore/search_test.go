@@ -3,8 +3,10 @@ package neo4jstore
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -159,4 +161,78 @@ func TestLuceneTermsAreOnlyWords(t *testing.T) {
 		long += fmt.Sprintf("w%d ", i)
 	}
 	assert.Len(t, luceneTerms(long), maxQueryTerms)
+}
+
+// statementLog records the names of the statements a store runs (from its
+// debug log).
+type statementLog struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (l *statementLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *statementLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "neo4j statement" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "name" {
+			l.mu.Lock()
+			l.names = append(l.names, a.Value.String())
+			l.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+func (l *statementLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *statementLog) WithGroup(string) slog.Handler      { return l }
+
+func (l *statementLog) count(name string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, s := range l.names {
+		if s == name {
+			n++
+		}
+	}
+	return n
+}
+
+// TestKeywordStatisticsAreCached: a second search for the same words within
+// keywordStatsTTL scores the same without reading the statistics again; a
+// new word, or statistics past their time, reads them.
+func TestKeywordStatisticsAreCached(t *testing.T) {
+	log := &statementLog{}
+	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
+	ctx := t.Context()
+	project := fmt.Sprintf("kwstats-%d", rand.Uint64())
+	notes := []core.Note{
+		{ID: "a.md", Title: "Alpha", Content: "zebra quagga okapi", Hash: "a"},
+		{ID: "b.md", Title: "Beta", Content: "zebra giraffe", Hash: "b"},
+	}
+	require.NoError(t, s.UpsertNotes(ctx, project, notes))
+	t.Cleanup(func() { _, _ = s.DeleteNotes(context.Background(), project, noteIDsOf(notes)) })
+
+	first, err := s.KeywordSearch(ctx, project, "zebra okapi", 10)
+	require.NoError(t, err)
+	require.NotEmpty(t, first)
+	require.Equal(t, 1, log.count("search_keyword_stats"))
+	again, err := s.KeywordSearch(ctx, project, "okapi zebra", 10)
+	require.NoError(t, err)
+	assert.Equal(t, first, again, "same words, same scores")
+	assert.Equal(t, 1, log.count("search_keyword_stats"), "fresh statistics are not read again")
+
+	_, err = s.KeywordSearch(ctx, project, "zebra giraffe", 10)
+	require.NoError(t, err)
+	assert.Equal(t, 2, log.count("search_keyword_stats"), "a new word reads them")
+
+	s.keywordStats.mu.Lock()
+	s.keywordStats.notesAt = s.keywordStats.notesAt.Add(-2 * keywordStatsTTL)
+	s.keywordStats.mu.Unlock()
+	stale, err := s.KeywordSearch(ctx, project, "zebra okapi", 10)
+	require.NoError(t, err)
+	assert.Equal(t, 3, log.count("search_keyword_stats"), "stale statistics are read again")
+	assert.Equal(t, scoredIDs(first), scoredIDs(stale))
 }

@@ -39,6 +39,8 @@ type Store struct {
 	vindex  vectorIndex // what is known of the vector index, see search.go
 	mirrors mirrors     // note vectors mirrored for exact search, see mirror.go
 
+	keywordStats keywordStats // IDF statistics of keyword search, see search.go
+
 	// life ends at Close; background work (mirror loads) runs within it.
 	life       context.Context
 	stop       context.CancelFunc

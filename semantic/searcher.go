@@ -49,34 +49,33 @@ func NewSearcher(project string, store core.SearchStore, embedder core.Embedder,
 
 var _ core.Searcher = (*Searcher)(nil)
 
-// Search returns up to limit notes best matching query.
+// Search returns up to limit notes best matching query. The keyword half
+// runs while the query is embedded and its vector searched: on Neo4j each
+// half waits on its own round trips, and together they were most of a
+// search's time.
 func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.ScoredID, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
 	n := max(minCandidates, candidateFactor*limit)
-	var vector []core.ScoredID
-	vecs, err := s.embedder.Embed(ctx, []string{query})
-	if err == nil && len(vecs) != 1 {
-		err = core.NewProviderError("embed query", fmt.Errorf("%d vectors for 1 text", len(vecs)))
+	type result struct {
+		hits []core.ScoredID
+		err  error
 	}
-	switch {
-	case err == nil:
-		vector, err = s.store.VectorSearch(ctx, s.project, s.embedder.Model(), vecs[0], n)
-		if err != nil {
-			return nil, fmt.Errorf("semantic: vector search: %w", err)
-		}
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("semantic: embed query: %w", err)
-	default:
-		s.log.Warn("semantic: embedding the query failed; answering from keywords only",
-			"provider", s.embedder.Name(), "err", err)
-	}
-	keyword, err := s.store.KeywordSearch(ctx, s.project, query, n)
+	keywordDone := make(chan result, 1)
+	go func() {
+		hits, err := s.store.KeywordSearch(ctx, s.project, query, n)
+		keywordDone <- result{hits, err}
+	}()
+	vector, err := s.vectorHalf(ctx, query, n)
+	kw := <-keywordDone
 	if err != nil {
-		return nil, fmt.Errorf("semantic: keyword search: %w", err)
+		return nil, err
 	}
-	fused := hybrid.Weighted(s.weight, limit, vector, keyword)
+	if kw.err != nil {
+		return nil, fmt.Errorf("semantic: keyword search: %w", kw.err)
+	}
+	fused := hybrid.Weighted(s.weight, limit, vector, kw.hits)
 	out := fused[:0]
 	for _, h := range fused {
 		if h.Score > 0 {
@@ -84,4 +83,27 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 		}
 	}
 	return out, nil
+}
+
+// vectorHalf embeds query and returns its n nearest notes; nil without an
+// error when the embedder failed (the search goes on with keywords).
+func (s *Searcher) vectorHalf(ctx context.Context, query string, n int) ([]core.ScoredID, error) {
+	vecs, err := s.embedder.Embed(ctx, []string{query})
+	if err == nil && len(vecs) != 1 {
+		err = core.NewProviderError("embed query", fmt.Errorf("%d vectors for 1 text", len(vecs)))
+	}
+	switch {
+	case err == nil:
+		hits, err := s.store.VectorSearch(ctx, s.project, s.embedder.Model(), vecs[0], n)
+		if err != nil {
+			return nil, fmt.Errorf("semantic: vector search: %w", err)
+		}
+		return hits, nil
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("semantic: embed query: %w", err)
+	default:
+		s.log.Warn("semantic: embedding the query failed; answering from keywords only",
+			"provider", s.embedder.Name(), "err", err)
+		return nil, nil
+	}
 }
