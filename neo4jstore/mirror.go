@@ -305,8 +305,10 @@ func (s *Store) mirrorSearch(ctx context.Context, project, model string, q []flo
 		}
 		if len(dead) > 0 {
 			m.mu.Lock()
-			for _, id := range dead {
-				if m.index != nil {
+			// Only at the revision checked: a catch-up since may have
+			// brought a note of the same ID back with a new vector.
+			if m.index != nil && m.epoch == epoch && m.rev == rev {
+				for _, id := range dead {
 					m.index.Remove(id)
 				}
 			}
