@@ -217,15 +217,16 @@ func (s *Store) forgetVectorIndex() {
 // VectorSearch returns the notes whose vector of model is closest to
 // vector: through the vector index when it fits, else by an exact scan.
 func (s *Store) VectorSearch(ctx context.Context, project, model string, vector []float32, limit int) ([]core.ScoredID, error) {
-	q := toFloat64s(vector)
-	if q == nil || limit <= 0 {
+	unit := flat.Normalize(vector) // nil for a zero vector, as toFloat64s
+	if unit == nil || limit <= 0 {
 		return nil, nil
 	}
 	if s.mirrorEnabled() {
-		if hits, ok := s.mirrorSearch(ctx, project, model, flat.Normalize(vector), limit); ok {
+		if hits, ok := s.mirrorSearch(ctx, project, model, unit, limit); ok {
 			return hits, nil
 		}
 	}
+	q := toFloat64s(vector)
 	if s.vectorIndexFits(ctx, len(q)) {
 		hits, complete, err := s.vectorSearchIndexed(ctx, project, model, q, limit)
 		if err == nil && complete {
