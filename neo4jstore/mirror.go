@@ -126,6 +126,14 @@ func (s *Store) mirrorEnabled() bool { return s.cfg.VectorCache > 0 }
 // the background, unless it is loaded, loading, off, or failed recently.
 func (s *Store) startMirror(project, model string) *mirror {
 	m := s.mirrors.get(project, model)
+	// Every search passes here: a loaded mirror must not take the write
+	// lock, which would queue the next readers behind a running scan.
+	m.mu.RLock()
+	loaded := m.state != mirrorEmpty
+	m.mu.RUnlock()
+	if loaded {
+		return m
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.state != mirrorEmpty || time.Since(m.failedAt) < mirrorRetry {
