@@ -243,6 +243,18 @@ func strs(v any) []string {
 	return out
 }
 
+// float32s converts a vector property as the driver returns it (a list of
+// float64); an empty list (or none) gives an empty vector.
+func float32s(v any) []float32 {
+	list, _ := v.([]any)
+	out := make([]float32, len(list))
+	for i, e := range list {
+		f, _ := e.(float64)
+		out[i] = float32(f)
+	}
+	return out
+}
+
 // num returns an integer value as int64; the driver hands back int64.
 func num(v any) int64 {
 	i, _ := v.(int64)

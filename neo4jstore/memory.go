@@ -73,12 +73,8 @@ func decodeMemory(r *neo4j.Record) (core.Memory, error) {
 		return core.Memory{}, fmt.Errorf("decode memory %s: %w", m.ID, err)
 	}
 	m.Type, m.Importance, m.Confidence, m.Metadata, m.UpdatedAt = st.Type, st.Importance, st.Confidence, st.Metadata, st.UpdatedAt
-	if list, ok := get("embedding").([]any); ok && len(list) > 0 {
-		m.Vector = make([]float32, len(list))
-		for i, v := range list {
-			f, _ := v.(float64)
-			m.Vector[i] = float32(f)
-		}
+	if v := float32s(get("embedding")); len(v) > 0 {
+		m.Vector = v
 	}
 	return m, nil
 }
@@ -324,12 +320,7 @@ func (c *vectorCache) get(t txn, project, model string, ids []string) (map[strin
 			c.m = map[string]cachedVector{}
 		}
 		for _, r := range records {
-			list, _ := r.Values[1].([]any)
-			v := make([]float32, len(list))
-			for i, e := range list {
-				f, _ := e.(float64)
-				v[i] = float32(f)
-			}
+			v := float32s(r.Values[1])
 			id := str(r.Values[0])
 			c.m[project+"\x00"+id] = cachedVector{model: model, vector: v}
 			out[id] = v

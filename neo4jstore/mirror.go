@@ -232,17 +232,6 @@ func addToIndex(index *flat.Index, id string, vec []float32) *flat.Index {
 	return index
 }
 
-// float32s converts a vector property as the driver returns it.
-func float32s(v any) []float32 {
-	list, _ := v.([]any)
-	out := make([]float32, len(list))
-	for i, e := range list {
-		f, _ := e.(float64)
-		out[i] = float32(f)
-	}
-	return out
-}
-
 // vectorRev reads the project's vector revision.
 func (s *Store) vectorRev(ctx context.Context, project string) (epoch string, rev int64, err error) {
 	err = s.read(ctx, "vector revision", func(t txn) error {
