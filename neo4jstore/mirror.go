@@ -379,22 +379,31 @@ func (s *Store) catchUpMirror(ctx context.Context, project, model string, m *mir
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, c := range changes {
-		if c.model != model || c.vec == nil {
-			if m.index != nil {
-				m.index.Remove(c.id)
-			}
-			continue
-		}
-		if m.index != nil {
-			m.index.Remove(c.id) // a vector of another dimension must not linger
-		}
-		m.index = addToIndex(m.index, c.id, c.vec)
+		m.setLocked(c.id, c.model, c.vec)
 	}
-	m.epoch, m.rev = nowEpoch, nowRev
-	if m.index != nil && m.index.Len() > s.cfg.VectorCache {
+	m.advanceLocked(nowEpoch, nowRev, s.cfg.VectorCache)
+	return true
+}
+
+// setLocked records id's vector of model (nil: none) in m, which holds
+// only its own model's: any earlier vector of id goes first, so one of
+// another dimension (which the index would not take) cannot linger.
+func (m *mirror) setLocked(id, model string, vec []float32) {
+	if m.index != nil {
+		m.index.Remove(id)
+	}
+	if model == m.model {
+		m.index = addToIndex(m.index, id, vec)
+	}
+}
+
+// advanceLocked moves m to revision (epoch, rev) after its changes were
+// applied, and turns it off when it has grown past limit vectors.
+func (m *mirror) advanceLocked(epoch string, rev int64, limit int) {
+	m.epoch, m.rev = epoch, rev
+	if m.index != nil && m.index.Len() > limit {
 		m.state, m.index = mirrorOff, nil
 	}
-	return true
 }
 
 // sameLife reports whether a mirror at (epoch, rev) can catch up with a
@@ -414,17 +423,9 @@ func (s *Store) applyOwnVectors(project, model, epoch string, rev int64, vectors
 		m.mu.Lock()
 		if m.state == mirrorReady && sameLife(m.epoch, m.rev, epoch) && m.rev == rev-1 {
 			for _, v := range vectors {
-				if m.index != nil {
-					m.index.Remove(v.ID)
-				}
-				if m.model == model {
-					m.index = addToIndex(m.index, v.ID, v.Vector)
-				}
+				m.setLocked(v.ID, model, v.Vector)
 			}
-			m.epoch, m.rev = epoch, rev
-			if m.index != nil && m.index.Len() > s.cfg.VectorCache {
-				m.state, m.index = mirrorOff, nil
-			}
+			m.advanceLocked(epoch, rev, s.cfg.VectorCache)
 		}
 		m.mu.Unlock()
 	}
