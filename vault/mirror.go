@@ -290,10 +290,7 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 
 	size := m.cfg.BatchSize
 	if staged, ok := m.cfg.Store.(core.StagedWriter); ok && len(ups) > size {
-		notes := make([]core.Note, len(ups))
-		for i, n := range ups {
-			notes[i] = *n
-		}
+		notes := noteValues(ups)
 		if err := staged.UpsertNotesStaged(ctx, m.cfg.Project, notes, bar.Add); err != nil {
 			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
 		}
@@ -313,10 +310,7 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 	var again []*core.Note
 	for b := 0; b*size < len(ups); b++ {
 		batch := ups[b*size : min((b+1)*size, len(ups))]
-		notes := make([]core.Note, len(batch))
-		for i, n := range batch {
-			notes[i] = *n
-		}
+		notes := noteValues(batch)
 		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, notes); err != nil {
 			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
 		}
@@ -333,10 +327,7 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 	}
 	for b := 0; b*size < len(again); b++ {
 		batch := again[b*size : min((b+1)*size, len(again))]
-		notes := make([]core.Note, len(batch))
-		for i, n := range batch {
-			notes[i] = *n
-		}
+		notes := noteValues(batch)
 		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, notes); err != nil {
 			for _, n := range again[b*size:] {
 				if _, queued := m.pending[n.ID]; !queued {
@@ -372,4 +363,13 @@ func (m *Mirror) storeFailed(err error) error {
 	default:
 	}
 	return err
+}
+
+// noteValues copies the notes ns points to, as the store takes them.
+func noteValues(ns []*core.Note) []core.Note {
+	out := make([]core.Note, len(ns))
+	for i, n := range ns {
+		out[i] = *n
+	}
+	return out
 }
