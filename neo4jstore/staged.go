@@ -152,12 +152,8 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 			return err
 		}
 	}
-	var chunks [][]core.Note
-	for start := 0; start < len(fresh); start += s.staged.links {
-		chunks = append(chunks, fresh[start:min(start+s.staged.links, len(fresh))])
-	}
 	var drawn int
-	err = concurrently(ctx, 1, chunks, func(ctx context.Context, chunk []core.Note) error {
+	err = concurrently(ctx, 1, slices.Collect(slices.Chunk(fresh, s.staged.links)), func(ctx context.Context, chunk []core.Note) error {
 		rows, claims := linkRows(chunk, targets, all.claimant)
 		err := s.write(ctx, "upsert notes (stage 2: links)", func(t txn) error {
 			if _, err := t.single(stmtWriteBumpVersion, p); err != nil {
