@@ -173,7 +173,7 @@ func (g *GraphService) DrainWarnings() []string {
 	return g.warnings.DrainWarnings()
 }
 
-// GetNode returns the node with id (see lookup for letter case) and, at
+// GetNode returns the node with id (see noteContext for letter case) and, at
 // depth 1, up to ContextNeighborCount neighbours with their direction and
 // the node's distinct in- and out-degree. A missing node is (nil, nil).
 func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*NodeDetail, error) {
@@ -183,26 +183,51 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 	if depth < 0 || depth > MaxNodeDepth {
 		return nil, InvalidArgument("depth must be 0 or 1, got %d", depth)
 	}
-	note, err := g.lookup(ctx, id)
-	if note == nil || err != nil {
+	q := ContextQuery{}
+	if depth == 1 {
+		q = ContextQuery{Direction: DirectionBoth, Limit: ContextNeighborCount}
+	}
+	nc, err := g.noteContext(ctx, id, q)
+	if nc == nil || err != nil {
 		return nil, err
 	}
+	notes, limits := contextNotes(&nc.Note, nc.Neighbors)
+	views := shapeViews(notes, limits, nc.Titles)
 	if depth == 0 {
-		views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
-		if err != nil {
-			return nil, err
-		}
 		return &NodeDetail{Node: views[0]}, nil
 	}
+	return nodeDetail(views, nc.Neighbors, nc.Degree), nil
+}
 
-	neighbors, err := g.reader.Neighbors(ctx, g.project, note.ID, DirectionBoth, ContextNeighborCount)
-	if err != nil {
-		return nil, fmt.Errorf("graph: neighbours of %s: %w", note.ID, err)
+// noteContext reads around the note a client's ID names, trying
+// IDCandidates in order: the exact ID first (the common case costs one
+// call), then the others with one ResolveTitles call. nil when no
+// candidate exists.
+func (g *GraphService) noteContext(ctx context.Context, id string, q ContextQuery) (*NoteContext, error) {
+	nc, err := g.reader.NoteContext(ctx, g.project, id, q)
+	if err == nil {
+		return nc, nil
 	}
-	degree, err := g.reader.Degree(ctx, g.project, note.ID)
-	if err != nil {
-		return nil, fmt.Errorf("graph: degree of %s: %w", note.ID, err)
+	if !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("graph: read around %s: %w", id, err)
 	}
+	resolved, err := g.resolveID(ctx, id)
+	if resolved == "" || resolved == id || err != nil {
+		return nil, err
+	}
+	nc, err = g.reader.NoteContext(ctx, g.project, resolved, q)
+	if errors.Is(err, ErrNotFound) { // deleted in between
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("graph: read around %s: %w", resolved, err)
+	}
+	return nc, nil
+}
+
+// contextNotes lists a node and its neighbours with get_node's content
+// limits.
+func contextNotes(note *Note, neighbors []Neighbor) ([]Note, []int) {
 	notes := make([]Note, 0, len(neighbors)+1)
 	limits := make([]int, 0, len(neighbors)+1)
 	notes = append(notes, *note)
@@ -211,10 +236,11 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 		notes = append(notes, n.Note)
 		limits = append(limits, NeighborContentLimit)
 	}
-	views, err := g.viewsWithLimits(ctx, notes, limits)
-	if err != nil {
-		return nil, err
-	}
+	return notes, limits
+}
+
+// nodeDetail is get_node's depth 1 answer from the views of contextNotes.
+func nodeDetail(views []NodeView, neighbors []Neighbor, degree Degree) *NodeDetail {
 	ctxView := &Neighborhood{
 		Neighbors:     make([]NeighborView, len(neighbors)),
 		IncomingCount: degree.In,
@@ -223,7 +249,7 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 	for i, n := range neighbors {
 		ctxView.Neighbors[i] = NeighborView{NodeView: views[i+1], Direction: n.Direction}
 	}
-	return &NodeDetail{Node: views[0], Context: ctxView}, nil
+	return &NodeDetail{Node: views[0], Context: ctxView}
 }
 
 // Neighbors returns up to limit (1..MaxNeighborLimit) notes adjacent to id,
@@ -239,22 +265,12 @@ func (g *GraphService) Neighbors(ctx context.Context, id string, dir Direction, 
 	if err := checkLimit(limit, MaxNeighborLimit); err != nil {
 		return nil, err
 	}
-	resolved, err := g.resolveID(ctx, id)
-	if resolved == "" || err != nil {
+	nc, err := g.noteContext(ctx, id, ContextQuery{SkipNote: true, Direction: dir, Limit: limit})
+	if nc == nil || err != nil {
 		return []NeighborView{}, err
 	}
-	neighbors, err := g.reader.Neighbors(ctx, g.project, resolved, dir, limit)
-	if err != nil {
-		return nil, fmt.Errorf("graph: neighbours of %s: %w", resolved, err)
-	}
-	notes := make([]Note, len(neighbors))
-	for i, n := range neighbors {
-		notes[i] = n.Note
-	}
-	views, err := g.views(ctx, notes, ListContentLimit)
-	if err != nil {
-		return nil, err
-	}
+	neighbors := nc.Neighbors
+	views := shapeViews(neighborNotes(neighbors), sameLimits(len(neighbors), ListContentLimit), nc.Titles)
 	out := make([]NeighborView, len(neighbors))
 	for i, n := range neighbors {
 		out[i] = NeighborView{NodeView: views[i], Direction: n.Direction}
@@ -406,7 +422,7 @@ func (g *GraphService) Create(ctx context.Context, n NewNote) (*NodeView, error)
 	return &views[0], nil
 }
 
-// Update changes the note with id (see lookup for letter case). At least
+// Update changes the note with id (see noteContext for letter case). At least
 // one field of u must be set. A missing note gives ErrNotFound.
 func (g *GraphService) Update(ctx context.Context, id string, u NoteUpdate) (*UpdateResult, error) {
 	if err := requireID("id", id); err != nil {
@@ -439,7 +455,7 @@ func (g *GraphService) Update(ctx context.Context, id string, u NoteUpdate) (*Up
 	return &UpdateResult{Node: views[0], Renamed: report}, nil
 }
 
-// Delete removes the note with id (see lookup for letter case); false when
+// Delete removes the note with id (see noteContext for letter case); false when
 // there was none.
 func (g *GraphService) Delete(ctx context.Context, id string) (bool, error) {
 	if err := requireID("id", id); err != nil {
@@ -462,31 +478,6 @@ func (g *GraphService) Delete(ctx context.Context, id string) (bool, error) {
 // errNoWriter is a wiring bug: the write tools are registered only with a
 // writer.
 var errNoWriter = errors.New("graph: no note writer configured")
-
-// lookup finds the note a client's ID names, trying IDCandidates in order:
-// the exact ID first (the common case costs one round trip), then the
-// others with one ResolveTitles call. A missing note is (nil, nil).
-func (g *GraphService) lookup(ctx context.Context, id string) (*Note, error) {
-	note, err := g.reader.GetNote(ctx, g.project, id)
-	if err == nil {
-		return note, nil
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("graph: get note %s: %w", id, err)
-	}
-	resolved, err := g.resolveID(ctx, id)
-	if resolved == "" || resolved == id || err != nil {
-		return nil, err
-	}
-	note, err = g.reader.GetNote(ctx, g.project, resolved)
-	if errors.Is(err, ErrNotFound) { // deleted in between
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("graph: get note %s: %w", resolved, err)
-	}
-	return note, nil
-}
 
 // resolveID returns the first of IDCandidates(id) that exists, or "" when
 // none does; one round trip.
@@ -532,23 +523,16 @@ func IDCandidates(id string) []string {
 
 // views shapes notes with one content limit for all.
 func (g *GraphService) views(ctx context.Context, notes []Note, limit int) ([]NodeView, error) {
-	limits := make([]int, len(notes))
-	for i := range limits {
-		limits[i] = limit
-	}
-	return g.viewsWithLimits(ctx, notes, limits)
+	return g.viewsWithLimits(ctx, notes, sameLimits(len(notes), limit))
 }
 
 // viewsWithLimits shapes notes, truncating notes[i] to limits[i], and
 // resolves the titles of all their links with a single ResolveTitles call.
-// Links whose target vanished since the notes were read are left out.
 func (g *GraphService) viewsWithLimits(ctx context.Context, notes []Note, limits []int) ([]NodeView, error) {
-	targets := make([][]string, len(notes))
 	var all []string
 	seen := make(map[string]bool)
 	for i := range notes {
-		targets[i] = notes[i].LinkTargets()
-		for _, t := range targets[i] {
+		for _, t := range notes[i].LinkTargets() {
 			if !seen[t] {
 				seen[t] = true
 				all = append(all, t)
@@ -563,11 +547,19 @@ func (g *GraphService) viewsWithLimits(ctx context.Context, notes []Note, limits
 			return nil, fmt.Errorf("graph: resolve link titles: %w", err)
 		}
 	}
+	return shapeViews(notes, limits, titles), nil
+}
+
+// shapeViews shapes notes, truncating notes[i] to limits[i], with their
+// links' titles from titles. Links whose target is not in titles (it
+// vanished since the notes were read) are left out.
+func shapeViews(notes []Note, limits []int, titles map[string]string) []NodeView {
 	views := make([]NodeView, len(notes))
 	for i := range notes {
 		n := &notes[i]
-		links := make([]LinkInfo, 0, len(targets[i]))
-		for _, t := range targets[i] {
+		targets := n.LinkTargets()
+		links := make([]LinkInfo, 0, len(targets))
+		for _, t := range targets {
 			if title, ok := titles[t]; ok {
 				links = append(links, LinkInfo{ID: t, Title: title})
 			}
@@ -584,7 +576,23 @@ func (g *GraphService) viewsWithLimits(ctx context.Context, notes []Note, limits
 			Links:   links,
 		}
 	}
-	return views, nil
+	return views
+}
+
+func sameLimits(n, limit int) []int {
+	limits := make([]int, n)
+	for i := range limits {
+		limits[i] = limit
+	}
+	return limits
+}
+
+func neighborNotes(neighbors []Neighbor) []Note {
+	notes := make([]Note, len(neighbors))
+	for i, n := range neighbors {
+		notes[i] = n.Note
+	}
+	return notes
 }
 
 // TruncateContent cuts s to its first limit characters (Unicode code

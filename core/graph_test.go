@@ -34,11 +34,18 @@ func note(id, title, content string, tags []string, links ...string) core.Note {
 	return n
 }
 
-// countingReader counts ResolveTitles calls, to check that an answer
-// resolves all its link titles in one batch.
+// countingReader counts ResolveTitles and NoteContext calls, to check that
+// an answer resolves all its link titles in one batch and that get_node
+// asks the store once.
 type countingReader struct {
 	core.GraphReader
 	resolveCalls atomic.Int64
+	contextCalls atomic.Int64
+}
+
+func (c *countingReader) NoteContext(ctx context.Context, p, id string, q core.ContextQuery) (*core.NoteContext, error) {
+	c.contextCalls.Add(1)
+	return c.GraphReader.NoteContext(ctx, p, id, q)
 }
 
 func (c *countingReader) ResolveTitles(ctx context.Context, p string, ids []string) (map[string]string, error) {
@@ -146,8 +153,9 @@ func TestGetNode(t *testing.T) {
 		}
 	})
 
-	t.Run("depth 0 resolves link titles once, drops unresolved and repeated links", func(t *testing.T) {
+	t.Run("depth 0 is one store call, drops unresolved and repeated links", func(t *testing.T) {
 		f.reader.resolveCalls.Store(0)
+		f.reader.contextCalls.Store(0)
 		got, err := f.svc.GetNode(ctx, "notes/graphcore.md", 0)
 		if err != nil {
 			t.Fatal(err)
@@ -156,8 +164,8 @@ func TestGetNode(t *testing.T) {
 		if fmt.Sprint(got.Node.Links) != fmt.Sprint(want) || got.Context != nil {
 			t.Fatalf("got %+v", got)
 		}
-		if n := f.reader.resolveCalls.Load(); n != 1 {
-			t.Fatalf("ResolveTitles called %d times, want 1", n)
+		if r, c := f.reader.resolveCalls.Load(), f.reader.contextCalls.Load(); r != 0 || c != 1 {
+			t.Fatalf("ResolveTitles called %d times, NoteContext %d, want 0 and 1", r, c)
 		}
 	})
 
@@ -188,8 +196,9 @@ func TestGetNode(t *testing.T) {
 		}
 	})
 
-	t.Run("depth 1 adds directed neighbours, counts, neighbour truncation, one title batch", func(t *testing.T) {
+	t.Run("depth 1 adds directed neighbours, counts, neighbour truncation, in one store call", func(t *testing.T) {
 		f.reader.resolveCalls.Store(0)
+		f.reader.contextCalls.Store(0)
 		got, err := f.svc.GetNode(ctx, "notes/graphcore.md", 1)
 		if err != nil {
 			t.Fatal(err)
@@ -212,8 +221,8 @@ func TestGetNode(t *testing.T) {
 		if len(store.Links) != 1 || store.Links[0].Title != "Node" {
 			t.Fatalf("neighbour links %+v", store.Links)
 		}
-		if n := f.reader.resolveCalls.Load(); n != 1 {
-			t.Fatalf("ResolveTitles called %d times, want 1", n)
+		if r, c := f.reader.resolveCalls.Load(), f.reader.contextCalls.Load(); r != 0 || c != 1 {
+			t.Fatalf("ResolveTitles called %d times, NoteContext %d, want 0 and 1", r, c)
 		}
 	})
 

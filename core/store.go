@@ -78,6 +78,8 @@ type GraphReader interface {
 	// UnresolvedLinkers returns, in ID order, the notes that hold an
 	// unresolved link whose Key is one of keys.
 	UnresolvedLinkers(ctx context.Context, project string, keys []string) ([]string, error)
+
+	ContextReader // a note with its neighbours, degree and link titles at once (core/context.go)
 }
 
 // GraphWriter changes the note graph of a project in batches.

@@ -1,6 +1,7 @@
 // Creates the notes of a batch that did not exist (write_existing said so;
 // the project lock keeps it true). doc (JSON) and targets ([rev, target of
-// each link or '']) are what reads return; title, content, tagsNorm, hash,
+// each link or '']) are what reads return, head (JSON: doc with its content
+// cut short) what reads of neighbours return; title, content, tagsNorm, hash,
 // path, mtime, keys and linkKeys serve queries and indexes; entity* (null
 // for a note that is no entity), rel* and compLinks serve the entity
 // statements (see neo4jstore's doc). The
@@ -12,6 +13,7 @@ CREATE (:Note {
   project: $project,
   id: row.id,
   doc: row.doc,
+  head: row.head,
   targets: row.targets,
   title: row.title,
   path: row.path,

@@ -92,6 +92,12 @@ func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Dire
 	if nd == nil {
 		return nil, nil
 	}
+	return neighborsOf(nd, dir, limit), nil
+}
+
+// neighborsOf lists copies of nd's neighbours as Neighbors does (nil when
+// it has none); the caller holds the read lock.
+func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
 	if limit <= 0 {
 		limit = math.MaxInt
 	}
@@ -112,7 +118,7 @@ func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Dire
 		}
 	}
 	if len(found) == 0 {
-		return nil, nil
+		return nil
 	}
 	out := make([]core.Neighbor, len(found))
 	for i, n := range cloneNodes(found) {
@@ -121,7 +127,51 @@ func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Dire
 			out[i].Direction = core.DirectionIn
 		}
 	}
-	return out, nil
+	return out
+}
+
+// NoteContext reads around id under one read lock (core.ContextReader).
+func (s *Store) NoteContext(ctx context.Context, project, id string, q core.ContextQuery) (*core.NoteContext, error) {
+	if q.Direction != "" && !q.Direction.Valid() {
+		return nil, fmt.Errorf("memstore: read around %s: %w", id, core.InvalidArgument("unknown direction %q", q.Direction))
+	}
+	g, unlock, err := s.reader(ctx, "read around a note", project)
+	defer unlock()
+	if err != nil {
+		return nil, err
+	}
+	var nd *node
+	if g != nil {
+		nd = g.notes[id]
+	}
+	if nd == nil {
+		return nil, fmt.Errorf("memstore: read around %s: %w", id, core.ErrNotFound)
+	}
+	nc := &core.NoteContext{
+		Degree:    core.Degree{In: len(nd.in), Out: len(nd.out)},
+		Neighbors: []core.Neighbor{},
+		Titles:    map[string]string{},
+	}
+	addTitles := func(n *core.Note) {
+		for _, t := range n.LinkTargets() {
+			if target := g.notes[t]; target != nil {
+				nc.Titles[t] = target.note.Title
+			}
+		}
+	}
+	if !q.SkipNote {
+		nc.Note = cloneNote(nd.note)
+		addTitles(&nc.Note)
+	}
+	if q.Direction != "" {
+		if ns := neighborsOf(nd, q.Direction, q.Limit); ns != nil {
+			nc.Neighbors = ns
+		}
+		for i := range nc.Neighbors {
+			addTitles(&nc.Neighbors[i].Note)
+		}
+	}
+	return nc, nil
 }
 
 // Degree returns the distinct in- and out-degree of id.

@@ -28,6 +28,13 @@ import (
 // (rev); a reader that finds doc.rev != targets[0] caught a rewrite
 // half-way and reads again (errTorn).
 //
+// head is doc cut to what a neighbour or list entry shows (noteHead):
+// title, tags, the link count and the first core.ContextContentChars+1
+// characters of content, with doc's rev. NoteContext reads neighbours from
+// it, so that a neighbour with 300 KB of content costs its first 500
+// characters. A head whose rev is not targets[0] is torn like a doc;
+// notes written before heads existed have none and are read from doc.
+//
 // The note's other properties (title, content, tagsNorm, hash, ...) exist
 // for queries and indexes only; reads of whole notes never use them.
 type noteDoc struct {
@@ -41,6 +48,16 @@ type noteDoc struct {
 	Frontmatter json.RawMessage  `json:"frontmatter,omitempty"`
 	Links       []linkRecord     `json:"links,omitempty"`
 	Entity      *core.NoteEntity `json:"entity,omitempty"`
+}
+
+// noteHead is the head property (see noteDoc). Its fields share noteDoc's
+// names, so a doc decodes as a head (neighbourHead), except the link count.
+type noteHead struct {
+	Rev     string   `json:"rev"`
+	Title   string   `json:"title"`
+	Content string   `json:"content"`
+	Tags    []string `json:"tags,omitempty"`
+	NLinks  int      `json:"nlinks"`
 }
 
 // linkRecord is a core.Link without its Target (see noteDoc).
@@ -97,6 +114,10 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
 	}
+	head, err := json.Marshal(noteHead{Rev: rev, Title: n.Title, Content: contentHead(n.Content), Tags: n.Tags, NLinks: len(n.Links)})
+	if err != nil {
+		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
+	}
 	ent, err := entityProps(n)
 	if err != nil {
 		return nil, err
@@ -112,6 +133,7 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 		"keys":     orEmpty(n.Keys),
 		"linkKeys": keys,
 		"doc":      string(doc),
+		"head":     string(head),
 		"targets":  stored,
 		"found":    found,
 		"dangling": dangling,
@@ -146,6 +168,54 @@ var errVanished = errors.New("note vanished during the read")
 // errTorn marks a note read half-way through a rewrite (doc and targets of
 // different revisions); the reader runs its query again.
 var errTorn = errors.New("note read during a rewrite")
+
+// contentHead cuts content to its first core.ContextContentChars+1
+// characters (as core.TruncateContent counts them), which is what any
+// truncation to at most ContextContentChars needs to give the same result
+// as on the whole content.
+func contentHead(content string) string {
+	count := 0
+	for i := range content { // whole runes; an invalid byte counts as one, as in TruncateContent
+		if count == core.ContextContentChars+1 {
+			return content[:i]
+		}
+		count++
+	}
+	return content
+}
+
+// decodeHead turns a neighbour's id, head (or doc, for a note written
+// before heads) and targets into a note that holds what a view shows: ID,
+// title, the start of its content, tags and link targets (see
+// core.ContextQuery).
+func decodeHead(project string, id, headValue, targetsValue any) (core.Note, error) {
+	head, targets := str(headValue), strs(targetsValue)
+	if head == "" || len(targets) == 0 {
+		return core.Note{}, errVanished
+	}
+	var h struct {
+		noteHead
+		Links []json.RawMessage `json:"links"` // a doc's links: only their count matters
+	}
+	if err := json.Unmarshal([]byte(head), &h); err != nil {
+		return core.Note{}, fmt.Errorf("decode note %v: %w", id, err)
+	}
+	nlinks := h.NLinks
+	if h.Links != nil {
+		nlinks = len(h.Links)
+	}
+	if h.Rev != targets[0] || len(targets)-1 != nlinks {
+		return core.Note{}, errTorn
+	}
+	n := core.Note{Project: project, ID: str(id), Title: h.Title, Content: contentHead(h.Content), Tags: h.Tags}
+	if nlinks > 0 {
+		n.Links = make([]core.Link, nlinks)
+		for i, t := range targets[1:] {
+			n.Links[i] = core.Link{Target: t}
+		}
+	}
+	return n, nil
+}
 
 // decodeNote turns a note's id, doc and targets back into a note of project.
 func decodeNote(project string, id, docValue, targetsValue any) (core.Note, error) {

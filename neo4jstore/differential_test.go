@@ -143,6 +143,7 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 			return fmt.Sprint(deg), err
 		})
 		assert.Equal(t, w, g, "degree of %s", id)
+		d.compareContext(id)
 	}
 
 	rng := rand.New(rand.NewPCG(seed, 11))
@@ -220,4 +221,52 @@ func noteIDsOf(notes []core.Note) []string {
 		out[i] = n.ID
 	}
 	return out
+}
+
+// compareContext holds neo4jstore's NoteContext (one statement) to what
+// memstore answers with the calls it replaces: GetNote, Neighbors, Degree
+// and ResolveTitles of every link target of the notes returned.
+func (d *differ) compareContext(id string) {
+	t, ctx, p := d.t, d.ctx, d.project
+	mem, neo := d.stores[0], d.stores[1].(core.ContextReader)
+	for _, dir := range []core.Direction{"", core.DirectionOut, core.DirectionIn, core.DirectionBoth} {
+		for _, limit := range []int{0, 3} {
+			for _, skip := range []bool{false, true} {
+				q := core.ContextQuery{SkipNote: skip, Direction: dir, Limit: limit}
+				got, err := neo.NoteContext(ctx, p, id, q)
+				note, werr := mem.GetNote(ctx, p, id)
+				if errors.Is(werr, core.ErrNotFound) {
+					assert.ErrorIs(t, err, core.ErrNotFound, "context of missing %s %+v", id, q)
+					continue
+				}
+				require.NoError(t, werr)
+				require.NoError(t, err, "context of %s %+v", id, q)
+				var notes []core.Note
+				if !skip {
+					assert.NoError(t, storetest.CompareNotes(*note, got.Note), "context of %s %+v: note", id, q)
+					notes = append(notes, *note)
+				}
+				var neighbors []core.Neighbor
+				if dir != "" {
+					neighbors, err = mem.Neighbors(ctx, p, id, dir, limit)
+					require.NoError(t, err)
+				}
+				assert.Equal(t, neighborStrings(neighbors), neighborStrings(got.Neighbors), "context of %s %+v: neighbours", id, q)
+				for i := range min(len(neighbors), len(got.Neighbors)) {
+					assert.NoError(t, storetest.CompareViewFields(neighbors[i].Note, got.Neighbors[i].Note))
+					notes = append(notes, neighbors[i].Note)
+				}
+				degree, err := mem.Degree(ctx, p, id)
+				require.NoError(t, err)
+				assert.Equal(t, degree, got.Degree, "context of %s %+v: degree", id, q)
+				var targets []string
+				for _, n := range notes {
+					targets = append(targets, n.LinkTargets()...)
+				}
+				titles, err := mem.ResolveTitles(ctx, p, targets)
+				require.NoError(t, err)
+				assert.Equal(t, titles, got.Titles, "context of %s %+v: titles", id, q)
+			}
+		}
+	}
 }

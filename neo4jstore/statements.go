@@ -27,6 +27,10 @@ func stmt(name string) statement {
 // Every statement the store runs. Grouped as in the cypher folder.
 var (
 	stmtSchemaNoteKey           = stmt("schema_note_key")
+	stmtNoteContextNone         = stmt("note_context_none")
+	stmtNoteContextOut          = stmt("note_context_out")
+	stmtNoteContextIn           = stmt("note_context_in")
+	stmtNoteContextBoth         = stmt("note_context_both")
 	stmtSchemaUnresolvedKey     = stmt("schema_unresolved_key")
 	stmtSchemaGraphMetaKey      = stmt("schema_graph_meta_key")
 	stmtSchemaMigrationKey      = stmt("schema_migration_key")

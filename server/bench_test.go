@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/server"
@@ -45,6 +46,37 @@ func BenchmarkStdioReads(b *testing.B) {
 					b.Fatal("error result")
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkStdioRawReads are the calls of BenchmarkStdioReads written as
+// JSON-RPC lines, timed until the answer's line is read, without a client
+// that decodes it: the server's share of a call.
+func BenchmarkStdioRawReads(b *testing.B) {
+	f := newFixture(b)
+	rc := rawStdio(b, f)
+	for _, tc := range []struct {
+		name, tool string
+		args       string
+	}{
+		{"get_node", "get_node", `{"id":"notes/graphcore.md"}`},
+		{"get_node big", "get_node", `{"id":"big/exact-primary.md"}`},
+		{"get_node depth=1 big", "get_node", `{"id":"big/ctx.md","depth":1}`},
+		{"get_neighbors", "get_neighbors", `{"id":"notes/graphcore.md"}`},
+		{"find_path", "find_path", `{"source":"notes/index.md","target":"notes/node.md"}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				line := rc.call(b, tc.tool, tc.args)
+				if bytes.Contains(line, []byte(`"isError":true`)) {
+					b.Fatalf("error result: %.300s", line)
+				}
+				size = len(line)
+			}
+			b.ReportMetric(float64(size), "B/answer")
 		})
 	}
 }

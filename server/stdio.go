@@ -1,12 +1,23 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
+	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
+
+// maxStdioRequests bounds the requests served at once over stdio; reading
+// stdin waits while that many are running, so a client that floods the
+// server gets backpressure instead of unbounded goroutines.
+const maxStdioRequests = 16
 
 // ServeStdio serves srv over newline-delimited JSON-RPC on stdin/stdout
 // until stdin ends or ctx is cancelled. Only JSON-RPC messages are written
@@ -14,18 +25,219 @@ import (
 // A message (line) over MaxStdioMessageBytes is skipped and answered with
 // a JSON-RPC error.
 //
-// mcp-go keeps one stdio session per process, so serve one stdio stream at
-// a time.
+// This is vaultgraph's own loop around srv.HandleMessage, not mcp-go's
+// StdioServer, for two measured reasons (docs/BENCHMARKS.md): mcp-go's
+// decodes every incoming line about six times to see whether it answers a
+// request of the server's (sampling, roots, elicitation: vaultgraph sends
+// none), and it encodes a tool result through a map and then compacts the
+// pre-encoded JSON twice more, which made the server's share of a 40 KB
+// get_node answer 0.48 ms. Here a tool result is written in one pass
+// (writeToolResult); every other message goes through encoding/json.
+// Requests run concurrently, up to maxStdioRequests; notifications are
+// handled in order on the read loop.
 func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	s := mcpserver.NewStdioServer(srv)
-	s.SetErrorLogger(slog.NewLogLogger(logger.Handler(), slog.LevelError))
-	out := &lockedWriter{w: stdout}
-	in := newLineLimiter(stdin, MaxStdioMessageBytes, out, logger)
-	if err := s.Listen(ctx, in, out); err != nil && ctx.Err() == nil {
-		return err
+	session := newStdioSession()
+	if err := srv.RegisterSession(ctx, session); err != nil {
+		return fmt.Errorf("stdio: register session: %w", err)
 	}
-	return nil
+	defer srv.UnregisterSession(context.WithoutCancel(ctx), session.SessionID())
+	ctx, cancel := context.WithCancel(srv.WithContext(ctx, session))
+	defer cancel()
+
+	out := &stdioWriter{w: stdout, logger: logger}
+	go func() { // server → client notifications (list changes, log messages)
+		for {
+			select {
+			case n := <-session.notifications:
+				out.write(n)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	limiter := newLineLimiter(stdin, MaxStdioMessageBytes, out, logger)
+	go func() {
+		for {
+			line, err := limiter.nextLine()
+			if len(line) > 0 {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+
+	var running sync.WaitGroup
+	defer running.Wait()
+	slots := make(chan struct{}, maxStdioRequests)
+	for {
+		var line []byte
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-readErr:
+			if err == io.EOF {
+				return nil
+			}
+			return fmt.Errorf("stdio: read: %w", err)
+		case line = <-lines:
+		}
+		var head struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
+			if len(bytes.TrimSpace(line)) > 0 {
+				out.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
+			}
+			continue
+		}
+		if head.Method == "" { // a response: the server sends no requests
+			logger.Debug("stdio: message without a method ignored", "bytes", len(line))
+			continue
+		}
+		if len(head.ID) == 0 || string(head.ID) == "null" { // a notification
+			handleStdio(ctx, srv, line, nil, out, logger)
+			continue
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		running.Go(func() {
+			defer func() { <-slots }()
+			handleStdio(ctx, srv, line, head.ID, out, logger)
+		})
+	}
 }
+
+// handleStdio runs one message through srv and writes its answer, if any.
+// A panic becomes an internal error for the request's id instead of ending
+// the process.
+func handleStdio(ctx context.Context, srv *mcpserver.MCPServer, line, id json.RawMessage, out *stdioWriter, logger *slog.Logger) {
+	defer func() {
+		if r := recover(); r != nil {
+			logger.Error("stdio: panic while serving a message", "panic", r, "stack", string(debug.Stack()))
+			if id != nil {
+				var rid any
+				_ = json.Unmarshal(id, &rid)
+				out.write(mcp.NewJSONRPCError(mcp.NewRequestId(rid), mcp.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r), nil))
+			}
+		}
+	}()
+	if res := srv.HandleMessage(ctx, line); res != nil {
+		out.write(res)
+	}
+}
+
+// stdioWriter writes whole messages, one line each, one at a time.
+type stdioWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	logger *slog.Logger
+}
+
+// Write writes p as it is (the line limiter's ready-made error answers).
+func (s *stdioWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// write encodes msg (outside the lock) and writes it as one line.
+func (s *stdioWriter) write(msg mcp.JSONRPCMessage) {
+	b, err := encodeMessage(msg)
+	if err != nil {
+		s.logger.Error("stdio: encode an answer", "err", err)
+		return
+	}
+	if _, err := s.Write(b); err != nil {
+		s.logger.Error("stdio: write an answer", "err", err)
+	}
+}
+
+// stdioSession is the one client of a stdio server.
+type stdioSession struct {
+	notifications chan mcp.JSONRPCNotification
+	initialized   bool
+	mu            sync.Mutex
+	logLevel      mcp.LoggingLevel
+	clientInfo    mcp.Implementation
+	clientCaps    mcp.ClientCapabilities
+}
+
+func newStdioSession() *stdioSession {
+	return &stdioSession{notifications: make(chan mcp.JSONRPCNotification, 100), logLevel: mcp.LoggingLevelError}
+}
+
+func (s *stdioSession) SessionID() string { return "stdio" }
+
+func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return s.notifications
+}
+
+func (s *stdioSession) Initialize() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.initialized = true
+}
+
+func (s *stdioSession) Initialized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.initialized
+}
+
+func (s *stdioSession) SetLogLevel(level mcp.LoggingLevel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.logLevel = level
+}
+
+func (s *stdioSession) GetLogLevel() mcp.LoggingLevel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logLevel
+}
+
+func (s *stdioSession) GetClientInfo() mcp.Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientInfo
+}
+
+func (s *stdioSession) SetClientInfo(info mcp.Implementation) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clientInfo = info
+}
+
+func (s *stdioSession) GetClientCapabilities() mcp.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientCaps
+}
+
+func (s *stdioSession) SetClientCapabilities(caps mcp.ClientCapabilities) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clientCaps = caps
+}
+
+var (
+	_ mcpserver.SessionWithLogging    = (*stdioSession)(nil)
+	_ mcpserver.SessionWithClientInfo = (*stdioSession)(nil)
+)

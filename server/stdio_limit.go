@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
-	"sync"
 )
 
 // MaxStdioMessageBytes caps one JSON-RPC message (one line) read from
@@ -23,19 +22,6 @@ const MaxStdioMessageBytes = 16 << 20
 
 // stdioCodeTooLarge is JSON-RPC's "invalid request".
 const stdioCodeTooLarge = -32600
-
-// lockedWriter serialises writes to stdout between mcp-go (one Write per
-// message) and the line limiter's error answers.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
 
 // idPrefixBytes is how much of an oversized line is kept to find its id:
 // clients put "id" before "params".

@@ -195,6 +195,10 @@ func (s *fakeStore) Degree(context.Context, string, string) (core.Degree, error)
 	return core.Degree{}, nil
 }
 
+func (s *fakeStore) NoteContext(context.Context, string, string, core.ContextQuery) (*core.NoteContext, error) {
+	return nil, core.ErrNotFound
+}
+
 func (s *fakeStore) ShortestPath(context.Context, string, string, string) ([]string, error) {
 	return nil, nil
 }

@@ -70,7 +70,7 @@ func measureEdits(ctx context.Context, s *server, vault string, m *benchgen.Mani
 
 // hasTag reports whether get_node returns the note with tag.
 func hasTag(ctx context.Context, s *server, id, tag string) bool {
-	text, err := callTool(ctx, s, "get_node", map[string]any{"id": id})
+	text, _, err := callTool(ctx, s, "get_node", map[string]any{"id": id})
 	if err != nil {
 		return false
 	}

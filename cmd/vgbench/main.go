@@ -27,6 +27,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 
 	"flag"
 	"fmt"
@@ -79,6 +80,8 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	calls := fs.Int("calls", 0, "timed calls per read case and concurrency (default 1000, 200 with -quick)")
 	edits := fs.Int("edits", 200, "file saves timed per store")
 	keep := fs.Bool("keep", false, "keep the temporary folder (vaults, state) for inspection")
+	readsOn := fs.String("reads-on", "", "developer mode: measure only the reads of serve on this existing vault (benchgen -seed, one -sizes, one -stores), already synced into NEO4J_URI or -state; prints, writes no report")
+	stateDir := fs.String("state", "", "with -reads-on and the embedded store: its state folder")
 	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -114,6 +117,13 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	}
 	if b.bin, err = binary(ctx, *bin, b.work); err != nil {
 		return err
+	}
+
+	if *readsOn != "" {
+		if len(sizes) != 1 || len(stores) != 1 {
+			return errors.New("-reads-on takes one -sizes and one -stores")
+		}
+		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir)
 	}
 
 	res := &Results{Meta: machine()}
@@ -161,6 +171,51 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 		}
 	}
 	logger.Info("benchmarks done", "duration", time.Since(start).Round(time.Second))
+	return nil
+}
+
+// readsOn measures the read tools of serve on an existing vault and store
+// and logs them: a quick loop for profiling one store's reads without a
+// sync. The manifest comes from generating the same vault again.
+func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state string) error {
+	m, err := benchgen.Generate(filepath.Join(b.work, "manifest"), benchgen.Config{Notes: n, Seed: b.seed})
+	if err != nil {
+		return err
+	}
+	t := target{name: store, args: []string{"--store", store}}
+	switch store {
+	case "embedded":
+		if state == "" {
+			return errors.New("-reads-on with the embedded store needs -state")
+		}
+		t.args = append(t.args, "--state-dir", state)
+	case "neo4j":
+		uri := os.Getenv("NEO4J_URI")
+		if uri == "" {
+			return errors.New("-reads-on with neo4j needs NEO4J_URI (the database is read, never emptied)")
+		}
+		t.env = (&neo4jServer{uri: uri, user: os.Getenv("NEO4J_USER"), password: os.Getenv("NEO4J_PASSWORD"), database: os.Getenv("NEO4J_DATABASE")}).env()
+	}
+	srv, err := b.startServe(ctx, vault, t)
+	if err != nil {
+		return err
+	}
+	defer srv.close()
+	if store == "neo4j" && srv.hasTool("search") {
+		srv.waitLog(ctx, "neo4j vector mirror loaded", 2*time.Minute)
+	}
+	for _, conc := range []int{1, 8} {
+		for _, rc := range readCases(m) {
+			if !srv.hasTool(rc.tool) {
+				continue
+			}
+			lat, err := measureReads(ctx, srv, rc, b.calls, conc, b.warm, b.seed)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%-22s c=%d p50 %7.3f ms  p95 %7.3f  p99 %7.3f  %6d B\n", rc.name, conc, lat.P50, lat.P95, lat.P99, lat.Bytes)
+		}
+	}
 	return nil
 }
 

@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -88,9 +86,9 @@ func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult,
 		embed: logSeconds(stderr.String(), "semantic: embedding done")}, nil
 }
 
-// server is a running "vaultgraph serve" over stdio with an mcp-go client.
+// server is a running "vaultgraph serve" over stdio with an rpcClient.
 type server struct {
-	c      *client.Client
+	c      *rpcClient
 	cmd    *exec.Cmd
 	stderr *lockedWriter
 	ready  time.Duration // spawn to the end of the MCP handshake
@@ -103,37 +101,30 @@ type server struct {
 func (b *bench) startServe(ctx context.Context, vault string, t target) (*server, error) {
 	args := append([]string{"serve", "--vault", vault}, t.args...)
 	stderr := &lockedWriter{w: &bytes.Buffer{}}
-	s := &server{stderr: stderr}
-	command := func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-		cmd := exec.CommandContext(ctx, command, args...)
-		// Info, as users run it: waitLog reads serve's progress lines.
-		cmd.Env = append(baseEnv(b.configHome, t.env), "VAULTGRAPH_LOG_LEVEL=info", "VAULTGRAPH_LOG_FORMAT=text")
-		s.cmd = cmd
-		return cmd, nil
+	cmd := exec.CommandContext(ctx, b.bin, args...)
+	// Info, as users run it: waitLog reads serve's progress lines.
+	cmd.Env = append(baseEnv(b.configHome, t.env), "VAULTGRAPH_LOG_LEVEL=info", "VAULTGRAPH_LOG_FORMAT=text")
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
-	c, err := client.NewStdioMCPClientWithOptions(b.bin, nil, args,
-		transport.WithCommandFunc(command), transport.WithCommandStderrWriter(stderr))
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start vaultgraph serve: %w", err)
 	}
-	s.c = c
+	s := &server{c: newRPCClient(stdin, stdout), cmd: cmd, stderr: stderr}
 	initCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "vgbench", Version: "1"}
-	if _, err := c.Initialize(initCtx, req); err != nil {
-		_ = c.Close()
+	if s.tools, err = s.c.initialize(initCtx); err != nil {
+		s.close()
 		return nil, fmt.Errorf("initialize vaultgraph serve: %w\n%s", err, lastLines(stderr.String(), 20))
 	}
 	s.ready = time.Since(start)
-	list, err := c.ListTools(initCtx, mcp.ListToolsRequest{})
-	if err != nil {
-		_ = c.Close()
-		return nil, fmt.Errorf("tools/list: %w", err)
-	}
-	s.tools = list.Tools
 	return s, nil
 }
 
@@ -181,7 +172,17 @@ func (s *server) peakRSS() int64 {
 }
 
 // close ends the session: stdin closes, serve shuts down.
-func (s *server) close() { _ = s.c.Close() }
+func (s *server) close() {
+	_ = s.c.close()
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-done
+	}
+}
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

@@ -89,7 +89,7 @@ func measureReads(ctx context.Context, s *server, rc readCase, calls, conc, warm
 		argsList[i] = rc.args(rng)
 	}
 	for _, a := range argsList[:warm] {
-		if _, err := callTool(ctx, s, rc.tool, a); err != nil {
+		if _, _, err := callTool(ctx, s, rc.tool, a); err != nil {
 			return latencies{}, fmt.Errorf("%s warm-up: %w", rc.name, err)
 		}
 	}
@@ -103,10 +103,8 @@ func measureReads(ctx context.Context, s *server, rc readCase, calls, conc, warm
 	for range conc {
 		wg.Go(func() {
 			for i := range next {
-				t0 := time.Now()
 				var text string
-				text, errs[i] = callTool(ctx, s, rc.tool, work[i])
-				lat[i] = time.Since(t0)
+				text, lat[i], errs[i] = callTool(ctx, s, rc.tool, work[i])
 				sizes[i] = len(text)
 			}
 		})
@@ -139,17 +137,15 @@ func measureReads(ctx context.Context, s *server, rc readCase, calls, conc, warm
 	return res, nil
 }
 
-// callTool calls a tool and returns its text; a tool error result is an
-// error (every benchmark call has valid arguments).
-func callTool(ctx context.Context, s *server, tool string, args map[string]any) (string, error) {
+// callTool calls a tool and returns its text and the time its answer
+// took (see rpcClient); a tool error result is an error (every benchmark
+// call has valid arguments).
+func callTool(ctx context.Context, s *server, tool string, args map[string]any) (string, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := s.c.CallTool(ctx, req)
+	res, elapsed, err := s.c.callTool(ctx, tool, args)
 	if err != nil {
-		return "", err
+		return "", elapsed, err
 	}
 	var text strings.Builder
 	for _, c := range res.Content {
@@ -159,9 +155,9 @@ func callTool(ctx context.Context, s *server, tool string, args map[string]any) 
 	}
 	if res.IsError {
 		args, _ := json.Marshal(args)
-		return "", fmt.Errorf("%s(%s) returned an error: %s", tool, args, text.String())
+		return "", elapsed, fmt.Errorf("%s(%s) returned an error: %s", tool, args, text.String())
 	}
-	return text.String(), nil
+	return text.String(), elapsed, nil
 }
 
 // percentileMS is the q-quantile of lat in milliseconds (nearest rank).

@@ -11,6 +11,27 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
+// CompareViewFields reports how got differs from want in what a view of a
+// note shows, or nil when they agree: ID, Title, Tags, link targets and
+// content up to core.ContextContentChars characters (what NoteContext must
+// give of a neighbour; see core.ContextQuery).
+func CompareViewFields(want, got core.Note) error {
+	var errs []error
+	if want.ID != got.ID || want.Title != got.Title {
+		errs = append(errs, fmt.Errorf("id and title: want %q %q, got %q %q", want.ID, want.Title, got.ID, got.Title))
+	}
+	if !slices.Equal(want.Tags, got.Tags) {
+		errs = append(errs, fmt.Errorf("tags: want %q, got %q", want.Tags, got.Tags))
+	}
+	if w, g := want.LinkTargets(), got.LinkTargets(); !slices.Equal(w, g) {
+		errs = append(errs, fmt.Errorf("link targets: want %q, got %q", w, g))
+	}
+	if w, g := core.TruncateContent(want.Content, core.ContextContentChars), core.TruncateContent(got.Content, core.ContextContentChars); w != g {
+		errs = append(errs, fmt.Errorf("content: want %q, got %q", w, g))
+	}
+	return errors.Join(errs...)
+}
+
 // CompareNotes reports how got differs from want in the fields a store must
 // give back, or nil when they agree. Precision rules, shared by every store:
 //   - Entity is compared with its times as instants (any zone).

@@ -1,0 +1,93 @@
+package neo4jstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// NoteContext reads a note, its neighbours, its degree and the titles of
+// their links in one statement (core.ContextReader): get_node and
+// get_neighbors take one round trip instead of up to four. Neighbours are
+// read from their heads (see noteDoc), not their whole docs.
+func (s *Store) NoteContext(ctx context.Context, project, id string, q core.ContextQuery) (*core.NoteContext, error) {
+	var st statement
+	switch q.Direction {
+	case "":
+		st = stmtNoteContextNone
+	case core.DirectionOut:
+		st = stmtNoteContextOut
+	case core.DirectionIn:
+		st = stmtNoteContextIn
+	case core.DirectionBoth:
+		st = stmtNoteContextBoth
+	default:
+		return nil, fmt.Errorf("neo4jstore: read around %s: %w", id, core.InvalidArgument("direction must be one of in, out, both, got %q", q.Direction))
+	}
+	params := map[string]any{"project": project, "id": id, "limit": limitParam(q.Limit), "withNote": !q.SkipNote}
+	var nc *core.NoteContext
+	err := s.read(ctx, "read around a note", func(t txn) error {
+		nc = nil
+		r, err := t.single(st, params)
+		if err != nil || r == nil {
+			return err
+		}
+		out := &core.NoteContext{
+			Degree:    core.Degree{In: int(num(r.Values[3])), Out: int(num(r.Values[4]))},
+			Neighbors: []core.Neighbor{},
+			Titles:    map[string]string{},
+		}
+		if !q.SkipNote {
+			if out.Note, err = decodeNote(project, r.Values[0], r.Values[1], r.Values[2]); err != nil {
+				if errors.Is(err, errVanished) {
+					return nil
+				}
+				return err
+			}
+		}
+		addTitles(out.Titles, r.Values[5])
+		list, _ := r.Values[6].([]any)
+		seen := make(map[string]bool, len(list))
+		for _, v := range list {
+			row, _ := v.([]any)
+			if len(row) != 5 {
+				return fmt.Errorf("read around %s: neighbour row of %d values", id, len(row))
+			}
+			n, err := decodeHead(project, row[0], row[1], row[2])
+			if errors.Is(err, errVanished) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if seen[n.ID] { // see Neighbors
+				continue
+			}
+			seen[n.ID] = true
+			out.Neighbors = append(out.Neighbors, core.Neighbor{Note: n, Direction: core.Direction(str(row[3]))})
+			addTitles(out.Titles, row[4])
+		}
+		nc = out
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if nc == nil {
+		return nil, fmt.Errorf("neo4jstore: read around %s: %w", id, core.ErrNotFound)
+	}
+	return nc, nil
+}
+
+// addTitles adds [[id, title], ...] pairs, as the note_context statements
+// return them, to titles.
+func addTitles(titles map[string]string, v any) {
+	pairs, _ := v.([]any)
+	for _, p := range pairs {
+		if pair, ok := p.([]any); ok && len(pair) == 2 {
+			titles[str(pair[0])] = str(pair[1])
+		}
+	}
+}
