@@ -2,8 +2,8 @@ package core
 
 import "context"
 
-// ContextReader is the part of GraphReader that answers get_node and
-// get_neighbors in one call. On Neo4j every call is a network round trip,
+// ContextReader is the part of GraphReader that answers get_node,
+// get_neighbors, search_by_tags and random_node in one call each. On Neo4j every call is a network round trip,
 // and reading a note, its neighbours, its degree and the titles of their
 // links with GetNote, Neighbors, Degree and ResolveTitles took four
 // (13 ms at 100k notes); NoteContext is one statement. Its answers are
@@ -16,6 +16,14 @@ type ContextReader interface {
 	// returned. It returns an error wrapping ErrNotFound when id does not
 	// exist.
 	NoteContext(ctx context.Context, project, id string, q ContextQuery) (*NoteContext, error)
+
+	// TaggedNotes is NotesByTags with the titles of every existing link
+	// target of the notes returned (ID → title): search_by_tags in one call.
+	TaggedNotes(ctx context.Context, project string, tags []string, mode TagMode, limit int) ([]Note, map[string]string, error)
+
+	// RandomNoteTitled is RandomNote with the titles of every existing
+	// link target of the note returned: random_node in one call.
+	RandomNoteTitled(ctx context.Context, project string, tags []string, pick func(n int) int) (*Note, map[string]string, error)
 }
 
 // ContextContentChars is how much content a neighbour in NoteContext must
@@ -37,7 +45,8 @@ type NoteContext struct {
 	// Neighbors are as Neighbors(Direction, Limit) lists them, each with
 	// at least what a view shows: ID, Title, Tags, the Target of every link
 	// and its Content, which may be cut to its first ContextContentChars+1
-	// characters. Other fields may be empty.
+	// characters. Other fields may be empty. A store may share their
+	// slices with what it holds: callers must not modify them.
 	Neighbors []Neighbor
 	Degree    Degree            // distinct in- and out-degree of the note
 	Titles    map[string]string // ID → title of every existing link target of Note and Neighbors

@@ -336,28 +336,24 @@ func (g *GraphService) SearchByTags(ctx context.Context, tags []string, mode Tag
 	if err := checkLimit(limit, MaxTagSearchLimit); err != nil {
 		return nil, err
 	}
-	notes, err := g.reader.NotesByTags(ctx, g.project, tags, mode, limit)
+	notes, titles, err := g.reader.TaggedNotes(ctx, g.project, tags, mode, limit)
 	if err != nil {
 		return nil, fmt.Errorf("graph: notes by tags: %w", err)
 	}
-	return g.views(ctx, notes, ListContentLimit)
+	return shapeViews(notes, sameLimits(len(notes), ListContentLimit), titles), nil
 }
 
 // RandomNode returns a note chosen uniformly among all notes, or among
 // those carrying any of tags; nil when there is none.
 func (g *GraphService) RandomNode(ctx context.Context, tags []string) (*NodeView, error) {
-	note, err := g.reader.RandomNote(ctx, g.project, tags, g.pick)
+	note, titles, err := g.reader.RandomNoteTitled(ctx, g.project, tags, g.pick)
 	if err != nil {
 		return nil, fmt.Errorf("graph: random note: %w", err)
 	}
 	if note == nil {
 		return nil, nil
 	}
-	views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
-	if err != nil {
-		return nil, err
-	}
-	return &views[0], nil
+	return &shapeViews([]Note{*note}, []int{PrimaryContentLimit}, titles)[0], nil
 }
 
 // Search returns up to limit (1..MaxSearchLimit) notes most similar to

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -132,8 +133,16 @@ func (n *Note) HasTag(tag string) bool {
 // LinkTargets returns the distinct IDs n links to, in first-seen order,
 // leaving out unresolved links.
 func (n *Note) LinkTargets() []string {
-	seen := make(map[string]bool, len(n.Links))
 	out := make([]string, 0, len(n.Links))
+	if len(n.Links) <= smallLinkCount { // most notes: a scan beats a map
+		for _, l := range n.Links {
+			if l.Target != "" && !slices.Contains(out, l.Target) {
+				out = append(out, l.Target)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(n.Links))
 	for _, l := range n.Links {
 		if l.Target == "" || seen[l.Target] {
 			continue
@@ -143,3 +152,7 @@ func (n *Note) LinkTargets() []string {
 	}
 	return out
 }
+
+// smallLinkCount is where LinkTargets switches from scanning what it found
+// to a set: every answer of the graph tools calls it for every note shown.
+const smallLinkCount = 24

@@ -3,4 +3,5 @@
 MATCH (n:Note {project: $project})
 WHERE n.id IS NOT NULL AND all(t IN $tags WHERE t IN n.tagsNorm)
 WITH n ORDER BY n.project, n.id LIMIT $limit
-RETURN n.id AS id, n.doc AS doc, n.targets AS targets
+RETURN n.id AS id, n.doc AS doc, n.targets AS targets,
+       [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] AS titles

@@ -5,4 +5,5 @@
 MATCH (n:Note {project: $project})
 WHERE n.id IS NOT NULL AND any(t IN n.tagsNorm WHERE t IN $tags)
 WITH n ORDER BY n.project, n.id LIMIT $limit
-RETURN n.id AS id, n.doc AS doc, n.targets AS targets
+RETURN n.id AS id, n.doc AS doc, n.targets AS targets,
+       [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] AS titles

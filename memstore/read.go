@@ -95,17 +95,16 @@ func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Dire
 	return neighborsOf(nd, dir, limit), nil
 }
 
-// neighborsOf lists copies of nd's neighbours as Neighbors does (nil when
-// it has none); the caller holds the read lock.
-func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
+// neighborNodes lists nd's neighbours as Neighbors orders them and how
+// many of them are outgoing; the caller holds the read lock.
+func neighborNodes(nd *node, dir core.Direction, limit int) (found []*node, outgoing int) {
 	if limit <= 0 {
 		limit = math.MaxInt
 	}
-	var found []*node
 	if dir != core.DirectionIn {
 		found = append(found, nd.out[:min(limit, len(nd.out))]...)
 	}
-	outgoing := len(found)
+	outgoing = len(found)
 	if dir != core.DirectionOut {
 		for _, n := range nd.in {
 			if len(found) >= limit {
@@ -117,6 +116,13 @@ func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
 			found = append(found, n)
 		}
 	}
+	return found, outgoing
+}
+
+// neighborsOf lists copies of nd's neighbours as Neighbors does (nil when
+// it has none); the caller holds the read lock.
+func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
+	found, outgoing := neighborNodes(nd, dir, limit)
 	if len(found) == 0 {
 		return nil
 	}
@@ -128,6 +134,16 @@ func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
 		}
 	}
 	return out
+}
+
+// viewNote is what a view shows of a stored note (see core.ContextQuery),
+// sharing its tags and links with the store: an upsert replaces a note's
+// lists and the writes that change a stored link list copy it first
+// (write.go), so a list once stored never changes. Copying whole notes
+// (links with their raw text, frontmatter) was most of a get_neighbors
+// call on the embedded store.
+func viewNote(n core.Note) core.Note {
+	return core.Note{Project: n.Project, ID: n.ID, Title: n.Title, Content: n.Content, Tags: n.Tags, Links: n.Links}
 }
 
 // NoteContext reads around id under one read lock (core.ContextReader).
@@ -147,29 +163,38 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 	if nd == nil {
 		return nil, fmt.Errorf("memstore: read around %s: %w", id, core.ErrNotFound)
 	}
+	var found []*node
+	outgoing := 0
+	if q.Direction != "" {
+		found, outgoing = neighborNodes(nd, q.Direction, q.Limit)
+	}
+	// Titles come from the notes' edges (their distinct resolved targets,
+	// as node pointers) rather than a map lookup per link: at 100k notes
+	// the lookups, each a cache miss, were most of a get_neighbors call.
+	size := 0
+	for _, n := range found {
+		size += len(n.out)
+	}
 	nc := &core.NoteContext{
 		Degree:    core.Degree{In: len(nd.in), Out: len(nd.out)},
-		Neighbors: []core.Neighbor{},
-		Titles:    map[string]string{},
+		Neighbors: make([]core.Neighbor, len(found)),
+		Titles:    make(map[string]string, size+len(nd.out)),
 	}
-	addTitles := func(n *core.Note) {
-		for _, t := range n.LinkTargets() {
-			if target := g.notes[t]; target != nil {
-				nc.Titles[t] = target.note.Title
-			}
+	addTitles := func(n *node) {
+		for _, t := range n.out {
+			nc.Titles[t.note.ID] = t.note.Title
 		}
 	}
 	if !q.SkipNote {
 		nc.Note = cloneNote(nd.note)
-		addTitles(&nc.Note)
+		addTitles(nd)
 	}
-	if q.Direction != "" {
-		if ns := neighborsOf(nd, q.Direction, q.Limit); ns != nil {
-			nc.Neighbors = ns
+	for i, n := range found {
+		nc.Neighbors[i] = core.Neighbor{Note: viewNote(n.note), Direction: core.DirectionOut}
+		if i >= outgoing {
+			nc.Neighbors[i].Direction = core.DirectionIn
 		}
-		for i := range nc.Neighbors {
-			addTitles(&nc.Neighbors[i].Note)
-		}
+		addTitles(n)
 	}
 	return nc, nil
 }

@@ -124,3 +124,34 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 	n := cloneNote(candidates[i].note)
 	return &n, nil
 }
+
+// TaggedNotes is NotesByTags with the titles of the notes' link targets,
+// under one read lock (core.ContextReader).
+func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, error) {
+	notes, err := s.NotesByTags(ctx, project, tags, mode, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	titles, err := s.linkTitles(ctx, project, notes)
+	return notes, titles, err
+}
+
+// RandomNoteTitled is RandomNote with the titles of the note's link
+// targets (core.ContextReader).
+func (s *Store) RandomNoteTitled(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
+	note, err := s.RandomNote(ctx, project, tags, pick)
+	if err != nil || note == nil {
+		return nil, nil, err
+	}
+	titles, err := s.linkTitles(ctx, project, []core.Note{*note})
+	return note, titles, err
+}
+
+// linkTitles resolves the titles of every link target of notes.
+func (s *Store) linkTitles(ctx context.Context, project string, notes []core.Note) (map[string]string, error) {
+	var targets []string
+	for i := range notes {
+		targets = append(targets, notes[i].LinkTargets()...)
+	}
+	return s.ResolveTitles(ctx, project, targets)
+}

@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
@@ -107,6 +108,8 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 	}
 	for key, target := range claims {
 		for linker := range g.unresolved[key] {
+			// Copy on write: readers share stored link lists (viewNote).
+			linker.note.Links = slices.Clone(linker.note.Links)
 			for i := range linker.note.Links {
 				if l := &linker.note.Links[i]; l.Target == "" && l.Key == key {
 					l.Target = target.id()
@@ -203,6 +206,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 			if doomed[linker] {
 				continue
 			}
+			linker.note.Links = slices.Clone(linker.note.Links) // copy on write, as above
 			for i := range linker.note.Links {
 				if l := &linker.note.Links[i]; l.Target == nd.id() {
 					l.Target = ""

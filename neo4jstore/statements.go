@@ -31,6 +31,8 @@ var (
 	stmtNoteContextOut          = stmt("note_context_out")
 	stmtNoteContextIn           = stmt("note_context_in")
 	stmtNoteContextBoth         = stmt("note_context_both")
+	stmtCatalogLoad             = stmt("catalog_load")
+	stmtCatalogNotes            = stmt("catalog_notes")
 	stmtSchemaUnresolvedKey     = stmt("schema_unresolved_key")
 	stmtSchemaGraphMetaKey      = stmt("schema_graph_meta_key")
 	stmtSchemaMigrationKey      = stmt("schema_migration_key")

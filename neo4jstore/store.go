@@ -40,6 +40,7 @@ type Store struct {
 	mirrors mirrors     // note vectors mirrored for exact search, see mirror.go
 
 	keywordStats keywordStats // IDF statistics of keyword search, see search.go
+	catalogs     catalogs     // note IDs and tags for random and tagged picks, see catalog.go
 
 	// life ends at Close; background work (mirror loads) runs within it.
 	life       context.Context
@@ -156,9 +157,25 @@ func (s *Store) callContext(ctx context.Context) (context.Context, context.Cance
 // here would turn off retries.
 type txn struct {
 	ctx    context.Context
-	tx     neo4j.ManagedTransaction
+	tx     runner
 	failed *string
 	log    *slog.Logger
+}
+
+// runner runs one statement: a managed transaction, or a session in
+// auto-commit mode (autoCommit).
+type runner interface {
+	Run(ctx context.Context, cypher string, params map[string]any) (neo4j.ResultWithContext, error)
+}
+
+// autoCommit runs each statement as its own auto-commit transaction.
+type autoCommit struct {
+	session neo4j.SessionWithContext
+	timeout time.Duration
+}
+
+func (a autoCommit) Run(ctx context.Context, cypher string, params map[string]any) (neo4j.ResultWithContext, error) {
+	return a.session.Run(ctx, cypher, params, neo4j.WithTxTimeout(a.timeout))
 }
 
 // collect runs st and returns all its records. Each statement's time is
@@ -213,7 +230,7 @@ func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, w
 	// ctx has ended, or the pool would leak a connection per cancelled call.
 	defer func() { _ = session.Close(context.WithoutCancel(ctx)) }()
 	var failed string
-	fn := func(tx neo4j.ManagedTransaction) (any, error) {
+	runWork := func(tx runner) error {
 		var err error
 		// A note caught half-way through a rewrite (errTorn) is read
 		// again; the rewrite has committed by the time the query reruns.
@@ -223,15 +240,16 @@ func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, w
 				break
 			}
 		}
-		return nil, err
+		return err
 	}
-	timeout := neo4j.WithTxTimeout(s.cfg.Timeout)
 	start := time.Now()
 	var err error
 	if mode == neo4j.AccessModeRead {
-		_, err = session.ExecuteRead(ctx, fn, timeout)
+		err = s.readAutoCommit(ctx, session, runWork)
 	} else {
-		_, err = session.ExecuteWrite(ctx, fn, timeout)
+		_, err = session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			return nil, runWork(tx)
+		}, neo4j.WithTxTimeout(s.cfg.Timeout))
 	}
 	s.log.Debug("neo4j transaction", "op", op, "ms", time.Since(start).Milliseconds(), "ok", err == nil)
 	if err == nil {
@@ -242,6 +260,44 @@ func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, w
 	}
 	return s.translate(op, err)
 }
+
+// readAutoCommit runs a read's statements as auto-commit transactions:
+// one network round trip each, where a managed transaction (BEGIN with the
+// first statement, then COMMIT) takes two; an indexed lookup at 100k notes
+// went from 0.50 to 0.33 ms p50. Reads lose nothing by it: Neo4j
+// transactions are read-committed, so the statements of a read transaction
+// see commits made between them just as separate ones do, and the session's
+// bookmark manager still makes each see this Store's earlier writes. Like a
+// managed transaction, the read is run again from the start after a
+// failure the driver calls retryable (a leader switch, a deadlock, a lost
+// connection), with backoff, while ctx allows.
+func (s *Store) readAutoCommit(ctx context.Context, session neo4j.SessionWithContext, runWork func(runner) error) error {
+	backoff := 10 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		err := runWork(autoCommit{session: session, timeout: s.cfg.Timeout})
+		if err != nil && ctx.Err() != nil {
+			// The driver's error for a cancelled call does not wrap the
+			// cause; callers branch on it (errors.Is(err, context.Canceled)).
+			return fmt.Errorf("%w: %v", ctx.Err(), err)
+		}
+		if err == nil || !neo4j.IsRetryable(err) || attempt == maxReadAttempts {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// maxReadAttempts bounds the runs of a read that keeps failing with
+// retryable errors (the driver's managed transactions retry for 30 s).
+const maxReadAttempts = 8
 
 // maxTornReads bounds how often a read reruns after catching a note
 // half-way through a rewrite; one rerun virtually always suffices.

@@ -4,12 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // NotesByTags returns up to limit notes carrying any or all of tags, by ID.
 func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, error) {
+	notes, _, err := s.TaggedNotes(ctx, project, tags, mode, limit)
+	return notes, err
+}
+
+// TaggedNotes is NotesByTags with the titles of the notes' link targets.
+// With a current catalog (catalog.go) the notes are picked in process and
+// read in one statement; otherwise the (project, id) index is read in
+// order and filtered by tag until limit notes match.
+func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, error) {
 	var st statement
 	switch mode {
 	case core.TagModeAny:
@@ -17,46 +27,114 @@ func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, 
 	case core.TagModeAll:
 		st = stmtTagsAll
 	default:
-		return nil, fmt.Errorf("neo4jstore: notes by tags: %w", core.InvalidArgument("mode must be one of any, all, got %q", mode))
+		return nil, nil, fmt.Errorf("neo4jstore: notes by tags: %w", core.InvalidArgument("mode must be one of any, all, got %q", mode))
 	}
 	norm := normalizeTags(tags)
 	if len(norm) == 0 {
-		return []core.Note{}, nil
+		return []core.Note{}, map[string]string{}, nil
+	}
+	if cat := s.catalog(project); cat != nil {
+		notes, titles, ok, err := s.taggedFromCatalog(ctx, project, cat, norm, mode, limit)
+		if ok || err != nil {
+			return notes, titles, err
+		}
 	}
 	var notes []core.Note
+	titles := map[string]string{}
 	err := s.read(ctx, "notes by tags", func(t txn) error {
 		records, err := t.collect(st, map[string]any{"project": project, "tags": norm, "limit": limitParam(limit)})
 		if err != nil {
 			return err
 		}
+		clear(titles)
+		for _, r := range records {
+			addTitles(titles, r.Values[3])
+		}
 		notes, err = decodeNotes(project, records)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return notes, nil
+	return notes, titles, nil
 }
 
-// RandomNote counts the candidates, asks pick for an index and reads the
-// candidate at that index in ID order from the (project, id) index. The
-// count and the read are separate transactions so that pick runs exactly
-// once per count even when a transaction is retried. A note deleted in
-// between can leave nothing at the picked index; then it counts and picks
-// again (up to maxTornReads times), since (nil, nil) means "no candidate",
-// which a concurrent delete of one note does not make true (found by the
-// load test, integration/e2e/load_test.go).
+// taggedFromCatalog answers TaggedNotes from cat; ok is false when the
+// database has moved on since cat was read, or a note read back no longer
+// matches (a write committed during the read).
+func (s *Store) taggedFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, bool, error) {
+	var picked []int32
+	if mode == core.TagModeAny {
+		picked = cat.anyTag(norm, limit)
+	} else {
+		picked = cat.allTags(norm, limit)
+	}
+	ids := make([]string, len(picked))
+	for i, p := range picked {
+		ids[i] = cat.ids[p]
+	}
+	read, ok, err := s.readPicked(ctx, project, cat, ids)
+	if !ok || err != nil {
+		return nil, nil, false, err
+	}
+	notes := make([]core.Note, 0, len(ids))
+	for _, id := range ids {
+		n, found := read.notes[id]
+		if !found || !hasTags(read.tags[id], norm, mode) {
+			return nil, nil, false, nil
+		}
+		notes = append(notes, n)
+	}
+	return notes, read.titles, true, nil
+}
+
+// hasTags reports whether a note's normalised tags match norm in mode.
+func hasTags(noteTags, norm []string, mode core.TagMode) bool {
+	for _, t := range norm {
+		in := slices.Contains(noteTags, t)
+		if mode == core.TagModeAny && in {
+			return true
+		}
+		if mode == core.TagModeAll && !in {
+			return false
+		}
+	}
+	return mode == core.TagModeAll
+}
+
+// RandomNote returns the candidate at index pick(n) in ID order (see
+// RandomNoteTitled).
 func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
+	note, _, err := s.RandomNoteTitled(ctx, project, tags, pick)
+	return note, err
+}
+
+// RandomNoteTitled is RandomNote with the titles of the note's link
+// targets. With a current catalog (catalog.go) the candidates are counted
+// and picked in process and the note read in one statement; otherwise it
+// counts the candidates, asks pick for an index and reads the candidate at
+// that index in ID order from the (project, id) index, O(notes). The count
+// and the read are separate transactions so that pick runs exactly once per
+// count even when a transaction is retried. A note deleted in between can
+// leave nothing at the picked index; then it counts and picks again (up to
+// maxTornReads times), since (nil, nil) means "no candidate", which a
+// concurrent delete of one note does not make true (found by the load
+// test, integration/e2e/load_test.go). pick is likewise called again when
+// a catalog pick turns out stale.
+func (s *Store) RandomNoteTitled(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
 	norm := normalizeTags(tags)
+	if cat := s.catalog(project); cat != nil {
+		note, titles, ok, err := s.randomFromCatalog(ctx, project, cat, norm, pick)
+		if ok || err != nil {
+			return note, titles, err
+		}
+	}
 	count, nth := stmtReadCount, stmtRandomNth
 	params := map[string]any{"project": project}
 	if len(norm) > 0 {
 		count, nth = stmtRandomCountTagged, stmtRandomNthTagged
 		params["tags"] = norm
 	}
-	// The count and the pick are two reads: a note deleted in between can
-	// make the pick land past the end (or on a vanished note). That is not
-	// "no note matches", so count again, as reads retry a torn note.
 	for range maxTornReads {
 		var n int64
 		err := s.read(ctx, "random note", func(t txn) error {
@@ -68,30 +146,68 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 			return nil
 		})
 		if err != nil || n == 0 {
-			return nil, err
+			return nil, nil, err
 		}
 		k := pick(int(n))
 		if k < 0 || int64(k) >= n {
-			return nil, fmt.Errorf("neo4jstore: random note: pick(%d) returned %d, out of range", n, k)
+			return nil, nil, fmt.Errorf("neo4jstore: random note: pick(%d) returned %d, out of range", n, k)
 		}
 		var note *core.Note
+		titles := map[string]string{}
 		err = s.read(ctx, "random note", func(t txn) error {
+			note = nil
 			r, err := t.single(nth, with(params, "skip", int64(k)))
 			if err != nil || r == nil {
-				note = nil
 				return err
 			}
 			got, err := decodeNote(project, r.Values[0], r.Values[1], r.Values[2])
 			if errors.Is(err, errVanished) {
-				note = nil
 				return nil
 			}
+			clear(titles)
+			addTitles(titles, r.Values[3])
 			note = &got
 			return err
 		})
 		if err != nil || note != nil {
-			return note, err
+			return note, titles, err
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
+}
+
+// randomFromCatalog answers RandomNoteTitled from cat; ok is false when
+// the database has moved on since cat was read.
+func (s *Store) randomFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, pick func(n int) int) (*core.Note, map[string]string, bool, error) {
+	n := len(cat.ids)
+	var candidates []int32
+	if len(norm) > 0 {
+		candidates = cat.anyTag(norm, 0)
+		n = len(candidates)
+	}
+	if n == 0 {
+		// Nothing to pick, if the catalog is current: ask for no note, to
+		// read the counter.
+		_, ok, err := s.readPicked(ctx, project, cat, []string{})
+		return nil, nil, ok, err
+	}
+	k := pick(n)
+	if k < 0 || k >= n {
+		return nil, nil, false, fmt.Errorf("neo4jstore: random note: pick(%d) returned %d, out of range", n, k)
+	}
+	id := ""
+	if candidates != nil {
+		id = cat.ids[candidates[k]]
+	} else {
+		id = cat.ids[k]
+	}
+	read, ok, err := s.readPicked(ctx, project, cat, []string{id})
+	if !ok || err != nil {
+		return nil, nil, false, err
+	}
+	note, found := read.notes[id]
+	if !found || (len(norm) > 0 && !hasTags(read.tags[id], norm, core.TagModeAny)) {
+		return nil, nil, false, nil
+	}
+	return &note, read.titles, true, nil
 }

@@ -2,8 +2,11 @@ package server_test
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/vaultgraph/vaultgraph/benchgen"
 	"github.com/vaultgraph/vaultgraph/server"
 )
 
@@ -77,6 +80,56 @@ func BenchmarkStdioRawReads(b *testing.B) {
 				size = len(line)
 			}
 			b.ReportMetric(float64(size), "B/answer")
+		})
+	}
+}
+
+// BenchmarkStdioRawBenchgen is BenchmarkStdioRawReads on a generated vault
+// of 10k notes (benchgen, as make bench uses), with the arguments vgbench
+// draws: the answers have the sizes of the end-to-end figures, without
+// Neo4j or a process boundary. Profile a case with
+// -bench 'StdioRawBenchgen/get_node_depth=1' -cpuprofile.
+func BenchmarkStdioRawBenchgen(b *testing.B) {
+	dir := b.TempDir()
+	m, err := benchgen.Generate(dir, benchgen.Config{Notes: 10_000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rc := rawStdio(b, fixtureOn(b, dir, nil))
+	ids := make([]string, len(m.Notes))
+	for i, n := range m.Notes {
+		ids[i] = n.ID()
+	}
+	var tags []string
+	for _, n := range m.Notes {
+		tags = append(tags, n.Tags...)
+	}
+	for _, tc := range []struct {
+		name, tool string
+		args       func(rng *rand.Rand) string
+	}{
+		{"get_node", "get_node", func(rng *rand.Rand) string { return fmt.Sprintf(`{"id":%q}`, ids[rng.IntN(len(ids))]) }},
+		{"get_node depth=1", "get_node", func(rng *rand.Rand) string {
+			return fmt.Sprintf(`{"id":%q,"depth":1}`, ids[rng.IntN(len(ids))])
+		}},
+		{"get_neighbors", "get_neighbors", func(rng *rand.Rand) string { return fmt.Sprintf(`{"id":%q}`, ids[rng.IntN(len(ids))]) }},
+		{"search_by_tags", "search_by_tags", func(rng *rand.Rand) string {
+			return fmt.Sprintf(`{"tags":[%q]}`, tags[rng.IntN(len(tags))])
+		}},
+		{"random_node", "random_node", func(*rand.Rand) string { return `{}` }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ReportAllocs()
+			size := 0
+			for b.Loop() {
+				line := rc.call(b, tc.tool, tc.args(rng))
+				if bytes.Contains(line, []byte(`"isError":true`)) {
+					b.Fatalf("error result: %.300s", line)
+				}
+				size += len(line)
+			}
+			b.ReportMetric(float64(size)/float64(b.N), "B/answer")
 		})
 	}
 }

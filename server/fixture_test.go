@@ -98,11 +98,9 @@ func newFixture(t testing.TB) *fixture {
 // wrap(store), to inject store failures.
 func newFixtureWith(t testing.TB, wrap func(core.GraphReader) core.GraphReader) *fixture {
 	t.Helper()
-	store := memstore.New()
-	t.Cleanup(func() { _ = store.Close(context.Background()) })
-	f := &fixture{vault: t.TempDir(), store: store, warnings: vault.NewWarnings(0)}
+	dir := t.TempDir()
 	for rel, content := range seedFiles {
-		full := filepath.Join(f.vault, filepath.FromSlash(rel))
+		full := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -110,6 +108,15 @@ func newFixtureWith(t testing.TB, wrap func(core.GraphReader) core.GraphReader) 
 			t.Fatal(err)
 		}
 	}
+	return fixtureOn(t, dir, wrap)
+}
+
+// fixtureOn is a fixture serving the vault at dir from a fresh memstore.
+func fixtureOn(t testing.TB, dir string, wrap func(core.GraphReader) core.GraphReader) *fixture {
+	t.Helper()
+	store := memstore.New()
+	t.Cleanup(func() { _ = store.Close(context.Background()) })
+	f := &fixture{vault: dir, store: store, warnings: vault.NewWarnings(0)}
 	mirror, err := vault.NewMirror(vault.Config{Root: f.vault, Project: project, Store: store, Logger: quietLogger(), Warnings: f.warnings, NoProgress: true})
 	if err != nil {
 		t.Fatal(err)

@@ -23,12 +23,14 @@ type target struct {
 }
 
 // baseEnv is the environment of every vaultgraph process: ours, minus any
-// VAULTGRAPH_ setting of the user's, plus a config home with no config
-// file, so only the flags and env the benchmark sets apply.
+// VAULTGRAPH_ setting of the user's (but the VAULTGRAPH_PPROF developer
+// switch, to profile a benchmark's serve), plus a config home with no
+// config file, so only the flags and env the benchmark sets apply.
 func baseEnv(configHome string, extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "VAULTGRAPH_") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+		user := strings.HasPrefix(kv, "VAULTGRAPH_") && !strings.HasPrefix(kv, "VAULTGRAPH_PPROF=")
+		if !user && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
 			env = append(env, kv)
 		}
 	}

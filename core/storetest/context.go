@@ -123,3 +123,63 @@ var contextCases = []testCase{
 		assert.True(e.t, errors.Is(err, core.ErrInvalidArgument), "%v", err)
 	}},
 }
+
+// titledCases hold TaggedNotes and RandomNoteTitled to NotesByTags and
+// RandomNote, with the titles ResolveTitles gives for their links.
+var titledCases = []testCase{
+	{"tagged notes with titles are NotesByTags with ResolveTitles of their links", func(e *env) {
+		p := e.project()
+		notes := taggedNotes()
+		notes[0].Links = []core.Link{linkTo("a.md"), ghost("nowhere"), linkTo("e.md")}
+		notes[1].Links = []core.Link{linkTo("a.md"), linkTo("c.md")}
+		e.upsert(p, notes...)
+		for _, tags := range [][]string{{"ml"}, {"#Go", "python"}, {"ml", "go"}, {"nothing"}} {
+			for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
+				for _, limit := range []int{0, 1, 10} {
+					got, titles, err := e.store.TaggedNotes(e.ctx, p, tags, mode, limit)
+					require.NoError(e.t, err)
+					want := e.byTags(p, tags, mode, limit)
+					assert.Equal(e.t, noteIDs(want), noteIDs(got), "%v %s %d", tags, mode, limit)
+					for i := range min(len(want), len(got)) {
+						e.sameNote(p, want[i], got[i])
+					}
+					assert.Equal(e.t, e.titlesOf(p, want), titles, "%v %s %d: titles", tags, mode, limit)
+				}
+			}
+		}
+	}},
+	{"a random note with titles is RandomNote with ResolveTitles of its links", func(e *env) {
+		p := e.project()
+		notes := taggedNotes()
+		notes[1].Links = []core.Link{linkTo("b.md"), linkTo("a.md"), ghost("x")}
+		e.upsert(p, notes...)
+		for _, tags := range [][]string{nil, {"ml"}, {"nothing"}} {
+			for _, k := range []int{0, 1, 2} {
+				pick := func(n int) int { return min(k, n-1) }
+				want, err := e.store.RandomNote(e.ctx, p, tags, pick)
+				require.NoError(e.t, err)
+				got, titles, err := e.store.RandomNoteTitled(e.ctx, p, tags, pick)
+				require.NoError(e.t, err)
+				if want == nil {
+					assert.Nil(e.t, got, "%v pick %d", tags, k)
+					continue
+				}
+				require.NotNil(e.t, got, "%v pick %d", tags, k)
+				e.sameNote(p, *want, *got)
+				assert.Equal(e.t, e.titlesOf(p, []core.Note{*want}), titles, "%v pick %d: titles", tags, k)
+			}
+		}
+	}},
+}
+
+// titlesOf resolves the titles of every link target of notes.
+func (e *env) titlesOf(p string, notes []core.Note) map[string]string {
+	e.t.Helper()
+	var targets []string
+	for _, n := range notes {
+		targets = append(targets, n.LinkTargets()...)
+	}
+	titles, err := e.store.ResolveTitles(e.ctx, p, targets)
+	require.NoError(e.t, err)
+	return titles
+}

@@ -120,18 +120,8 @@ func errorResult(body ErrorBody) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
 }
 
-// mustJSON encodes v compactly without HTML escaping. The response types
-// always encode; a failure is a programming error.
-func mustJSON(v any) (string, json.RawMessage) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("entities: encode %T: %v", v, err))
-	}
-	raw := bytes.TrimRight(buf.Bytes(), "\n")
-	return string(raw), json.RawMessage(raw)
-}
+// mustJSON is tools.EncodeJSON.
+func mustJSON(v any) (string, json.RawMessage) { return tools.EncodeJSON(v) }
 
 // arguments checks calls against a tool's input schema. Unlike
 // tools.Arguments it keeps where each violation is, for the envelope's

@@ -6,9 +6,9 @@
 package envelope
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -51,16 +51,5 @@ func result(body any, isError bool) *mcp.CallToolResult {
 	}
 }
 
-// encode writes v compactly without HTML escaping (memories and chunks are
-// markdown, and \u003c helps no model). The envelope types always encode;
-// a failure is a programming error in the data a handler built.
-func encode(v any) (string, json.RawMessage) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("envelope: encode %T: %v", v, err))
-	}
-	raw := bytes.TrimRight(buf.Bytes(), "\n")
-	return string(raw), json.RawMessage(raw)
-}
+// encode is tools.EncodeJSON.
+func encode(v any) (string, json.RawMessage) { return tools.EncodeJSON(v) }

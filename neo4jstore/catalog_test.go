@@ -1,0 +1,120 @@
+package neo4jstore
+
+import (
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+// waitCatalog waits until s has a catalog of project at the database's
+// current change counter.
+func waitCatalog(t *testing.T, s *Store, project string) *catalog {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if cat := s.catalog(project); cat != nil {
+			return cat
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no catalog of %s after 30 s", project)
+	return nil
+}
+
+// Picks from the catalog answer what memstore answers, and a write by
+// another process is seen at once: the stale catalog is not used, the scan
+// answers, and a new catalog takes over.
+func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
+	log := &statementLog{}
+	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
+	other := openStore(t) // another process writing
+	ctx := t.Context()
+	project := fmt.Sprintf("catalog-%d", rand.Uint64())
+	spec := graphSpec{notes: 300, seed: 5, avgLinks: 3, preferHubs: 0.5, selfLinks: 0.05,
+		ghosts: 0.1, components: 2, tags: 8, content: 40, oddIDs: true}
+	notes := spec.generate()
+	mem := memstore.New()
+	for _, st := range []core.GraphWriter{mem, other} {
+		require.NoError(t, st.UpsertNotes(ctx, project, notes))
+	}
+
+	compare := func(stage string) {
+		t.Helper()
+		for _, tags := range [][]string{{"tag0"}, {"TAG1", "#tag2"}, {"tag0", "tag1"}, {"tag3", "tag4", "tag5"}, {"none"}, {"tag1", "none"}} {
+			for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
+				for _, limit := range []int{0, 1, 5} {
+					want, wantTitles, err := mem.TaggedNotes(ctx, project, tags, mode, limit)
+					require.NoError(t, err)
+					got, gotTitles, err := s.TaggedNotes(ctx, project, tags, mode, limit)
+					require.NoError(t, err)
+					assert.Equal(t, noteIDsOf(want), noteIDsOf(got), "%s: %v %s limit %d", stage, tags, mode, limit)
+					assert.Equal(t, wantTitles, gotTitles, "%s: titles of %v %s limit %d", stage, tags, mode, limit)
+				}
+			}
+			for _, k := range []int{0, 3, 1000} {
+				pick := func(n int) int { return min(k, n-1) }
+				want, wantTitles, err := mem.RandomNoteTitled(ctx, project, tags, pick)
+				require.NoError(t, err)
+				got, gotTitles, err := s.RandomNoteTitled(ctx, project, tags, pick)
+				require.NoError(t, err)
+				if want == nil {
+					assert.Nil(t, got, "%s: random %v pick %d", stage, tags, k)
+					continue
+				}
+				require.NotNil(t, got, "%s: random %v pick %d", stage, tags, k)
+				assert.Equal(t, want.ID, got.ID, "%s: random %v pick %d", stage, tags, k)
+				assert.Equal(t, wantTitles, gotTitles, "%s: titles of random %v pick %d", stage, tags, k)
+			}
+		}
+		want, err := mem.RandomNote(ctx, project, nil, func(n int) int { return n - 1 })
+		require.NoError(t, err)
+		got, err := s.RandomNote(ctx, project, nil, func(n int) int { return n - 1 })
+		require.NoError(t, err)
+		assert.Equal(t, want.ID, got.ID, "%s: last note", stage)
+	}
+
+	waitCatalog(t, s, project)
+	scans := log.count("tags_any") + log.count("tags_all") + log.count("random_nth") + log.count("random_nth_tagged")
+	compare("catalog")
+	assert.Equal(t, scans, log.count("tags_any")+log.count("tags_all")+log.count("random_nth")+log.count("random_nth_tagged"),
+		"a current catalog answers without scanning")
+	assert.Positive(t, log.count("catalog_notes"))
+
+	// Another process deletes notes, retags one and adds one: answered at
+	// once by the scan, then by a new catalog.
+	_, err := other.DeleteNotes(ctx, project, []string{notes[0].ID, notes[7].ID, notes[100].ID})
+	require.NoError(t, err)
+	_, err = mem.DeleteNotes(ctx, project, []string{notes[0].ID, notes[7].ID, notes[100].ID})
+	require.NoError(t, err)
+	changed := notes[50]
+	changed.Tags = []string{"tag0", "none"}
+	added := core.Note{ID: "zzz-new.md", Title: "New", Tags: []string{"tag1", "none"}, Hash: "n",
+		Links: []core.Link{{Raw: "[[x]]", Key: keyFor(notes[3].ID), Target: notes[3].ID}}}
+	for _, st := range []core.GraphWriter{mem, other} {
+		require.NoError(t, st.UpsertNotes(ctx, project, []core.Note{changed, added}))
+	}
+	compare("after another process wrote")
+	waitCatalog(t, s, project)
+	compare("new catalog")
+}
+
+// The catalog's merges agree with a plain filter.
+func TestCatalogTagSets(t *testing.T) {
+	c := &catalog{ids: []string{"a", "b", "c", "d", "e"}, tags: map[string][]int32{"x": {0, 2, 4}, "y": {1, 2}, "z": {2, 3, 4}}}
+	assert.Equal(t, []int32{0, 1, 2, 4}, c.anyTag([]string{"x", "y"}, 0))
+	assert.Equal(t, []int32{0, 1}, c.anyTag([]string{"x", "y"}, 2))
+	assert.Equal(t, []int32{0, 2, 4}, c.anyTag([]string{"x", "nope"}, 0))
+	assert.Empty(t, c.anyTag([]string{"nope"}, 0))
+	assert.Equal(t, []int32{2, 4}, c.allTags([]string{"x", "z"}, 0))
+	assert.Equal(t, []int32{2}, c.allTags([]string{"x", "y", "z"}, 0))
+	assert.Equal(t, []int32{2}, c.allTags([]string{"z", "x"}, 1))
+	assert.Empty(t, c.allTags([]string{"x", "nope"}, 0))
+}

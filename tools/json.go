@@ -1,0 +1,40 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+// encodeBuffers are reused by EncodeJSON: an answer is encoded into a
+// pooled buffer and copied out once at its exact size, instead of growing a
+// new buffer from nothing for each 30 KB answer.
+var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// EncodeJSON encodes a tool's answer compactly without escaping <, > and &
+// (note content is markdown, and \u003c helps no model), as the result's
+// text and as its structured content. The two share one copy of the bytes:
+// the text is a string view of raw, which nobody writes to afterwards. The
+// answer types always encode; a failure is a programming error in the data
+// a handler built, and panics (the server's recovery answers it).
+func EncodeJSON(v any) (text string, raw json.RawMessage) {
+	buf := encodeBuffers.Get().(*bytes.Buffer)
+	defer encodeBuffers.Put(buf)
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("tools: encode %T: %v", v, err))
+	}
+	raw = bytes.Clone(bytes.TrimRight(buf.Bytes(), "\n"))
+	if buf.Cap() > 1<<20 { // one huge answer does not pin its buffer
+		buf.Reset()
+		*buf = bytes.Buffer{}
+	}
+	if len(raw) == 0 {
+		return "", raw
+	}
+	return unsafe.String(&raw[0], len(raw)), raw
+}
