@@ -19,6 +19,8 @@ type ContextReader interface {
 
 	// TaggedNotes is NotesByTags with the titles of every existing link
 	// target of the notes returned (ID → title): search_by_tags in one call.
+	// Its notes may hold only what a view shows, as NoteContext's
+	// neighbours (see NoteContext.Neighbors).
 	TaggedNotes(ctx context.Context, project string, tags []string, mode TagMode, limit int) ([]Note, map[string]string, error)
 
 	// RandomNoteTitled is RandomNote with the titles of every existing

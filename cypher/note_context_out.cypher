@@ -4,17 +4,22 @@
 // and for the note and each neighbour the titles of the notes it links to.
 // The titles come from a walk of LINKS_TO relationships (a note's resolved
 // links) instead of a second round trip that looks every target up by ID.
+// The titles are left out when $titles is false: the caller has them from
+// its catalog (neo4jstore/catalog.go) if version is the catalog's.
 // A neighbour comes as its head (neo4jstore/codec.go) when the head is of
 // the note's current revision; else (a note written before heads, or by an
 // older vaultgraph) as its doc.
+OPTIONAL MATCH (g:GraphMeta {project: $project})
+WITH coalesce(g.version, 0) AS version
 MATCH (c:Note {project: $project, id: $id})
 OPTIONAL MATCH (c)-[:LINKS_TO]->(n:Note)
-WITH c, n, 0 AS side
-WITH c, n, side ORDER BY side, n.id LIMIT $limit
-WITH c, collect(CASE WHEN n IS NOT NULL THEN
-  [n.id, CASE WHEN n.head STARTS WITH '{"rev":"' + n.targets[0] + '"' THEN n.head ELSE n.doc END, n.targets, CASE side WHEN 0 THEN 'out' ELSE 'in' END, [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]]]
+WITH version, c, n, 0 AS side
+WITH version, c, n, side ORDER BY side, n.id LIMIT $limit
+WITH version, c, collect(CASE WHEN n IS NOT NULL THEN
+  [n.id, CASE WHEN n.head STARTS WITH '{"rev":"' + n.targets[0] + '"' THEN n.head ELSE n.doc END, n.targets, CASE side WHEN 0 THEN 'out' ELSE 'in' END,
+   CASE WHEN $titles THEN [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] ELSE [] END]
 END) AS neighbors
 RETURN c.id AS id, CASE WHEN $withNote THEN c.doc END AS doc, c.targets AS targets,
        c.inDegree AS in, c.outDegree AS out,
-       CASE WHEN $withNote THEN [(c)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] ELSE [] END AS titles,
-       neighbors
+       CASE WHEN $withNote AND $titles THEN [(c)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] ELSE [] END AS titles,
+       neighbors, version

@@ -2,6 +2,7 @@ package neo4jstore
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -23,13 +24,31 @@ import (
 // a new catalog loads in the background. So an answer is always one the
 // database gave at that moment; the catalog only saves the search.
 //
-// Cost: about 100 bytes per note (100k notes: ~10 MB), and one read of
+// Link titles: a statement reads the titles of a note's links by walking
+// its relationships (up to 300 per note here), which was up to half of a
+// get_node at depth 1. With a current catalog the statements leave the
+// titles out and return the counter instead.
+//
+// Cost: about 200 bytes per note (100k notes: ~20 MB), and one read of
 // every note's ID and tags after each write seen, at most one per project
 // at a time and one per catalogReload.
 type catalog struct {
 	version int64
 	ids     []string           // every note ID, ascending
+	titles  map[string]string  // note ID → title
 	tags    map[string][]int32 // normalised tag → ascending positions in ids
+}
+
+// addTitles adds the titles of every existing link target of notes to
+// titles: what the title subqueries of the statements give, without them.
+func (c *catalog) addTitles(titles map[string]string, notes ...core.Note) {
+	for i := range notes {
+		for _, l := range notes[i].Links {
+			if title, ok := c.titles[l.Target]; ok && l.Target != "" {
+				titles[l.Target] = title
+			}
+		}
+	}
 }
 
 // catalogReload is the least time between two loads of a project's
@@ -45,6 +64,7 @@ type catalogEntry struct {
 	cat      *catalog // nil until the first load; stale ones are dropped
 	loading  bool
 	loadedAt time.Time // start of the last load, for catalogReload
+	loads    int
 }
 
 // current returns the project's catalog, nil when there is none yet, and
@@ -65,6 +85,7 @@ func (s *Store) catalog(project string) *catalog {
 		s.background.Add(1)
 		go func() {
 			defer s.background.Done()
+			start := time.Now()
 			cat, err := s.loadCatalog(s.life, project)
 			s.catalogs.mu.Lock()
 			defer s.catalogs.mu.Unlock()
@@ -76,6 +97,12 @@ func (s *Store) catalog(project string) *catalog {
 				return
 			}
 			e.cat = cat
+			e.loads++
+			level := slog.LevelDebug // reloads follow writes: not news
+			if e.loads == 1 {
+				level = slog.LevelInfo
+			}
+			s.log.Log(s.life, level, "neo4j note catalog loaded", "project", project, "notes", len(cat.ids), "tags", len(cat.tags), "seconds", time.Since(start).Seconds())
 		}()
 	}
 	return e.cat
@@ -92,18 +119,19 @@ func (s *Store) staleCatalog(project string, cat *catalog) {
 
 // loadCatalog reads every note's ID and tags in one statement.
 func (s *Store) loadCatalog(ctx context.Context, project string) (*catalog, error) {
-	start := time.Now()
-	cat := &catalog{version: -1, tags: map[string][]int32{}}
+	cat := &catalog{version: -1, titles: map[string]string{}, tags: map[string][]int32{}}
 	err := s.read(ctx, "load note catalog", func(t txn) error {
 		records, err := t.collect(stmtCatalogLoad, map[string]any{"project": project})
 		if err != nil {
 			return err
 		}
 		cat.ids = make([]string, len(records))
+		cat.titles = make(map[string]string, len(records))
 		clear(cat.tags)
 		for i, r := range records {
 			cat.version = num(r.Values[0]) // the same on every row
 			cat.ids[i] = str(r.Values[1])
+			cat.titles[cat.ids[i]] = str(r.Values[3])
 			for _, tag := range strs(r.Values[2]) {
 				cat.tags[tag] = append(cat.tags[tag], int32(i))
 			}
@@ -113,7 +141,6 @@ func (s *Store) loadCatalog(ctx context.Context, project string) (*catalog, erro
 	if err != nil {
 		return nil, err
 	}
-	s.log.Debug("neo4j note catalog loaded", "project", project, "notes", len(cat.ids), "tags", len(cat.tags), "ms", time.Since(start).Milliseconds())
 	return cat, nil
 }
 
@@ -186,17 +213,18 @@ func (c *catalog) allTags(norm []string, limit int) []int32 {
 type catalogRead struct {
 	notes  map[string]core.Note
 	tags   map[string][]string // normalised tags by note ID
-	titles map[string]string
+	titles map[string]string   // of the notes' link targets, from the catalog
 }
 
-// readPicked reads the notes with ids and the change counter in one
-// statement. ok is false when the counter is not cat's: the caller must
-// answer another way (and the catalog is dropped, to load again).
-func (s *Store) readPicked(ctx context.Context, project string, cat *catalog, ids []string) (*catalogRead, bool, error) {
+// readPicked reads the notes with ids (only what a view shows, with head)
+// and the change counter in one statement. ok is false when the counter
+// is not cat's: the caller must answer another way (and the catalog is
+// dropped, to load again).
+func (s *Store) readPicked(ctx context.Context, project string, cat *catalog, ids []string, head bool) (*catalogRead, bool, error) {
 	var out *catalogRead
 	var version int64
 	err := s.read(ctx, "read catalog pick", func(t txn) error {
-		r, err := t.single(stmtCatalogNotes, map[string]any{"project": project, "ids": ids})
+		r, err := t.single(stmtCatalogNotes, map[string]any{"project": project, "ids": ids, "head": head})
 		if err != nil || r == nil {
 			return err
 		}
@@ -205,10 +233,14 @@ func (s *Store) readPicked(ctx context.Context, project string, cat *catalog, id
 		rows, _ := r.Values[1].([]any)
 		for _, v := range rows {
 			row, _ := v.([]any)
-			if len(row) != 5 {
+			if len(row) != 4 {
 				continue
 			}
-			n, err := decodeNote(project, row[0], row[1], row[2])
+			decode := decodeNote
+			if head {
+				decode = decodeHead
+			}
+			n, err := decode(project, row[0], row[1], row[2])
 			if err == errVanished {
 				continue
 			}
@@ -217,7 +249,7 @@ func (s *Store) readPicked(ctx context.Context, project string, cat *catalog, id
 			}
 			out.notes[n.ID] = n
 			out.tags[n.ID] = strs(row[3])
-			addTitles(out.titles, row[4])
+			cat.addTitles(out.titles, n)
 		}
 		return nil
 	})

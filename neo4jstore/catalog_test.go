@@ -48,6 +48,19 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 
 	compare := func(stage string) {
 		t.Helper()
+		// Contexts first: a stale catalog must not lend them its titles.
+		for _, n := range notes[:40] {
+			q := core.ContextQuery{Direction: core.DirectionBoth, Limit: 20}
+			want, wantErr := mem.NoteContext(ctx, project, n.ID, q)
+			got, err := s.NoteContext(ctx, project, n.ID, q)
+			if wantErr != nil {
+				assert.ErrorIs(t, err, core.ErrNotFound, "%s: context of %s", stage, n.ID)
+				continue
+			}
+			require.NoError(t, err)
+			assert.Equal(t, want.Titles, got.Titles, "%s: titles around %s", stage, n.ID)
+			assert.Equal(t, neighborStrings(want.Neighbors), neighborStrings(got.Neighbors), "%s: neighbours of %s", stage, n.ID)
+		}
 		for _, tags := range [][]string{{"tag0"}, {"TAG1", "#tag2"}, {"tag0", "tag1"}, {"tag3", "tag4", "tag5"}, {"none"}, {"tag1", "none"}} {
 			for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
 				for _, limit := range []int{0, 1, 5} {
@@ -87,6 +100,9 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 	assert.Equal(t, scans, log.count("tags_any")+log.count("tags_all")+log.count("random_nth")+log.count("random_nth_tagged"),
 		"a current catalog answers without scanning")
 	assert.Positive(t, log.count("catalog_notes"))
+	if cat := s.catalog(project); assert.NotNil(t, cat) {
+		assert.Equal(t, len(notes), len(cat.titles), "the catalog holds every title")
+	}
 
 	// Another process deletes notes, retags one and adds one: answered at
 	// once by the scan, then by a new catalog.
@@ -94,8 +110,21 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 	require.NoError(t, err)
 	_, err = mem.DeleteNotes(ctx, project, []string{notes[0].ID, notes[7].ID, notes[100].ID})
 	require.NoError(t, err)
-	changed := notes[50]
+	// Retag and retitle a note that notes[1:40] link to, so that a stale
+	// catalog's titles would show.
+	var changed core.Note
+	for _, n := range notes[1:40] {
+		for _, target := range n.LinkTargets() {
+			for _, m := range notes[1:] {
+				if m.ID == target && changed.ID == "" && m.ID != notes[7].ID && m.ID != notes[100].ID {
+					changed = m
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, changed.ID)
 	changed.Tags = []string{"tag0", "none"}
+	changed.Title = "Retitled by another process"
 	added := core.Note{ID: "zzz-new.md", Title: "New", Tags: []string{"tag1", "none"}, Hash: "n",
 		Links: []core.Link{{Raw: "[[x]]", Key: keyFor(notes[3].ID), Target: notes[3].ID}}}
 	for _, st := range []core.GraphWriter{mem, other} {

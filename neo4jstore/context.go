@@ -26,8 +26,31 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 	default:
 		return nil, fmt.Errorf("neo4jstore: read around %s: %w", id, core.InvalidArgument("direction must be one of in, out, both, got %q", q.Direction))
 	}
-	params := map[string]any{"project": project, "id": id, "limit": limitParam(q.Limit), "withNote": !q.SkipNote}
+	// With a catalog, the statement leaves the link titles out and the
+	// catalog gives them, if it is as current as the statement's counter;
+	// if not, the statement runs again with the titles.
+	cat := s.catalog(project)
+	nc, version, err := s.noteContext(ctx, project, id, q, st, cat == nil)
+	if err != nil || cat == nil {
+		return nc, err
+	}
+	if version == cat.version {
+		cat.addTitles(nc.Titles, nc.Note)
+		for _, n := range nc.Neighbors {
+			cat.addTitles(nc.Titles, n.Note)
+		}
+		return nc, nil
+	}
+	s.staleCatalog(project, cat)
+	nc, _, err = s.noteContext(ctx, project, id, q, st, true)
+	return nc, err
+}
+
+// noteContext runs one note_context statement, with the titles or without.
+func (s *Store) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool) (*core.NoteContext, int64, error) {
+	params := map[string]any{"project": project, "id": id, "limit": limitParam(q.Limit), "withNote": !q.SkipNote, "titles": titles}
 	var nc *core.NoteContext
+	var version int64
 	err := s.read(ctx, "read around a note", func(t txn) error {
 		nc = nil
 		r, err := t.single(st, params)
@@ -48,6 +71,7 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 			}
 		}
 		addTitles(out.Titles, r.Values[5])
+		version = num(r.Values[7])
 		list, _ := r.Values[6].([]any)
 		seen := make(map[string]bool, len(list))
 		for _, v := range list {
@@ -73,12 +97,12 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if nc == nil {
-		return nil, fmt.Errorf("neo4jstore: read around %s: %w", id, core.ErrNotFound)
+		return nil, 0, fmt.Errorf("neo4jstore: read around %s: %w", id, core.ErrNotFound)
 	}
-	return nc, nil
+	return nc, version, nil
 }
 
 // addTitles adds [[id, title], ...] pairs, as the note_context statements

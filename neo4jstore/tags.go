@@ -11,15 +11,21 @@ import (
 
 // NotesByTags returns up to limit notes carrying any or all of tags, by ID.
 func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, error) {
-	notes, _, err := s.TaggedNotes(ctx, project, tags, mode, limit)
+	notes, _, err := s.taggedNotes(ctx, project, tags, mode, limit, false)
 	return notes, err
 }
 
-// TaggedNotes is NotesByTags with the titles of the notes' link targets.
-// With a current catalog (catalog.go) the notes are picked in process and
-// read in one statement; otherwise the (project, id) index is read in
-// order and filtered by tag until limit notes match.
+// TaggedNotes is NotesByTags with the titles of the notes' link targets,
+// the notes read from their heads (see noteDoc) when the catalog answers.
 func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, error) {
+	return s.taggedNotes(ctx, project, tags, mode, limit, true)
+}
+
+// taggedNotes answers NotesByTags and TaggedNotes. With a current catalog
+// (catalog.go) the notes are picked in process and read in one statement
+// (from their heads when head is set); otherwise the (project, id) index
+// is read in order and filtered by tag until limit notes match.
+func (s *Store) taggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, error) {
 	var st statement
 	switch mode {
 	case core.TagModeAny:
@@ -34,7 +40,7 @@ func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, 
 		return []core.Note{}, map[string]string{}, nil
 	}
 	if cat := s.catalog(project); cat != nil {
-		notes, titles, ok, err := s.taggedFromCatalog(ctx, project, cat, norm, mode, limit)
+		notes, titles, ok, err := s.taggedFromCatalog(ctx, project, cat, norm, mode, limit, head)
 		if ok || err != nil {
 			return notes, titles, err
 		}
@@ -62,7 +68,7 @@ func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, 
 // taggedFromCatalog answers TaggedNotes from cat; ok is false when the
 // database has moved on since cat was read, or a note read back no longer
 // matches (a write committed during the read).
-func (s *Store) taggedFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, bool, error) {
+func (s *Store) taggedFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, bool, error) {
 	var picked []int32
 	if mode == core.TagModeAny {
 		picked = cat.anyTag(norm, limit)
@@ -73,7 +79,7 @@ func (s *Store) taggedFromCatalog(ctx context.Context, project string, cat *cata
 	for i, p := range picked {
 		ids[i] = cat.ids[p]
 	}
-	read, ok, err := s.readPicked(ctx, project, cat, ids)
+	read, ok, err := s.readPicked(ctx, project, cat, ids, head)
 	if !ok || err != nil {
 		return nil, nil, false, err
 	}
@@ -188,7 +194,7 @@ func (s *Store) randomFromCatalog(ctx context.Context, project string, cat *cata
 	if n == 0 {
 		// Nothing to pick, if the catalog is current: ask for no note, to
 		// read the counter.
-		_, ok, err := s.readPicked(ctx, project, cat, []string{})
+		_, ok, err := s.readPicked(ctx, project, cat, []string{}, false)
 		return nil, nil, ok, err
 	}
 	k := pick(n)
@@ -201,7 +207,7 @@ func (s *Store) randomFromCatalog(ctx context.Context, project string, cat *cata
 	} else {
 		id = cat.ids[k]
 	}
-	read, ok, err := s.readPicked(ctx, project, cat, []string{id})
+	read, ok, err := s.readPicked(ctx, project, cat, []string{id}, false)
 	if !ok || err != nil {
 		return nil, nil, false, err
 	}

@@ -82,6 +82,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	keep := fs.Bool("keep", false, "keep the temporary folder (vaults, state) for inspection")
 	readsOn := fs.String("reads-on", "", "developer mode: measure only the reads of serve on this existing vault (benchgen -seed, one -sizes, one -stores), already synced into NEO4J_URI or -state; prints, writes no report")
 	stateDir := fs.String("state", "", "with -reads-on and the embedded store: its state folder")
+	casesFlag := fs.String("cases", "", "with -reads-on: only these read cases (comma-separated names, e.g. \"get_node depth=1,get_neighbors\")")
 	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -123,7 +124,11 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 		if len(sizes) != 1 || len(stores) != 1 {
 			return errors.New("-reads-on takes one -sizes and one -stores")
 		}
-		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir)
+		var cases []string
+		if *casesFlag != "" {
+			cases = strings.Split(*casesFlag, ",")
+		}
+		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir, cases)
 	}
 
 	res := &Results{Meta: machine()}
@@ -174,10 +179,28 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	return nil
 }
 
+// waitNeo4jCaches waits for what serve on Neo4j loads in the background
+// after its start, so that the reads measure the steady state: the note
+// vectors it mirrors for exact search (neo4jstore/mirror.go; it searches
+// through Neo4j's vector index until then) and the note catalog that
+// random_node, search_by_tags and link titles come from
+// (neo4jstore/catalog.go; the first read starts its load).
+func (b *bench) waitNeo4jCaches(ctx context.Context, srv *server, log *slog.Logger) {
+	if srv.hasTool("search") {
+		waited, ok := srv.waitLog(ctx, "neo4j vector mirror loaded", 2*time.Minute)
+		log.Info("neo4j vector mirror", "loaded", ok, "waited_s", waited.Seconds())
+	}
+	if _, _, err := callTool(ctx, srv, "random_node", map[string]any{}); err != nil {
+		log.Warn("random_node before the reads", "err", err)
+	}
+	waited, ok := srv.waitLog(ctx, "neo4j note catalog loaded", 2*time.Minute)
+	log.Info("neo4j note catalog", "loaded", ok, "waited_s", waited.Seconds())
+}
+
 // readsOn measures the read tools of serve on an existing vault and store
 // and logs them: a quick loop for profiling one store's reads without a
 // sync. The manifest comes from generating the same vault again.
-func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state string) error {
+func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state string, cases []string) error {
 	m, err := benchgen.Generate(filepath.Join(b.work, "manifest"), benchgen.Config{Notes: n, Seed: b.seed})
 	if err != nil {
 		return err
@@ -201,12 +224,12 @@ func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state s
 		return err
 	}
 	defer srv.close()
-	if store == "neo4j" && srv.hasTool("search") {
-		srv.waitLog(ctx, "neo4j vector mirror loaded", 2*time.Minute)
+	if store == "neo4j" {
+		b.waitNeo4jCaches(ctx, srv, b.logger)
 	}
 	for _, conc := range []int{1, 8} {
 		for _, rc := range readCases(m) {
-			if !srv.hasTool(rc.tool) {
+			if !srv.hasTool(rc.tool) || (cases != nil && !slices.Contains(cases, rc.name)) {
 				continue
 			}
 			lat, err := measureReads(ctx, srv, rc, b.calls, conc, b.warm, b.seed)
@@ -329,12 +352,8 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 	defer srv.close()
 	st.WarmReadyS = srv.ready.Seconds()
 	log.Info("warm restart", "seconds", st.WarmReadyS)
-	if t.name == "neo4j" && srv.hasTool("search") {
-		// serve mirrors the note vectors in the background from its start
-		// (neo4jstore/mirror.go) and searches through Neo4j's vector index
-		// until then; the reads measure the steady state, so they wait.
-		waited, ok := srv.waitLog(ctx, "neo4j vector mirror loaded", 2*time.Minute)
-		log.Info("neo4j vector mirror", "loaded", ok, "waited_s", waited.Seconds())
+	if t.name == "neo4j" {
+		b.waitNeo4jCaches(ctx, srv, log)
 	}
 
 	for _, conc := range []int{1, 8} {
