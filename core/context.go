@@ -43,7 +43,11 @@ type ContextQuery struct {
 
 // NoteContext is the answer of ContextReader.NoteContext.
 type NoteContext struct {
-	Note Note // empty with SkipNote
+	// Note is the note (empty with SkipNote), with at least what a view
+	// shows: ID, Title, Tags, the Target of every link and the whole
+	// Content. Other fields may be empty; its slices may be shared with
+	// the store, as the neighbours' are.
+	Note Note
 	// Neighbors are as Neighbors(Direction, Limit) lists them, each with
 	// at least what a view shows: ID, Title, Tags, the Target of every link
 	// and its Content, which may be cut to its first ContextContentChars+1

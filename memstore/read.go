@@ -186,7 +186,7 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 		}
 	}
 	if !q.SkipNote {
-		nc.Note = cloneNote(nd.note)
+		nc.Note = viewNote(nd.note)
 		addTitles(nd)
 	}
 	for i, n := range found {

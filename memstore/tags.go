@@ -126,14 +126,35 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 }
 
 // TaggedNotes is NotesByTags with the titles of the notes' link targets,
-// under one read lock (core.ContextReader).
+// under one read lock (core.ContextReader). Its notes are views
+// (viewNote), their titles read from their edges.
 func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, error) {
-	notes, err := s.NotesByTags(ctx, project, tags, mode, limit)
-	if err != nil {
-		return nil, nil, err
+	if !mode.Valid() {
+		return nil, nil, fmt.Errorf("memstore: notes by tags: %w", core.InvalidArgument("unknown tag mode %q", mode))
 	}
-	titles, err := s.linkTitles(ctx, project, notes)
-	return notes, titles, err
+	g, unlock, err := s.reader(ctx, "notes by tags", project)
+	defer unlock()
+	if err != nil || g == nil || len(tags) == 0 {
+		return nil, map[string]string{}, err
+	}
+	if limit <= 0 {
+		limit = math.MaxInt
+	}
+	var matches []*node
+	if mode == core.TagModeAny {
+		matches = g.anyTag(tags, limit)
+	} else {
+		matches = g.allTags(tags, limit)
+	}
+	notes := make([]core.Note, len(matches))
+	titles := map[string]string{}
+	for i, n := range matches {
+		notes[i] = viewNote(n.note)
+		for _, t := range n.out {
+			titles[t.note.ID] = t.note.Title
+		}
+	}
+	return notes, titles, nil
 }
 
 // RandomNoteTitled is RandomNote with the titles of the note's link

@@ -30,8 +30,8 @@ import (
 // titles out and return the counter instead.
 //
 // Cost: about 200 bytes per note (100k notes: ~20 MB), and one read of
-// every note's ID and tags after each write seen, at most one per project
-// at a time and one per catalogReload.
+// every note's ID, title and tags after a write, at most one per project
+// at a time and spaced by catalogReload and catalogLoadShare.
 type catalog struct {
 	version int64
 	ids     []string           // every note ID, ascending
@@ -51,9 +51,16 @@ func (c *catalog) addTitles(titles map[string]string, notes ...core.Note) {
 	}
 }
 
-// catalogReload is the least time between two loads of a project's
-// catalog: under a stream of writes the old statements answer meanwhile.
-const catalogReload = time.Second
+// catalogReload is the least time between the starts of two loads of a
+// project's catalog, and catalogLoadShare the most of the time a load may
+// take up: under a stream of writes (a sync worker in another process) the
+// catalog goes stale after every write, and reloading at once would keep
+// Neo4j reading every note (0.75 s at 100k notes). The calls answer the
+// old way meanwhile.
+const (
+	catalogReload    = time.Second
+	catalogLoadShare = 10 // a load of d waits 10·d after the previous start
+)
 
 type catalogs struct {
 	mu      sync.Mutex
@@ -63,11 +70,12 @@ type catalogs struct {
 type catalogEntry struct {
 	cat      *catalog // nil until the first load; stale ones are dropped
 	loading  bool
-	loadedAt time.Time // start of the last load, for catalogReload
+	loadedAt time.Time     // start of the last load
+	took     time.Duration // how long the last load took
 	loads    int
 }
 
-// current returns the project's catalog, nil when there is none yet, and
+// catalog returns the project's catalog, nil when there is none yet, and
 // starts a load in the background when there is none and none is running.
 func (s *Store) catalog(project string) *catalog {
 	s.catalogs.mu.Lock()
@@ -80,7 +88,7 @@ func (s *Store) catalog(project string) *catalog {
 		e = &catalogEntry{}
 		s.catalogs.entries[project] = e
 	}
-	if e.cat == nil && !e.loading && time.Since(e.loadedAt) >= catalogReload {
+	if e.cat == nil && !e.loading && time.Since(e.loadedAt) >= max(catalogReload, catalogLoadShare*e.took) {
 		e.loading, e.loadedAt = true, time.Now()
 		s.background.Add(1)
 		go func() {
@@ -89,10 +97,11 @@ func (s *Store) catalog(project string) *catalog {
 			cat, err := s.loadCatalog(s.life, project)
 			s.catalogs.mu.Lock()
 			defer s.catalogs.mu.Unlock()
-			e.loading = false
+			e.loading, e.took = false, time.Since(start)
 			if err != nil {
+				e.took = max(e.took, 3*time.Second) // Neo4j down: try again in 30 s, not every second
 				if s.life.Err() == nil {
-					s.log.Warn("neo4j note catalog: load failed; random_node and search_by_tags scan the notes meanwhile", "project", project, "err", err)
+					s.log.Warn("neo4j note catalog: load failed; the graph tools read without it meanwhile", "project", project, "err", err)
 				}
 				return
 			}

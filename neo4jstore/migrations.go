@@ -2,7 +2,9 @@ package neo4jstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -13,7 +15,9 @@ import (
 // migration is one versioned step of the schema. Its statements are
 // idempotent (IF NOT EXISTS), so a step interrupted before it was recorded
 // simply runs again at the next start; two processes starting together run
-// the same statements harmlessly and the record is MERGEd once.
+// the same statements (schemaWrite runs one again when the other process's
+// index appeared between its check and its commit) and the record is
+// MERGEd once.
 type migration struct {
 	version    int
 	name       string
@@ -80,11 +84,7 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 	op := fmt.Sprintf("schema migration %d (%s)", m.version, m.name)
 	params := map[string]any{"dimensions": int64(s.cfg.VectorDimensions)}
 	for _, st := range m.statements {
-		err := s.write(ctx, op, func(t txn) error {
-			_, err := t.collect(st, params)
-			return err
-		})
-		if err != nil {
+		if err := s.schemaWrite(ctx, op, st, params); err != nil {
 			return err
 		}
 	}
@@ -92,6 +92,31 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 		_, err := t.collect(stmtMigrationRecord, map[string]any{"version": int64(m.version), "name": m.name})
 		return err
 	})
+}
+
+// schemaWrite runs one schema statement. Two processes creating the same
+// index or constraint at once (a serve and a sync worker started together
+// on a new database) both pass IF NOT EXISTS and the second to commit fails
+// with an "already exists" error; run again, the statement sees the
+// other's index and does nothing.
+func (s *Store) schemaWrite(ctx context.Context, op string, st statement, params map[string]any) error {
+	var err error
+	for attempt := 1; attempt <= 5; attempt++ {
+		err = s.write(ctx, op, func(t txn) error {
+			_, err := t.collect(st, params)
+			return err
+		})
+		var dbErr *neo4j.Neo4jError
+		if err == nil || !errors.As(err, &dbErr) || !strings.HasPrefix(dbErr.Code, "Neo.ClientError.Schema.") || !strings.HasSuffix(dbErr.Code, "AlreadyExists") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(attempt) * 50 * time.Millisecond):
+		}
+	}
+	return err
 }
 
 func (s *Store) awaitIndexes(ctx context.Context) error {

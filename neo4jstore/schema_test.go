@@ -159,3 +159,25 @@ func TestRoutingURIAndNamedDatabase(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, s.cfg.Database, st.Database)
 }
+
+// Processes that create the same index at once all succeed: the one whose
+// commit finds the other's index runs its statement again (schemaWrite).
+func TestConcurrentIndexCreationSucceeds(t *testing.T) {
+	s := openStore(t)
+	ctx := t.Context()
+	name := fmt.Sprintf("race_test_%d", rand.Uint64())
+	create := statement{name: "race_create", text: "CREATE INDEX " + name + " IF NOT EXISTS FOR (n:RaceTest) ON (n.x)"}
+	t.Cleanup(func() {
+		_ = s.write(context.Background(), "drop", func(t txn) error {
+			_, err := t.collect(statement{name: "race_drop", text: "DROP INDEX " + name + " IF EXISTS"}, nil)
+			return err
+		})
+	})
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() { errs <- s.schemaWrite(ctx, "race", create, nil) }()
+	}
+	for range 8 {
+		require.NoError(t, <-errs)
+	}
+}

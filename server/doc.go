@@ -4,6 +4,13 @@
 // /mcp with bearer tokens and /healthz; RunShim is the stdio-to-HTTP
 // bridge a desktop client spawns to reach a shared server.
 //
+// The stdio transport is vaultgraph's own loop around mcp-go's
+// MCPServer.HandleMessage (stdio.go): mcp-go's StdioServer decoded every
+// line about six times and encoded every tool result three times, which was
+// most of a call on the embedded store. A tool result in the shape every
+// vaultgraph tool builds is written in one pass (encode.go); other messages
+// go through encoding/json.
+//
 // Nothing here writes to stdout except the stdio transport and the shim,
 // which write JSON-RPC only; logs go to the *slog.Logger the caller passes.
 package server
