@@ -47,6 +47,7 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 	ctx, cancel := context.WithCancel(srv.WithContext(ctx, session))
 	defer cancel()
 
+	growPipe(stdout)
 	out := &stdioWriter{w: stdout, logger: logger}
 	go func() { // server → client notifications (list changes, log messages)
 		for {
