@@ -21,16 +21,19 @@ func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, 
 	if err != nil || g == nil || len(tags) == 0 {
 		return nil, err
 	}
+	return cloneNodes(g.tagged(tags, mode, limit)), nil
+}
+
+// tagged lists the notes carrying any or all of tags, by ID, at most limit
+// (<= 0: all).
+func (g *graph) tagged(tags []string, mode core.TagMode, limit int) []*node {
 	if limit <= 0 {
 		limit = math.MaxInt
 	}
-	var matches []*node
 	if mode == core.TagModeAny {
-		matches = g.anyTag(tags, limit)
-	} else {
-		matches = g.allTags(tags, limit)
+		return g.anyTag(tags, limit)
 	}
-	return cloneNodes(matches), nil
+	return g.allTags(tags, limit)
 }
 
 // anyTag merges the ID-sorted lists of tags, each note once, stopping at
@@ -137,15 +140,7 @@ func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, 
 	if err != nil || g == nil || len(tags) == 0 {
 		return nil, map[string]string{}, err
 	}
-	if limit <= 0 {
-		limit = math.MaxInt
-	}
-	var matches []*node
-	if mode == core.TagModeAny {
-		matches = g.anyTag(tags, limit)
-	} else {
-		matches = g.allTags(tags, limit)
-	}
+	matches := g.tagged(tags, mode, limit)
 	notes := make([]core.Note, len(matches))
 	titles := map[string]string{}
 	for i, n := range matches {
