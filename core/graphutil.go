@@ -2,6 +2,7 @@ package core
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -60,4 +61,42 @@ func RankHubs(scores map[string]float64, limit int) []Hub {
 		hubs = hubs[:limit]
 	}
 	return hubs
+}
+
+// MergeSorted merges lists, each ascending by cmp, into one ascending list
+// holding each element once (elements that compare equal are one), at most
+// limit long (<= 0: no limit). It is the "any of these tags" of both
+// stores: one ID-sorted list per tag.
+func MergeSorted[T any](lists [][]T, cmp func(a, b T) int, limit int) []T {
+	if limit <= 0 {
+		limit = math.MaxInt
+	}
+	var nonEmpty [][]T
+	for _, l := range lists {
+		if len(l) > 0 {
+			nonEmpty = append(nonEmpty, l)
+		}
+	}
+	if len(nonEmpty) == 1 {
+		return nonEmpty[0][:min(limit, len(nonEmpty[0]))]
+	}
+	var out []T
+	for len(out) < limit {
+		next, found := *new(T), false
+		for _, l := range nonEmpty {
+			if len(l) > 0 && (!found || cmp(l[0], next) < 0) {
+				next, found = l[0], true
+			}
+		}
+		if !found {
+			break
+		}
+		for i := range nonEmpty {
+			if len(nonEmpty[i]) > 0 && cmp(nonEmpty[i][0], next) == 0 {
+				nonEmpty[i] = nonEmpty[i][1:]
+			}
+		}
+		out = append(out, next)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -37,5 +38,27 @@ func TestRankHubsOrdersByScoreThenID(t *testing.T) {
 	}
 	if all := RankHubs(map[string]float64{"x": math.Pi, "y": 0}, 0); len(all) != 2 || all[0].ID != "x" {
 		t.Fatalf("limit 0 must return all in order, got %v", all)
+	}
+}
+
+func TestMergeSorted(t *testing.T) {
+	ints := func(a, b int) int { return a - b }
+	cases := []struct {
+		lists [][]int
+		limit int
+		want  []int
+	}{
+		{[][]int{{1, 3, 5}, {2, 3, 6}, nil}, 0, []int{1, 2, 3, 5, 6}},
+		{[][]int{{1, 3, 5}, {2, 3, 6}}, 3, []int{1, 2, 3}},
+		{[][]int{nil, {4, 7}}, 1, []int{4}},
+		{[][]int{nil, {4, 7}}, 0, []int{4, 7}},
+		{[][]int{{2}, {2}, {2}}, 0, []int{2}},
+		{nil, 0, nil},
+	}
+	for _, c := range cases {
+		got := MergeSorted(c.lists, ints, c.limit)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("MergeSorted(%v, limit %d) = %v, want %v", c.lists, c.limit, got, c.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -39,34 +40,13 @@ func (g *graph) tagged(tags []string, mode core.TagMode, limit int) []*node {
 // anyTag merges the ID-sorted lists of tags, each note once, stopping at
 // limit.
 func (g *graph) anyTag(tags []string, limit int) []*node {
-	var lists []nodeList
+	var lists [][]*node
 	for _, t := range normalizeTags(tags) {
 		if ti := g.tags[t]; ti != nil {
 			lists = append(lists, ti.list)
 		}
 	}
-	if len(lists) == 1 {
-		return lists[0][:min(limit, len(lists[0]))]
-	}
-	var out []*node
-	for len(out) < limit {
-		var next *node
-		for _, l := range lists {
-			if len(l) > 0 && (next == nil || l[0].id() < next.id()) {
-				next = l[0]
-			}
-		}
-		if next == nil {
-			break
-		}
-		for i := range lists {
-			if len(lists[i]) > 0 && lists[i][0] == next {
-				lists[i] = lists[i][1:]
-			}
-		}
-		out = append(out, next)
-	}
-	return out
+	return core.MergeSorted(lists, func(a, b *node) int { return strings.Compare(a.id(), b.id()) }, limit)
 }
 
 // allTags walks the shortest tag list and keeps the notes in every other

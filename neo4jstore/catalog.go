@@ -1,6 +1,7 @@
 package neo4jstore
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -156,37 +157,11 @@ func (s *Store) loadCatalog(ctx context.Context, project string) (*catalog, erro
 // anyTag returns the positions of the notes carrying any of norm
 // (normalised tags), ascending, at most limit (<= 0: all).
 func (c *catalog) anyTag(norm []string, limit int) []int32 {
-	var lists [][]int32
+	lists := make([][]int32, 0, len(norm))
 	for _, t := range norm {
-		if l := c.tags[t]; len(l) > 0 {
-			lists = append(lists, l)
-		}
+		lists = append(lists, c.tags[t])
 	}
-	if limit <= 0 {
-		limit = len(c.ids)
-	}
-	if len(lists) == 1 {
-		return lists[0][:min(limit, len(lists[0]))]
-	}
-	var out []int32
-	for len(out) < limit {
-		next := int32(-1)
-		for _, l := range lists {
-			if len(l) > 0 && (next < 0 || l[0] < next) {
-				next = l[0]
-			}
-		}
-		if next < 0 {
-			break
-		}
-		for i := range lists {
-			if len(lists[i]) > 0 && lists[i][0] == next {
-				lists[i] = lists[i][1:]
-			}
-		}
-		out = append(out, next)
-	}
-	return out
+	return core.MergeSorted(lists, cmp.Compare[int32], limit)
 }
 
 // allTags returns the positions of the notes carrying every tag of norm,

@@ -103,25 +103,8 @@ type envelope struct {
 func (e envelope) isRequest() bool { return e.Method != "" && len(e.ID) > 0 }
 
 func (s *shim) run(ctx context.Context, stdin io.Reader) error {
-	lines := make(chan []byte)
-	readErr := make(chan error, 1)
-	go func() {
-		r := bufio.NewReader(stdin)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(bytes.TrimSpace(line)) > 0 {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-		}
-	}()
+	r := bufio.NewReader(stdin)
+	lines, readErr := readLines(ctx, func() ([]byte, error) { return r.ReadBytes('\n') })
 	defer s.closeSession()
 	for {
 		select {

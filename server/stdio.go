@@ -60,25 +60,7 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 		}
 	}()
 
-	lines := make(chan []byte)
-	readErr := make(chan error, 1)
-	limiter := newLineLimiter(stdin, MaxStdioMessageBytes, out, logger)
-	go func() {
-		for {
-			line, err := limiter.nextLine()
-			if len(line) > 0 {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-		}
-	}()
+	lines, readErr := readLines(ctx, newLineLimiter(stdin, MaxStdioMessageBytes, out, logger).nextLine)
 
 	var running sync.WaitGroup
 	defer running.Wait()
@@ -100,9 +82,7 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 			Method string          `json:"method"`
 		}
 		if err := json.Unmarshal(line, &head); err != nil {
-			if len(bytes.TrimSpace(line)) > 0 {
-				out.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
-			}
+			out.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
 			continue
 		}
 		if head.Method == "" { // a response: the server sends no requests
@@ -123,6 +103,32 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 			handleStdio(ctx, srv, line, head.ID, out, logger)
 		})
 	}
+}
+
+// readLines reads lines with next on a goroutine of its own (a read from
+// stdin cannot be interrupted, and ctx must still end the caller) and
+// sends those that are not blank; the read error that ends it, io.EOF at
+// the end of input, comes on the second channel.
+func readLines(ctx context.Context, next func() ([]byte, error)) (<-chan []byte, <-chan error) {
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			line, err := next()
+			if len(bytes.TrimSpace(line)) > 0 {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	return lines, readErr
 }
 
 // handleStdio runs one message through srv and writes its answer, if any.
