@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/benchgen"
@@ -85,13 +87,21 @@ func BenchmarkStdioRawReads(b *testing.B) {
 }
 
 // BenchmarkStdioRawBenchgen is BenchmarkStdioRawReads on a generated vault
-// of 10k notes (benchgen, as make bench uses), with the arguments vgbench
-// draws: the answers have the sizes of the end-to-end figures, without
-// Neo4j or a process boundary. Profile a case with
-// -bench 'StdioRawBenchgen/get_node_depth=1' -cpuprofile.
+// of 10k notes (benchgen, as make bench uses; VAULTGRAPH_BENCH_NOTES=100000
+// for the other size), with the arguments vgbench draws: the answers have
+// the sizes of the end-to-end figures, without Neo4j or a process boundary.
+// Profile a case with -bench 'StdioRawBenchgen/get_node_depth=1' -cpuprofile.
 func BenchmarkStdioRawBenchgen(b *testing.B) {
+	notes := 10_000
+	if v := os.Getenv("VAULTGRAPH_BENCH_NOTES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			b.Fatalf("VAULTGRAPH_BENCH_NOTES=%q: want a positive number of notes", v)
+		}
+		notes = n
+	}
 	dir := b.TempDir()
-	m, err := benchgen.Generate(dir, benchgen.Config{Notes: 10_000, Seed: 1})
+	m, err := benchgen.Generate(dir, benchgen.Config{Notes: notes, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -164,9 +164,21 @@ func (s *stdioWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// lineBuffers hold answers between their encoding and their write: a
+// read tool's answer is tens of KB, and a new buffer for each was most of
+// what a call left for the garbage collector.
+var lineBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
 // write encodes msg (outside the lock) and writes it as one line.
 func (s *stdioWriter) write(msg mcp.JSONRPCMessage) {
-	b, err := encodeMessage(msg)
+	buf := lineBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= 1<<20 { // one huge answer does not pin its buffer
+			lineBuffers.Put(buf)
+		}
+	}()
+	b, err := encodeMessage((*buf)[:0], msg)
+	*buf = b[:0]
 	if err != nil {
 		s.logger.Error("stdio: encode an answer", "err", err)
 		return

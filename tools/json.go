@@ -13,6 +13,9 @@ import (
 // new buffer from nothing for each 30 KB answer.
 var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// appendBuffers are EncodeJSON's buffers for a JSONAppender.
+var appendBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
 // EncodeJSON encodes a tool's answer compactly without escaping <, > and &
 // (note content is markdown, and \u003c helps no model), as the result's
 // text and as its structured content. The two share one copy of the bytes:
@@ -20,6 +23,16 @@ var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // answer types always encode; a failure is a programming error in the data
 // a handler built, and panics (the server's recovery answers it).
 func EncodeJSON(v any) (text string, raw json.RawMessage) {
+	if a, ok := v.(JSONAppender); ok {
+		b := appendBuffers.Get().(*[]byte)
+		out := a.AppendJSON((*b)[:0])
+		raw = bytes.Clone(out)
+		if cap(out) <= 1<<20 { // one huge answer does not pin its buffer
+			*b = out[:0]
+		}
+		appendBuffers.Put(b)
+		return rawText(raw), raw
+	}
 	buf := encodeBuffers.Get().(*bytes.Buffer)
 	defer encodeBuffers.Put(buf)
 	buf.Reset()
@@ -33,8 +46,13 @@ func EncodeJSON(v any) (text string, raw json.RawMessage) {
 		buf.Reset()
 		*buf = bytes.Buffer{}
 	}
+	return rawText(raw), raw
+}
+
+// rawText is a string view of raw, which nobody writes to.
+func rawText(raw []byte) string {
 	if len(raw) == 0 {
-		return "", raw
+		return ""
 	}
-	return unsafe.String(&raw[0], len(raw)), raw
+	return unsafe.String(&raw[0], len(raw))
 }

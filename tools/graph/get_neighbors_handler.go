@@ -17,7 +17,7 @@ func GetNeighborsHandler(d Deps) server.ToolHandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]NodeResponse, len(neighbors))
+		out := make(NodeList, len(neighbors))
 		for i, n := range neighbors {
 			out[i] = nodeResponse(n.NodeView)
 		}

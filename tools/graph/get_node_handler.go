@@ -17,7 +17,7 @@ func GetNodeHandler(d Deps) server.ToolHandlerFunc {
 		}
 		node := nodeResponse(detail.Node)
 		if detail.Context == nil {
-			return node, nil
+			return nodeAnswer(node), nil
 		}
 		neighbors := make([]NeighborResponse, len(detail.Context.Neighbors))
 		for i, n := range detail.Context.Neighbors {

@@ -13,6 +13,6 @@ func RandomNodeHandler(d Deps) server.ToolHandlerFunc {
 		if err != nil || node == nil {
 			return nil, err
 		}
-		return nodeResponse(*node), nil
+		return nodeAnswer(nodeResponse(*node)), nil
 	})
 }

@@ -82,8 +82,8 @@ func nodeResponse(v core.NodeView) NodeResponse {
 	return NodeResponse{ID: v.ID, Title: v.Title, Content: v.Content, Tags: tags, Links: links}
 }
 
-func nodeResponses(vs []core.NodeView) []NodeResponse {
-	out := make([]NodeResponse, len(vs))
+func nodeResponses(vs []core.NodeView) NodeList {
+	out := make(NodeList, len(vs))
 	for i, v := range vs {
 		out[i] = nodeResponse(v)
 	}
