@@ -191,12 +191,19 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 	if nc == nil || err != nil {
 		return nil, err
 	}
-	notes, limits := contextNotes(&nc.Note, nc.Neighbors)
-	views := shapeViews(notes, limits, nc.Titles)
+	node := shapeView(nc.Note, PrimaryContentLimit)
 	if depth == 0 {
-		return &NodeDetail{Node: views[0]}, nil
+		return &NodeDetail{Node: node}, nil
 	}
-	return nodeDetail(views, nc.Neighbors, nc.Degree), nil
+	around := &Neighborhood{
+		Neighbors:     make([]NeighborView, len(nc.Neighbors)),
+		IncomingCount: nc.Degree.In,
+		OutgoingCount: nc.Degree.Out,
+	}
+	for i, n := range nc.Neighbors {
+		around.Neighbors[i] = NeighborView{NodeView: shapeView(n.NodeView, NeighborContentLimit), Direction: n.Direction}
+	}
+	return &NodeDetail{Node: node, Context: around}, nil
 }
 
 // noteContext reads around the note a client's ID names, trying
@@ -225,33 +232,6 @@ func (g *GraphService) noteContext(ctx context.Context, id string, q ContextQuer
 	return nc, nil
 }
 
-// contextNotes lists a node and its neighbours with get_node's content
-// limits.
-func contextNotes(note *Note, neighbors []Neighbor) ([]Note, []int) {
-	notes := make([]Note, 0, len(neighbors)+1)
-	limits := make([]int, 0, len(neighbors)+1)
-	notes = append(notes, *note)
-	limits = append(limits, PrimaryContentLimit)
-	for _, n := range neighbors {
-		notes = append(notes, n.Note)
-		limits = append(limits, NeighborContentLimit)
-	}
-	return notes, limits
-}
-
-// nodeDetail is get_node's depth 1 answer from the views of contextNotes.
-func nodeDetail(views []NodeView, neighbors []Neighbor, degree Degree) *NodeDetail {
-	ctxView := &Neighborhood{
-		Neighbors:     make([]NeighborView, len(neighbors)),
-		IncomingCount: degree.In,
-		OutgoingCount: degree.Out,
-	}
-	for i, n := range neighbors {
-		ctxView.Neighbors[i] = NeighborView{NodeView: views[i+1], Direction: n.Direction}
-	}
-	return &NodeDetail{Node: views[0], Context: ctxView}
-}
-
 // Neighbors returns up to limit (1..MaxNeighborLimit) notes adjacent to id,
 // outgoing first, content truncated to ListContentLimit. A missing node has
 // no neighbours: the result is empty, not an error.
@@ -269,11 +249,9 @@ func (g *GraphService) Neighbors(ctx context.Context, id string, dir Direction, 
 	if nc == nil || err != nil {
 		return []NeighborView{}, err
 	}
-	neighbors := nc.Neighbors
-	views := shapeViews(neighborNotes(neighbors), sameLimits(len(neighbors), ListContentLimit), nc.Titles)
-	out := make([]NeighborView, len(neighbors))
-	for i, n := range neighbors {
-		out[i] = NeighborView{NodeView: views[i], Direction: n.Direction}
+	out := make([]NeighborView, len(nc.Neighbors))
+	for i, n := range nc.Neighbors {
+		out[i] = NeighborView{NodeView: shapeView(n.NodeView, ListContentLimit), Direction: n.Direction}
 	}
 	return out, nil
 }
@@ -336,24 +314,28 @@ func (g *GraphService) SearchByTags(ctx context.Context, tags []string, mode Tag
 	if err := checkLimit(limit, MaxTagSearchLimit); err != nil {
 		return nil, err
 	}
-	notes, titles, err := g.reader.TaggedNotes(ctx, g.project, tags, mode, limit)
+	views, err := g.reader.TaggedViews(ctx, g.project, tags, mode, limit)
 	if err != nil {
 		return nil, fmt.Errorf("graph: notes by tags: %w", err)
 	}
-	return shapeViews(notes, sameLimits(len(notes), ListContentLimit), titles), nil
+	for i := range views {
+		views[i] = shapeView(views[i], ListContentLimit)
+	}
+	return views, nil
 }
 
 // RandomNode returns a note chosen uniformly among all notes, or among
 // those carrying any of tags; nil when there is none.
 func (g *GraphService) RandomNode(ctx context.Context, tags []string) (*NodeView, error) {
-	note, titles, err := g.reader.RandomNoteTitled(ctx, g.project, tags, g.pick)
+	view, err := g.reader.RandomView(ctx, g.project, tags, g.pick)
 	if err != nil {
 		return nil, fmt.Errorf("graph: random note: %w", err)
 	}
-	if note == nil {
+	if view == nil {
 		return nil, nil
 	}
-	return &shapeViews([]Note{*note}, []int{PrimaryContentLimit}, titles)[0], nil
+	shaped := shapeView(*view, PrimaryContentLimit)
+	return &shaped, nil
 }
 
 // Search returns up to limit (1..MaxSearchLimit) notes most similar to
@@ -552,27 +534,22 @@ func (g *GraphService) viewsWithLimits(ctx context.Context, notes []Note, limits
 func shapeViews(notes []Note, limits []int, titles map[string]string) []NodeView {
 	views := make([]NodeView, len(notes))
 	for i := range notes {
-		n := &notes[i]
-		targets := n.LinkTargets()
-		links := make([]LinkInfo, 0, len(targets))
-		for _, t := range targets {
-			if title, ok := titles[t]; ok {
-				links = append(links, LinkInfo{ID: t, Title: title})
-			}
-		}
-		tags := n.Tags
-		if tags == nil {
-			tags = []string{}
-		}
-		views[i] = NodeView{
-			ID:      n.ID,
-			Title:   n.Title,
-			Content: TruncateContent(n.Content, limits[i]),
-			Tags:    tags,
-			Links:   links,
-		}
+		views[i] = shapeView(ViewOf(&notes[i], titles), limits[i])
 	}
 	return views
+}
+
+// shapeView is v as a client sees it: content truncated to limit, and
+// lists, never nil.
+func shapeView(v NodeView, limit int) NodeView {
+	v.Content = TruncateContent(v.Content, limit)
+	if v.Tags == nil {
+		v.Tags = []string{}
+	}
+	if v.Links == nil {
+		v.Links = []LinkInfo{}
+	}
+	return v
 }
 
 func sameLimits(n, limit int) []int {
@@ -581,14 +558,6 @@ func sameLimits(n, limit int) []int {
 		limits[i] = limit
 	}
 	return limits
-}
-
-func neighborNotes(neighbors []Neighbor) []Note {
-	notes := make([]Note, len(neighbors))
-	for i, n := range neighbors {
-		notes[i] = n.Note
-	}
-	return notes
 }
 
 // TruncateContent cuts s to its first limit characters (Unicode code

@@ -16,7 +16,12 @@
 // from ID-sorted adjacency and tag lists kept current on every write (one
 // merge per touched list per batch); hub rankings are cached per graph
 // version and rebuilt lazily by the first Hubs call after a change (degree
-// by a linear counting sort, PageRank with core.PageRank). Shortest paths
+// by a linear counting sort, PageRank with core.PageRank). Views (the
+// graph tools' reads, core.ContextReader) take their links from each node's
+// targets, its distinct link targets in first-link order, and each note's
+// ID and title share one allocation: at 100k notes, looking every target
+// up by ID and reading its ID and title from two places were most of a
+// get_neighbors call, each a cache miss. Shortest paths
 // are a bidirectional breadth-first search marking nodes in pooled
 // per-slot arrays.
 package memstore

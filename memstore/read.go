@@ -136,14 +136,19 @@ func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
 	return out
 }
 
-// viewNote is what a view shows of a stored note (see core.ContextQuery),
-// sharing its tags and links with the store: an upsert replaces a note's
-// lists and the writes that change a stored link list copy it first
-// (write.go), so a list once stored never changes. Copying whole notes
-// (links with their raw text, frontmatter) was most of a get_neighbors
-// call on the embedded store.
-func viewNote(n core.Note) core.Note {
-	return core.Note{Project: n.Project, ID: n.ID, Title: n.Title, Content: n.Content, Tags: n.Tags, Links: n.Links}
+// view is what a client is shown of nd (core.ViewOf), read under the
+// graph's lock. It shares the stored note's strings and tag list: an upsert
+// replaces a note's lists rather than changing them. Its links come from
+// nd.targets, each target's ID and title stored side by side
+// (storeIDAndTitle): looking every target up by ID was most of a
+// get_neighbors call at 100k notes, each lookup a cache miss.
+func (nd *node) view() core.NodeView {
+	links := make([]core.LinkInfo, len(nd.targets))
+	for i, t := range nd.targets {
+		links[i] = core.LinkInfo{ID: t.note.ID, Title: t.note.Title}
+	}
+	n := &nd.note
+	return core.NodeView{ID: n.ID, Title: n.Title, Content: n.Content, Tags: n.Tags, Links: links}
 }
 
 // NoteContext reads around id under one read lock (core.ContextReader).
@@ -168,33 +173,18 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 	if q.Direction != "" {
 		found, outgoing = neighborNodes(nd, q.Direction, q.Limit)
 	}
-	// Titles come from the notes' edges (their distinct resolved targets,
-	// as node pointers) rather than a map lookup per link: at 100k notes
-	// the lookups, each a cache miss, were most of a get_neighbors call.
-	size := 0
-	for _, n := range found {
-		size += len(n.out)
-	}
 	nc := &core.NoteContext{
 		Degree:    core.Degree{In: len(nd.in), Out: len(nd.out)},
-		Neighbors: make([]core.Neighbor, len(found)),
-		Titles:    make(map[string]string, size+len(nd.out)),
-	}
-	addTitles := func(n *node) {
-		for _, t := range n.out {
-			nc.Titles[t.note.ID] = t.note.Title
-		}
+		Neighbors: make([]core.NeighborView, len(found)),
 	}
 	if !q.SkipNote {
-		nc.Note = viewNote(nd.note)
-		addTitles(nd)
+		nc.Note = nd.view()
 	}
 	for i, n := range found {
-		nc.Neighbors[i] = core.Neighbor{Note: viewNote(n.note), Direction: core.DirectionOut}
+		nc.Neighbors[i] = core.NeighborView{NodeView: n.view(), Direction: core.DirectionOut}
 		if i >= outgoing {
 			nc.Neighbors[i].Direction = core.DirectionIn
 		}
-		addTitles(n)
 	}
 	return nc, nil
 }

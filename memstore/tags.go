@@ -85,13 +85,26 @@ func inAll(n *node, indexes []*tagIndex) bool {
 // notes or those carrying any of tags; nil, without calling pick, when there
 // is none. An index outside [0, n) is an invalid argument.
 func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
+	g, unlock, err := s.reader(ctx, "random note", project)
+	defer unlock()
+	if err != nil {
+		return nil, err
+	}
+	nd, err := g.randomNode(tags, pick)
+	if nd == nil || err != nil {
+		return nil, err
+	}
+	n := cloneNote(nd.note)
+	return &n, nil
+}
+
+// randomNode is RandomNote's pick; g may be nil (no project yet).
+func (g *graph) randomNode(tags []string, pick func(n int) int) (*node, error) {
 	if pick == nil {
 		return nil, fmt.Errorf("memstore: random note: %w", core.InvalidArgument("pick is nil"))
 	}
-	g, unlock, err := s.reader(ctx, "random note", project)
-	defer unlock()
-	if err != nil || g == nil {
-		return nil, err
+	if g == nil {
+		return nil, nil
 	}
 	candidates := []*node(g.all)
 	if len(tags) > 0 {
@@ -104,50 +117,40 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 	if i < 0 || i >= len(candidates) {
 		return nil, fmt.Errorf("memstore: random note: %w", core.InvalidArgument("pick returned %d for %d candidates", i, len(candidates)))
 	}
-	n := cloneNote(candidates[i].note)
-	return &n, nil
+	return candidates[i], nil
 }
 
-// TaggedNotes is NotesByTags with the titles of the notes' link targets,
-// under one read lock (core.ContextReader). Its notes are views
-// (viewNote), their titles read from their edges.
-func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, error) {
+// TaggedViews is NotesByTags as views, under one read lock
+// (core.ContextReader).
+func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.NodeView, error) {
 	if !mode.Valid() {
-		return nil, nil, fmt.Errorf("memstore: notes by tags: %w", core.InvalidArgument("unknown tag mode %q", mode))
+		return nil, fmt.Errorf("memstore: notes by tags: %w", core.InvalidArgument("unknown tag mode %q", mode))
 	}
 	g, unlock, err := s.reader(ctx, "notes by tags", project)
 	defer unlock()
 	if err != nil || g == nil || len(tags) == 0 {
-		return nil, map[string]string{}, err
+		return []core.NodeView{}, err
 	}
 	matches := g.tagged(tags, mode, limit)
-	notes := make([]core.Note, len(matches))
-	titles := map[string]string{}
+	views := make([]core.NodeView, len(matches))
 	for i, n := range matches {
-		notes[i] = viewNote(n.note)
-		for _, t := range n.out {
-			titles[t.note.ID] = t.note.Title
-		}
+		views[i] = n.view()
 	}
-	return notes, titles, nil
+	return views, nil
 }
 
-// RandomNoteTitled is RandomNote with the titles of the note's link
-// targets (core.ContextReader).
-func (s *Store) RandomNoteTitled(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
-	note, err := s.RandomNote(ctx, project, tags, pick)
-	if err != nil || note == nil {
-		return nil, nil, err
+// RandomView is RandomNote as a view, under one read lock
+// (core.ContextReader).
+func (s *Store) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
+	g, unlock, err := s.reader(ctx, "random note", project)
+	defer unlock()
+	if err != nil {
+		return nil, err
 	}
-	titles, err := s.linkTitles(ctx, project, []core.Note{*note})
-	return note, titles, err
-}
-
-// linkTitles resolves the titles of every link target of notes.
-func (s *Store) linkTitles(ctx context.Context, project string, notes []core.Note) (map[string]string, error) {
-	var targets []string
-	for i := range notes {
-		targets = append(targets, notes[i].LinkTargets()...)
+	nd, err := g.randomNode(tags, pick)
+	if nd == nil || err != nil {
+		return nil, err
 	}
-	return s.ResolveTitles(ctx, project, targets)
+	v := nd.view()
+	return &v, nil
 }

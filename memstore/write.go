@@ -3,7 +3,6 @@ package memstore
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
@@ -69,6 +68,7 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 		}
 		g.unindexEntity(nd, nd.note.Entity)
 		nd.note = n
+		storeIDAndTitle(&nd.note)
 		g.indexEntity(nd)
 		g.search.noteWritten(old, &nd.note, analyses[i])
 		nd.note.Keys = nil // batch[i].Keys serve resolution below
@@ -98,6 +98,10 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 
 	// Resolve waiting links to the notes claiming their keys; the
 	// smallest ID wins a key claimed twice.
+	refresh := make(map[*node]struct{}, len(written))
+	for _, nd := range written {
+		refresh[nd] = struct{}{}
+	}
 	claims := map[string]*node{}
 	for i, nd := range written {
 		for _, k := range batch[i].Keys {
@@ -108,8 +112,6 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 	}
 	for key, target := range claims {
 		for linker := range g.unresolved[key] {
-			// Copy on write: readers share stored link lists (viewNote).
-			linker.note.Links = slices.Clone(linker.note.Links)
 			for i := range linker.note.Links {
 				if l := &linker.note.Links[i]; l.Target == "" && l.Key == key {
 					l.Target = target.id()
@@ -117,8 +119,12 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 			}
 			w.edges.set(&linker.out, target, true)
 			w.edges.set(&target.in, linker, true)
+			refresh[linker] = struct{}{}
 		}
 		delete(g.unresolved, key)
+	}
+	for nd := range refresh {
+		g.refreshTargets(nd)
 	}
 
 	w.commit()
@@ -201,12 +207,13 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 	}
 	w := newWrite(g)
 	var persisted []string // IDs whose vector is on disk
+	linkers := map[*node]struct{}{}
 	for nd := range doomed {
 		for _, linker := range nd.in {
 			if doomed[linker] {
 				continue
 			}
-			linker.note.Links = slices.Clone(linker.note.Links) // copy on write, as above
+			linkers[linker] = struct{}{}
 			for i := range linker.note.Links {
 				if l := &linker.note.Links[i]; l.Target == nd.id() {
 					l.Target = ""
@@ -235,6 +242,9 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		}
 		delete(g.notes, nd.id())
 		g.freeNode(nd)
+	}
+	for linker := range linkers {
+		g.refreshTargets(linker)
 	}
 	w.commit()
 	// The notes are gone whatever happens on disk: a vector left there is

@@ -46,6 +46,13 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 		require.NoError(t, st.UpsertNotes(ctx, project, notes))
 	}
 
+	neighborViews := func(ns []core.NeighborView) []core.NodeView {
+		out := make([]core.NodeView, len(ns))
+		for i, n := range ns {
+			out[i] = n.NodeView
+		}
+		return out
+	}
 	compare := func(stage string) {
 		t.Helper()
 		// Contexts first: a stale catalog must not lend them its titles.
@@ -58,33 +65,33 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 				continue
 			}
 			require.NoError(t, err)
-			assert.Equal(t, want.Titles, got.Titles, "%s: titles around %s", stage, n.ID)
-			assert.Equal(t, neighborStrings(want.Neighbors), neighborStrings(got.Neighbors), "%s: neighbours of %s", stage, n.ID)
+			assert.Equal(t, viewStrings(want.Neighbors), viewStrings(got.Neighbors), "%s: neighbours of %s", stage, n.ID)
+			sameViews(t, []core.NodeView{want.Note}, []core.NodeView{got.Note}, "%s: %s", stage, n.ID)
+			sameViews(t, neighborViews(want.Neighbors), neighborViews(got.Neighbors), "%s: neighbours of %s", stage, n.ID)
 		}
 		for _, tags := range [][]string{{"tag0"}, {"TAG1", "#tag2"}, {"tag0", "tag1"}, {"tag3", "tag4", "tag5"}, {"none"}, {"tag1", "none"}} {
 			for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
 				for _, limit := range []int{0, 1, 5} {
-					want, wantTitles, err := mem.TaggedNotes(ctx, project, tags, mode, limit)
+					want, err := mem.TaggedViews(ctx, project, tags, mode, limit)
 					require.NoError(t, err)
-					got, gotTitles, err := s.TaggedNotes(ctx, project, tags, mode, limit)
+					got, err := s.TaggedViews(ctx, project, tags, mode, limit)
 					require.NoError(t, err)
-					assert.Equal(t, noteIDsOf(want), noteIDsOf(got), "%s: %v %s limit %d", stage, tags, mode, limit)
-					assert.Equal(t, wantTitles, gotTitles, "%s: titles of %v %s limit %d", stage, tags, mode, limit)
+					sameViews(t, want, got, "%s: %v %s limit %d", stage, tags, mode, limit)
 				}
 			}
 			for _, k := range []int{0, 3, 1000} {
 				pick := func(n int) int { return min(k, n-1) }
-				want, wantTitles, err := mem.RandomNoteTitled(ctx, project, tags, pick)
+				want, err := mem.RandomView(ctx, project, tags, pick)
 				require.NoError(t, err)
-				got, gotTitles, err := s.RandomNoteTitled(ctx, project, tags, pick)
+				got, err := s.RandomView(ctx, project, tags, pick)
 				require.NoError(t, err)
 				if want == nil {
 					assert.Nil(t, got, "%s: random %v pick %d", stage, tags, k)
 					continue
 				}
 				require.NotNil(t, got, "%s: random %v pick %d", stage, tags, k)
-				assert.Equal(t, want.ID, got.ID, "%s: random %v pick %d", stage, tags, k)
-				assert.Equal(t, wantTitles, gotTitles, "%s: titles of random %v pick %d", stage, tags, k)
+				sameViews(t, []core.NodeView{*want}, []core.NodeView{*got}, "%s: random %v pick %d", stage, tags, k)
+				assert.Equal(t, want.Content, got.Content, "%s: random %v pick %d: whole content", stage, tags, k)
 			}
 		}
 		want, err := mem.RandomNote(ctx, project, nil, func(n int) int { return n - 1 })

@@ -30,26 +30,52 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 	// catalog gives them, if it is as current as the statement's counter;
 	// if not, the statement runs again with the titles.
 	cat := s.catalog(project)
-	nc, version, err := s.noteContext(ctx, project, id, q, st, cat == nil)
-	if err != nil || cat == nil {
-		return nc, err
+	rc, version, err := s.noteContext(ctx, project, id, q, st, cat == nil)
+	if err != nil {
+		return nil, err
 	}
-	if version == cat.version {
-		cat.addTitles(nc.Titles, nc.Note)
-		for _, n := range nc.Neighbors {
-			cat.addTitles(nc.Titles, n.Note)
+	if cat != nil {
+		if version != cat.version {
+			s.staleCatalog(project, cat)
+			if rc, _, err = s.noteContext(ctx, project, id, q, st, true); err != nil {
+				return nil, err
+			}
+		} else {
+			cat.addTitles(rc.titles, rc.note)
+			for _, n := range rc.neighbors {
+				cat.addTitles(rc.titles, n.Note)
+			}
 		}
-		return nc, nil
 	}
-	s.staleCatalog(project, cat)
-	nc, _, err = s.noteContext(ctx, project, id, q, st, true)
-	return nc, err
+	return rc.views(q.SkipNote), nil
+}
+
+// readContext is what a note_context statement answers, before its notes
+// become views.
+type readContext struct {
+	note      core.Note
+	neighbors []core.Neighbor
+	degree    core.Degree
+	titles    map[string]string // ID → title of the notes' link targets
+}
+
+// views is rc as ContextReader answers it.
+func (rc *readContext) views(skipNote bool) *core.NoteContext {
+	nc := &core.NoteContext{Degree: rc.degree, Neighbors: make([]core.NeighborView, len(rc.neighbors))}
+	if !skipNote {
+		nc.Note = core.ViewOf(&rc.note, rc.titles)
+	}
+	for i := range rc.neighbors {
+		n := &rc.neighbors[i]
+		nc.Neighbors[i] = core.NeighborView{NodeView: core.ViewOf(&n.Note, rc.titles), Direction: n.Direction}
+	}
+	return nc
 }
 
 // noteContext runs one note_context statement, with the titles or without.
-func (s *Store) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool) (*core.NoteContext, int64, error) {
+func (s *Store) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool) (*readContext, int64, error) {
 	params := map[string]any{"project": project, "id": id, "limit": limitParam(q.Limit), "withNote": !q.SkipNote, "titles": titles}
-	var nc *core.NoteContext
+	var nc *readContext
 	var version int64
 	err := s.read(ctx, "read around a note", func(t txn) error {
 		nc = nil
@@ -57,20 +83,19 @@ func (s *Store) noteContext(ctx context.Context, project, id string, q core.Cont
 		if err != nil || r == nil {
 			return err
 		}
-		out := &core.NoteContext{
-			Degree:    core.Degree{In: int(num(r.Values[3])), Out: int(num(r.Values[4]))},
-			Neighbors: []core.Neighbor{},
-			Titles:    map[string]string{},
+		out := &readContext{
+			degree: core.Degree{In: int(num(r.Values[3])), Out: int(num(r.Values[4]))},
+			titles: map[string]string{},
 		}
 		if !q.SkipNote {
-			if out.Note, err = decodeNote(project, r.Values[0], r.Values[1], r.Values[2]); err != nil {
+			if out.note, err = decodeNote(project, r.Values[0], r.Values[1], r.Values[2]); err != nil {
 				if errors.Is(err, errVanished) {
 					return nil
 				}
 				return err
 			}
 		}
-		addTitles(out.Titles, r.Values[5])
+		addTitles(out.titles, r.Values[5])
 		version = num(r.Values[7])
 		list, _ := r.Values[6].([]any)
 		seen := make(map[string]bool, len(list))
@@ -90,8 +115,8 @@ func (s *Store) noteContext(ctx context.Context, project, id string, q core.Cont
 				continue
 			}
 			seen[n.ID] = true
-			out.Neighbors = append(out.Neighbors, core.Neighbor{Note: n, Direction: core.Direction(str(row[3]))})
-			addTitles(out.Titles, row[4])
+			out.neighbors = append(out.neighbors, core.Neighbor{Note: n, Direction: core.Direction(str(row[3]))})
+			addTitles(out.titles, row[4])
 		}
 		nc = out
 		return nil

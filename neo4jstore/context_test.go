@@ -86,6 +86,6 @@ func TestNoteContextReadsNeighboursWithoutCurrentHeadsFromTheirDocs(t *testing.T
 	nc, err := s.NoteContext(ctx, project, "hub.md", core.ContextQuery{Direction: core.DirectionIn})
 	require.NoError(t, err)
 	require.Len(t, nc.Neighbors, 2)
-	assert.NoError(t, storetest.CompareViewFields(a, nc.Neighbors[0].Note))
-	assert.NoError(t, storetest.CompareViewFields(b, nc.Neighbors[1].Note))
+	assert.NoError(t, storetest.CompareView(a, map[string]string{"hub.md": "Hub"}, nc.Neighbors[0].NodeView))
+	assert.NoError(t, storetest.CompareView(b, map[string]string{"hub.md": "Hub"}, nc.Neighbors[1].NodeView))
 }

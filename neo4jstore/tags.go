@@ -15,13 +15,21 @@ func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, 
 	return notes, err
 }
 
-// TaggedNotes is NotesByTags with the titles of the notes' link targets,
-// the notes read from their heads (see noteDoc) when the catalog answers.
-func (s *Store) TaggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, map[string]string, error) {
-	return s.taggedNotes(ctx, project, tags, mode, limit, true)
+// TaggedViews is NotesByTags as views (core.ContextReader), the notes read
+// from their heads (see noteDoc) when the catalog answers.
+func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.NodeView, error) {
+	notes, titles, err := s.taggedNotes(ctx, project, tags, mode, limit, true)
+	if err != nil {
+		return nil, err
+	}
+	views := make([]core.NodeView, len(notes))
+	for i := range notes {
+		views[i] = core.ViewOf(&notes[i], titles)
+	}
+	return views, nil
 }
 
-// taggedNotes answers NotesByTags and TaggedNotes. With a current catalog
+// taggedNotes answers NotesByTags and TaggedViews. With a current catalog
 // (catalog.go) the notes are picked in process and read in one statement
 // (from their heads when head is set); otherwise the (project, id) index
 // is read in order and filtered by tag until limit notes match.
@@ -65,7 +73,7 @@ func (s *Store) taggedNotes(ctx context.Context, project string, tags []string, 
 	return notes, titles, nil
 }
 
-// taggedFromCatalog answers TaggedNotes from cat; ok is false when the
+// taggedFromCatalog answers TaggedViews from cat; ok is false when the
 // database has moved on since cat was read, or a note read back no longer
 // matches (a write committed during the read).
 func (s *Store) taggedFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, bool, error) {
@@ -109,13 +117,23 @@ func hasTags(noteTags, norm []string, mode core.TagMode) bool {
 }
 
 // RandomNote returns the candidate at index pick(n) in ID order (see
-// RandomNoteTitled).
+// randomNote).
 func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
-	note, _, err := s.RandomNoteTitled(ctx, project, tags, pick)
+	note, _, err := s.randomNote(ctx, project, tags, pick)
 	return note, err
 }
 
-// RandomNoteTitled is RandomNote with the titles of the note's link
+// RandomView is RandomNote as a view (core.ContextReader).
+func (s *Store) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
+	note, titles, err := s.randomNote(ctx, project, tags, pick)
+	if note == nil || err != nil {
+		return nil, err
+	}
+	v := core.ViewOf(note, titles)
+	return &v, nil
+}
+
+// randomNote is RandomNote with the titles of the note's link
 // targets. With a current catalog (catalog.go) the candidates are counted
 // and picked in process and the note read in one statement; otherwise it
 // counts the candidates, asks pick for an index and reads the candidate at
@@ -127,7 +145,7 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 // concurrent delete of one note does not make true (found by the load
 // test, integration/e2e/load_test.go). pick is likewise called again when
 // a catalog pick turns out stale.
-func (s *Store) RandomNoteTitled(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
+func (s *Store) randomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
 	norm := normalizeTags(tags)
 	if cat := s.catalog(project); cat != nil {
 		note, titles, ok, err := s.randomFromCatalog(ctx, project, cat, norm, pick)
@@ -182,7 +200,7 @@ func (s *Store) RandomNoteTitled(ctx context.Context, project string, tags []str
 	return nil, nil, nil
 }
 
-// randomFromCatalog answers RandomNoteTitled from cat; ok is false when
+// randomFromCatalog answers randomNote from cat; ok is false when
 // the database has moved on since cat was read.
 func (s *Store) randomFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, pick func(n int) int) (*core.Note, map[string]string, bool, error) {
 	n := len(cat.ids)

@@ -199,12 +199,12 @@ func (s *fakeStore) NoteContext(context.Context, string, string, core.ContextQue
 	return nil, core.ErrNotFound
 }
 
-func (s *fakeStore) TaggedNotes(context.Context, string, []string, core.TagMode, int) ([]core.Note, map[string]string, error) {
-	return nil, nil, nil
+func (s *fakeStore) TaggedViews(context.Context, string, []string, core.TagMode, int) ([]core.NodeView, error) {
+	return nil, nil
 }
 
-func (s *fakeStore) RandomNoteTitled(context.Context, string, []string, func(int) int) (*core.Note, map[string]string, error) {
-	return nil, nil, nil
+func (s *fakeStore) RandomView(context.Context, string, []string, func(int) int) (*core.NodeView, error) {
+	return nil, nil
 }
 
 func (s *fakeStore) ShortestPath(context.Context, string, string, string) ([]string, error) {

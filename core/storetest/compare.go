@@ -32,6 +32,28 @@ func CompareViewFields(want, got core.Note) error {
 	return errors.Join(errs...)
 }
 
+// CompareView reports how the view got differs from what core.ViewOf
+// shows of want with titles (the titles ResolveTitles gives for its links),
+// or nil when they agree; content is compared up to
+// core.ContextContentChars characters, as in CompareViewFields.
+func CompareView(want core.Note, titles map[string]string, got core.NodeView) error {
+	w := core.ViewOf(&want, titles)
+	var errs []error
+	if w.ID != got.ID || w.Title != got.Title {
+		errs = append(errs, fmt.Errorf("id and title: want %q %q, got %q %q", w.ID, w.Title, got.ID, got.Title))
+	}
+	if !slices.Equal(w.Tags, got.Tags) {
+		errs = append(errs, fmt.Errorf("tags: want %q, got %q", w.Tags, got.Tags))
+	}
+	if !slices.Equal(w.Links, got.Links) {
+		errs = append(errs, fmt.Errorf("links: want %v, got %v", w.Links, got.Links))
+	}
+	if wc, gc := core.TruncateContent(w.Content, core.ContextContentChars), core.TruncateContent(got.Content, core.ContextContentChars); wc != gc {
+		errs = append(errs, fmt.Errorf("content: want %q, got %q", wc, gc))
+	}
+	return errors.Join(errs...)
+}
+
 // CompareNotes reports how got differs from want in the fields a store must
 // give back, or nil when they agree. Precision rules, shared by every store:
 //   - Entity is compared with its times as instants (any zone).

@@ -23,14 +23,12 @@ func (e *env) contextOf(p, id string, q core.ContextQuery) *core.NoteContext {
 func (e *env) sameAsSeparateCalls(p, id string, q core.ContextQuery) {
 	e.t.Helper()
 	nc := e.contextOf(p, id, q)
-	var notes []core.Note
 	if q.SkipNote {
 		assert.Empty(e.t, nc.Note.ID, "%s %+v: a note with SkipNote", id, q)
 	} else {
 		want := e.get(p, id)
-		assert.NoError(e.t, CompareViewFields(want, nc.Note), "%s %+v: note", id, q)
+		assert.NoError(e.t, CompareView(want, e.titlesOf(p, []core.Note{want}), nc.Note), "%s %+v: note", id, q)
 		assert.Equal(e.t, want.Content, nc.Note.Content, "%s %+v: the note's whole content", id, q)
-		notes = append(notes, nc.Note)
 	}
 	var want []core.Neighbor
 	if q.Direction != "" {
@@ -39,19 +37,21 @@ func (e *env) sameAsSeparateCalls(p, id string, q core.ContextQuery) {
 		require.NoError(e.t, err)
 	}
 	require.NotNil(e.t, nc.Neighbors, "%s %+v: neighbours are a list, not nil", id, q)
-	assert.Equal(e.t, neighborKeys(want), neighborKeys(nc.Neighbors), "%s %+v: neighbours", id, q)
+	assert.Equal(e.t, neighborKeys(want), viewKeys(nc.Neighbors), "%s %+v: neighbours", id, q)
 	for i := range min(len(want), len(nc.Neighbors)) {
-		assert.NoError(e.t, CompareViewFields(want[i].Note, nc.Neighbors[i].Note), "%s %+v: neighbour %s", id, q, want[i].Note.ID)
-		notes = append(notes, nc.Neighbors[i].Note)
+		n := want[i].Note
+		assert.NoError(e.t, CompareView(n, e.titlesOf(p, []core.Note{n}), nc.Neighbors[i].NodeView), "%s %+v: neighbour %s", id, q, n.ID)
 	}
 	assert.Equal(e.t, e.degree(p, id), nc.Degree, "%s %+v: degree", id, q)
-	var targets []string
-	for _, n := range notes {
-		targets = append(targets, n.LinkTargets()...)
+}
+
+// viewKeys is neighborKeys of views.
+func viewKeys(ns []core.NeighborView) []string {
+	keys := make([]string, len(ns))
+	for i, n := range ns {
+		keys[i] = string(n.Direction) + ":" + n.ID
 	}
-	titles, err := e.store.ResolveTitles(e.ctx, p, targets)
-	require.NoError(e.t, err)
-	assert.Equal(e.t, titles, nc.Titles, "%s %+v: titles", id, q)
+	return keys
 }
 
 var contextCases = []testCase{
@@ -69,14 +69,19 @@ var contextCases = []testCase{
 			}
 		}
 	}},
-	{"the titles cover the note's and every neighbour's resolved links, not ghosts", func(e *env) {
+	{"views link every resolved target once, in first-seen order, with its title, and no ghosts", func(e *env) {
 		p := e.project()
 		neighborhood(e, p)
-		nc := e.contextOf(p, "m.md", core.ContextQuery{Direction: core.DirectionBoth})
-		assert.Equal(e.t, map[string]string{
-			"z.md": "Title z.md", "b.md": "Title b.md", "x.md": "Title x.md", "m.md": "Title m.md",
-		}, nc.Titles)
-		assert.Equal(e.t, core.Degree{In: 4, Out: 3}, nc.Degree)
+		e.upsert(p, mkNote("twice.md", linkTo("x.md"), ghost("nowhere"), linkTo("b.md"), linkTo("x.md"), linkTo("twice.md")))
+		nc := e.contextOf(p, "twice.md", core.ContextQuery{Direction: core.DirectionBoth})
+		info := func(id string) core.LinkInfo { return core.LinkInfo{ID: id, Title: "Title " + id} }
+		assert.Equal(e.t, []core.LinkInfo{info("x.md"), info("b.md"), info("twice.md")}, nc.Note.Links)
+		assert.Equal(e.t, core.Degree{In: 1, Out: 3}, nc.Degree)
+		for _, n := range nc.Neighbors {
+			assert.NotNil(e.t, n.Links, "%s: links are a list", n.ID)
+		}
+		nc = e.contextOf(p, "m.md", core.ContextQuery{})
+		assert.Equal(e.t, []core.LinkInfo{info("z.md"), info("b.md"), info("x.md")}, nc.Note.Links)
 	}},
 	{"a neighbour keeps what a view shows of a long content", func(e *env) {
 		p := e.project()
@@ -89,8 +94,8 @@ var contextCases = []testCase{
 		nc := e.contextOf(p, "hub.md", core.ContextQuery{Direction: core.DirectionIn})
 		require.Len(e.t, nc.Neighbors, 2)
 		for i, want := range []core.Note{exact, long} {
-			got := nc.Neighbors[i].Note
-			assert.NoError(e.t, CompareViewFields(want, got))
+			got := nc.Neighbors[i].NodeView
+			assert.NoError(e.t, CompareView(want, e.titlesOf(p, []core.Note{want}), got))
 			for _, limit := range []int{core.NeighborContentLimit, core.ListContentLimit} {
 				assert.Equal(e.t, core.TruncateContent(want.Content, limit), core.TruncateContent(got.Content, limit), "%s at %d", want.ID, limit)
 			}
@@ -102,8 +107,12 @@ var contextCases = []testCase{
 		z := mkNote("z.md")
 		z.Title = "Renamed Z"
 		e.upsert(p, z)
+		renamed := core.LinkInfo{ID: "z.md", Title: "Renamed Z"}
 		nc := e.contextOf(p, "m.md", core.ContextQuery{})
-		assert.Equal(e.t, "Renamed Z", nc.Titles["z.md"])
+		assert.Contains(e.t, nc.Note.Links, renamed)
+		nc = e.contextOf(p, "x.md", core.ContextQuery{SkipNote: true, Direction: core.DirectionOut})
+		require.Len(e.t, nc.Neighbors, 1)
+		assert.Contains(e.t, nc.Neighbors[0].Links, renamed, "a neighbour's links")
 	}},
 	{"the context of a missing or deleted note is ErrNotFound", func(e *env) {
 		p := e.project()
@@ -126,31 +135,35 @@ var contextCases = []testCase{
 	}},
 }
 
-// titledCases hold TaggedNotes and RandomNoteTitled to NotesByTags and
-// RandomNote, with the titles ResolveTitles gives for their links.
-var titledCases = []testCase{
-	{"tagged notes with titles are NotesByTags with ResolveTitles of their links", func(e *env) {
+// viewCases hold TaggedViews and RandomView to NotesByTags and RandomNote,
+// with the titles ResolveTitles gives for their links.
+var viewCases = []testCase{
+	{"tagged views are NotesByTags with ResolveTitles of their links", func(e *env) {
 		p := e.project()
 		notes := taggedNotes()
-		notes[0].Links = []core.Link{linkTo("a.md"), ghost("nowhere"), linkTo("e.md")}
-		notes[1].Links = []core.Link{linkTo("a.md"), linkTo("c.md")}
+		notes[0].Links = []core.Link{linkTo("a.md"), ghost("nowhere"), linkTo("e.md"), linkTo("a.md")}
+		notes[1].Links = []core.Link{linkTo("c.md"), linkTo("a.md")}
 		e.upsert(p, notes...)
 		for _, tags := range [][]string{{"ml"}, {"#Go", "python"}, {"ml", "go"}, {"nothing"}} {
 			for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
 				for _, limit := range []int{0, 1, 10} {
-					got, titles, err := e.store.TaggedNotes(e.ctx, p, tags, mode, limit)
+					got, err := e.store.TaggedViews(e.ctx, p, tags, mode, limit)
 					require.NoError(e.t, err)
+					require.NotNil(e.t, got, "%v %s %d: a list, not nil", tags, mode, limit)
 					want := e.byTags(p, tags, mode, limit)
-					assert.Equal(e.t, noteIDs(want), noteIDs(got), "%v %s %d", tags, mode, limit)
-					for i := range min(len(want), len(got)) {
-						assert.NoError(e.t, CompareViewFields(want[i], got[i]), "%v %s %d: %s", tags, mode, limit, want[i].ID)
+					gotIDs := make([]string, len(got))
+					for i, v := range got {
+						gotIDs[i] = v.ID
 					}
-					assert.Equal(e.t, e.titlesOf(p, want), titles, "%v %s %d: titles", tags, mode, limit)
+					assert.Equal(e.t, noteIDs(want), gotIDs, "%v %s %d", tags, mode, limit)
+					for i := range min(len(want), len(got)) {
+						assert.NoError(e.t, CompareView(want[i], e.titlesOf(p, want[i:i+1]), got[i]), "%v %s %d: %s", tags, mode, limit, want[i].ID)
+					}
 				}
 			}
 		}
 	}},
-	{"a random note with titles is RandomNote with ResolveTitles of its links", func(e *env) {
+	{"a random view is RandomNote with ResolveTitles of its links", func(e *env) {
 		p := e.project()
 		notes := taggedNotes()
 		notes[1].Links = []core.Link{linkTo("b.md"), linkTo("a.md"), ghost("x")}
@@ -160,17 +173,34 @@ var titledCases = []testCase{
 				pick := func(n int) int { return min(k, n-1) }
 				want, err := e.store.RandomNote(e.ctx, p, tags, pick)
 				require.NoError(e.t, err)
-				got, titles, err := e.store.RandomNoteTitled(e.ctx, p, tags, pick)
+				got, err := e.store.RandomView(e.ctx, p, tags, pick)
 				require.NoError(e.t, err)
 				if want == nil {
 					assert.Nil(e.t, got, "%v pick %d", tags, k)
 					continue
 				}
 				require.NotNil(e.t, got, "%v pick %d", tags, k)
-				e.sameNote(p, *want, *got)
-				assert.Equal(e.t, e.titlesOf(p, []core.Note{*want}), titles, "%v pick %d: titles", tags, k)
+				assert.NoError(e.t, CompareView(*want, e.titlesOf(p, []core.Note{*want}), *got), "%v pick %d", tags, k)
+				assert.Equal(e.t, want.Content, got.Content, "%v pick %d: the whole content", tags, k)
 			}
 		}
+	}},
+	{"views follow links as notes come and go", func(e *env) {
+		p := e.project()
+		e.upsert(p, mkNote("a.md", linkTo("b.md"), ghost("c"), linkTo("d.md")), mkNote("d.md"))
+		links := func() []core.LinkInfo { return e.contextOf(p, "a.md", core.ContextQuery{}).Note.Links }
+		info := func(id, title string) core.LinkInfo { return core.LinkInfo{ID: id, Title: title} }
+		assert.Equal(e.t, []core.LinkInfo{info("d.md", "Title d.md")}, links(), "b.md does not exist yet")
+		b := mkNote("b.md")
+		b.Keys = []string{"b", "c"}
+		e.upsert(p, b)
+		assert.Equal(e.t, []core.LinkInfo{info("b.md", "Title b.md"), info("d.md", "Title d.md")}, links(), "b.md claims both keys")
+		d := mkNote("d.md")
+		d.Title = "Dee"
+		e.upsert(p, d)
+		assert.Equal(e.t, []core.LinkInfo{info("b.md", "Title b.md"), info("d.md", "Dee")}, links(), "d.md retitled")
+		e.delete(p, "d.md")
+		assert.Equal(e.t, []core.LinkInfo{info("b.md", "Title b.md")}, links(), "d.md deleted")
 	}},
 }
 

@@ -66,7 +66,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts O
 		{"reads", readCases},
 		{"neighbours and degree", neighborCases},
 		{"note context", contextCases},
-		{"titled reads", titledCases},
+		{"views", viewCases},
 		{"shortest path", pathCases},
 		{"hubs", hubCases},
 		{"tags and random notes", tagCases},
