@@ -137,18 +137,11 @@ func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
 }
 
 // view is what a client is shown of nd (core.ViewOf), read under the
-// graph's lock. It shares the stored note's strings and tag list: an upsert
-// replaces a note's lists rather than changing them. Its links come from
-// nd.targets, each target's ID and title stored side by side
-// (storeIDAndTitle): looking every target up by ID was most of a
-// get_neighbors call at 100k notes, each lookup a cache miss.
+// graph's lock. It shares the stored note's strings, tag list and view
+// links (node.links): a write replaces them rather than changing them.
 func (nd *node) view() core.NodeView {
-	links := make([]core.LinkInfo, len(nd.targets))
-	for i, t := range nd.targets {
-		links[i] = core.LinkInfo{ID: t.note.ID, Title: t.note.Title}
-	}
 	n := &nd.note
-	return core.NodeView{ID: n.ID, Title: n.Title, Content: n.Content, Tags: n.Tags, Links: links}
+	return core.NodeView{ID: n.ID, Title: n.Title, Content: n.Content, Tags: n.Tags, Links: nd.links}
 }
 
 // NoteContext reads around id under one read lock (core.ContextReader).

@@ -52,6 +52,7 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 	w := newWrite(g)
 	written := make([]*node, len(batch))
+	var retitled []*node // replaced notes with a new title, which their linkers' views show
 
 	// Store the notes, detaching what a replaced note had.
 	for i, n := range batch {
@@ -65,6 +66,9 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 			w.detach(nd)
 			prev := nd.note
 			old = &prev
+			if prev.Title != n.Title {
+				retitled = append(retitled, nd)
+			}
 		}
 		g.unindexEntity(nd, nd.note.Entity)
 		nd.note = n
@@ -102,6 +106,11 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 	for _, nd := range written {
 		refresh[nd] = struct{}{}
 	}
+	for _, nd := range retitled {
+		for _, linker := range nd.in {
+			refresh[linker] = struct{}{}
+		}
+	}
 	claims := map[string]*node{}
 	for i, nd := range written {
 		for _, k := range batch[i].Keys {
@@ -124,7 +133,7 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 		delete(g.unresolved, key)
 	}
 	for nd := range refresh {
-		g.refreshTargets(nd)
+		g.refreshLinks(nd)
 	}
 
 	w.commit()
@@ -244,7 +253,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		g.freeNode(nd)
 	}
 	for linker := range linkers {
-		g.refreshTargets(linker)
+		g.refreshLinks(linker)
 	}
 	w.commit()
 	// The notes are gone whatever happens on disk: a vector left there is
