@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -20,54 +22,75 @@ type JSONAppender interface {
 // characters escaped (\b \f \n \r \t by name), U+2028 and U+2029 escaped,
 // each byte of invalid UTF-8 replaced by \ufffd, everything else as it is.
 //
-// It reads eight bytes at a time and stops only at a word holding a byte
-// that needs a look (a control character, ", \, or any non-ASCII byte),
-// checking UTF-8 as it goes: an answer is mostly plain text, and the
-// tools' text form of an answer is its JSON escaped once more, so this is
-// most of what encoding an answer costs.
+// It copies eight bytes at a time while none of them needs a look (a
+// control character, ", \, or any non-ASCII byte), and otherwise goes
+// through those eight one by one, checking UTF-8 as it goes. An answer is
+// mostly plain text, and the text form of a tool's answer is its JSON
+// escaped once more, a quote every few bytes: this is most of what
+// encoding an answer costs, so the output is written by index into room
+// made in advance rather than appended piece by piece.
 func AppendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start, i := 0, 0
-	for i < len(s) {
-		for i+8 <= len(s) && !needsLook(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
-			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
-			i += 8
+	n := len(s)
+	j := len(dst)
+	dst = slices.Grow(dst, n+n/8+wordRoom)
+	dst = dst[:cap(dst)]
+	dst[j] = '"'
+	j++
+	for i := 0; i < n; {
+		if len(dst)-j < n-i+wordRoom { // room for the rest as it is, a word's escapes and the quote
+			dst = slices.Grow(dst[:j], n-i+(n-i)/4+wordRoom)
+			dst = dst[:cap(dst)]
 		}
-		if i >= len(s) {
-			break
+		end := n
+		if i+8 <= n {
+			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if !needsLook(w) {
+				binary.LittleEndian.PutUint64(dst[j:], w)
+				i, j = i+8, j+8
+				continue
+			}
+			end = i + 8
 		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+		// At most eight bytes (or the tail), each of which may grow by up
+		// to five: the room made above suffices.
+		for i < end {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if c >= 0x20 && c != '"' && c != '\\' {
+					dst[j] = c
+					i, j = i+1, j+1
+					continue
+				}
+				j += putEscapedASCII(dst[j:], c)
 				i++
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			dst = appendEscapedASCII(dst, c)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				j += copy(dst[j:], `\ufffd`)
+			case r == '\u2028' || r == '\u2029':
+				j += copy(dst[j:], `\u202`)
+				dst[j] = hexDigits[r&0xF]
+				j++
+			default:
+				j += copy(dst[j:], s[i:i+size])
+			}
 			i += size
-			continue
 		}
-		i += size
-		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	dst[j] = '"'
+	return dst[:j+1]
 }
 
 const hexDigits = "0123456789abcdef"
+
+// wordRoom is the room AppendJSONString keeps beyond the rest of its input:
+// eight bytes that each grow by five (a control character becomes
+// \u00XX), a rune that starts in the word and ends after it, and the
+// closing quote.
+const wordRoom = 8*5 + utf8.UTFMax + 1
 
 // needsLook reports whether any byte of the little-endian word w is < 0x20,
 // '"', '\\' or non-ASCII (the "has a zero byte" bit trick of
@@ -80,24 +103,29 @@ func needsLook(w uint64) bool {
 	return (less|zero(w^ones*'"')|zero(w^ones*'\\')|w)&highs != 0
 }
 
-// appendEscapedASCII appends the escape encoding/json writes for the ASCII
-// byte c, which is '"', '\\' or a control character.
-func appendEscapedASCII(dst []byte, c byte) []byte {
+// putEscapedASCII writes at the start of dst the escape encoding/json
+// writes for the ASCII byte c, which is '"', '\\' or a control character,
+// and returns its length.
+func putEscapedASCII(dst []byte, c byte) int {
+	dst[0] = '\\'
 	switch c {
 	case '"', '\\':
-		return append(dst, '\\', c)
+		dst[1] = c
 	case '\b':
-		return append(dst, '\\', 'b')
+		dst[1] = 'b'
 	case '\f':
-		return append(dst, '\\', 'f')
+		dst[1] = 'f'
 	case '\n':
-		return append(dst, '\\', 'n')
+		dst[1] = 'n'
 	case '\r':
-		return append(dst, '\\', 'r')
+		dst[1] = 'r'
 	case '\t':
-		return append(dst, '\\', 't')
+		dst[1] = 't'
+	default:
+		dst[1], dst[2], dst[3], dst[4], dst[5] = 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]
+		return 6
 	}
-	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+	return 2
 }
 
 // AppendJSONStrings appends ss as a JSON array of strings; nil is null,
