@@ -32,7 +32,8 @@ const maxStdioRequests = 16
 // none), and it encodes a tool result through a map and then compacts the
 // pre-encoded JSON twice more, which made the server's share of a 40 KB
 // get_node answer 0.48 ms. Here a tool result is written in one pass
-// (writeToolResult); every other message goes through encoding/json.
+// (appendToolResult, into a pooled line buffer); every other message goes
+// through encoding/json.
 // Requests run concurrently, up to maxStdioRequests; notifications are
 // handled in order on the read loop.
 func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
