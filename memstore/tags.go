@@ -85,6 +85,12 @@ func inAll(n *node, indexes []*tagIndex) bool {
 // notes or those carrying any of tags; nil, without calling pick, when there
 // is none. An index outside [0, n) is an invalid argument.
 func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
+	return withRandomNode(ctx, s, project, tags, pick, func(nd *node) core.Note { return cloneNote(nd.note) })
+}
+
+// withRandomNode is what of RandomNote's pick shape returns, read under the
+// graph's lock; nil when there is none.
+func withRandomNode[T any](ctx context.Context, s *Store, project string, tags []string, pick func(n int) int, shape func(*node) T) (*T, error) {
 	g, unlock, err := s.reader(ctx, "random note", project)
 	defer unlock()
 	if err != nil {
@@ -94,8 +100,8 @@ func (s *Store) RandomNote(ctx context.Context, project string, tags []string, p
 	if nd == nil || err != nil {
 		return nil, err
 	}
-	n := cloneNote(nd.note)
-	return &n, nil
+	v := shape(nd)
+	return &v, nil
 }
 
 // randomNode is RandomNote's pick; g may be nil (no project yet).
@@ -142,15 +148,5 @@ func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, 
 // RandomView is RandomNote as a view, under one read lock
 // (core.ContextReader).
 func (s *Store) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
-	g, unlock, err := s.reader(ctx, "random note", project)
-	defer unlock()
-	if err != nil {
-		return nil, err
-	}
-	nd, err := g.randomNode(tags, pick)
-	if nd == nil || err != nil {
-		return nil, err
-	}
-	v := nd.view()
-	return &v, nil
+	return withRandomNode(ctx, s, project, tags, pick, (*node).view)
 }

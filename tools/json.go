@@ -36,17 +36,35 @@ func EncodeJSON(v any) (text string, raw json.RawMessage) {
 	buf := encodeBuffers.Get().(*bytes.Buffer)
 	defer encodeBuffers.Put(buf)
 	buf.Reset()
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := encodeStd(buf, v); err != nil {
 		panic(fmt.Sprintf("tools: encode %T: %v", v, err))
 	}
-	raw = bytes.Clone(bytes.TrimRight(buf.Bytes(), "\n"))
+	raw = bytes.Clone(buf.Bytes())
 	if buf.Cap() > 1<<20 { // one huge answer does not pin its buffer
 		buf.Reset()
 		*buf = bytes.Buffer{}
 	}
 	return rawText(raw), raw
+}
+
+// StdJSON is what encoding/json writes for v as EncodeJSON uses it:
+// compact, without HTML escaping, no trailing newline. Every JSONAppender
+// must write exactly this; their tests compare the two.
+func StdJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := encodeStd(&buf, v)
+	return buf.Bytes(), err
+}
+
+// encodeStd writes StdJSON(v) to buf.
+func encodeStd(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode ends with a newline
+	return nil
 }
 
 // rawText is a string view of raw, which nobody writes to.

@@ -2,22 +2,19 @@ package tools
 
 import (
 	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
 )
 
-// encodingJSON is what EncodeJSON's encoding/json path writes for v.
+// encodingJSON is StdJSON(v), failing the test on an error.
 func encodingJSON(t testing.TB, v any) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := StdJSON(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
+	return b
 }
 
 var awkwardTexts = []string{

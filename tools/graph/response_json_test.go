@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,17 +10,14 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
-// encodingJSON is what encoding/json writes for v, as tools.EncodeJSON
-// would without the appenders.
+// encodingJSON is tools.StdJSON(v), failing the test on an error.
 func encodingJSON(t testing.TB, v any) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := tools.StdJSON(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
+	return b
 }
 
 var texts = []string{"", "a.md", `q"uote`, "back\\slash", "nl\n", "<&>", "日本\u2028", "bad\xff", "#tag"}
