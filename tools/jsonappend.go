@@ -50,6 +50,19 @@ func AppendJSONString(dst []byte, s string) []byte {
 				i, j = i+8, j+8
 				continue
 			}
+			if printableASCII(w) {
+				// Only '"' and '\\' need escaping here, each by a backslash
+				// before it: written without a branch per byte, since in
+				// JSON escaped again as text nearly every word has a quote.
+				for _, c := range []byte(s[i : i+8]) {
+					dst[j] = '\\'
+					j += int(backslashed[c])
+					dst[j] = c
+					j++
+				}
+				i += 8
+				continue
+			}
 			end = i + 8
 		}
 		// At most eight bytes (or the tail), each of which may grow by up
@@ -102,6 +115,18 @@ func needsLook(w uint64) bool {
 	less := (w - ones*0x20) &^ w                             // top bit set where a byte < 0x20 borrowed
 	return (less|zero(w^ones*'"')|zero(w^ones*'\\')|w)&highs != 0
 }
+
+// printableASCII reports whether every byte of w is printable ASCII (0x20
+// to 0x7F), which in a JSON string escape only as \" and \\.
+func printableASCII(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	less := (w - ones*0x20) &^ w // as in needsLook
+	return (less|w)&highs == 0
+}
+
+// backslashed marks the bytes a JSON string escapes with a backslash before
+// them as they are: '"' and '\\'.
+var backslashed = [256]uint8{'"': 1, '\\': 1}
 
 // putEscapedASCII writes at the start of dst the escape encoding/json
 // writes for the ASCII byte c, which is '"', '\\' or a control character,

@@ -99,20 +99,24 @@ func FuzzAppendJSONString(f *testing.F) {
 	})
 }
 
+// BenchmarkAppendJSONString escapes prose, and JSON as a tool's text form
+// escapes it again (link lists: a quote every few bytes).
 func BenchmarkAppendJSONString(b *testing.B) {
-	text := strings.Repeat("A note about graphs, with [[links]] and #tags.\n", 200)
-	b.SetBytes(int64(len(text)))
-	buf := make([]byte, 0, 2*len(text))
-	b.Run("ours", func(b *testing.B) {
-		b.SetBytes(int64(len(text)))
-		for b.Loop() {
-			buf = AppendJSONString(buf[:0], text)
-		}
-	})
-	b.Run("encoding_json", func(b *testing.B) {
-		b.SetBytes(int64(len(text)))
-		for b.Loop() {
-			_ = encodingJSON(b, text)
-		}
-	})
+	prose := strings.Repeat("A note about graphs, with [[links]] and #tags.\n", 200)
+	jsonText := strings.Repeat(`{"id":"notes/alpha/graph-core.md","title":"Graph Core"},`, 200)
+	for _, in := range []struct{ name, text string }{{"prose", prose}, {"json", jsonText}} {
+		buf := make([]byte, 0, 2*len(in.text))
+		b.Run(in.name+"/ours", func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				buf = AppendJSONString(buf[:0], in.text)
+			}
+		})
+		b.Run(in.name+"/encoding_json", func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				_ = encodingJSON(b, in.text)
+			}
+		})
+	}
 }
