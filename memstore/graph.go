@@ -74,30 +74,12 @@ type node struct {
 // the graph's notes are current.
 func (g *graph) refreshLinks(nd *node) {
 	var targets []*node
-	var seen map[*node]bool // past a few dozen links, a set beats a scan
-	if len(nd.note.Links) > 32 {
-		seen = make(map[*node]bool, len(nd.note.Links))
-	}
 	size := 0
-	for i := range nd.note.Links {
-		l := &nd.note.Links[i]
-		if l.Target == "" {
-			continue
+	for _, id := range nd.note.LinkTargets() { // distinct IDs: distinct nodes
+		if t := g.notes[id]; t != nil {
+			targets = append(targets, t)
+			size += len(t.note.ID) + len(t.note.Title)
 		}
-		t := g.notes[l.Target]
-		switch {
-		case t == nil:
-			continue
-		case seen != nil:
-			if seen[t] {
-				continue
-			}
-			seen[t] = true
-		case slices.Contains(targets, t):
-			continue
-		}
-		targets = append(targets, t)
-		size += len(t.note.ID) + len(t.note.Title)
 	}
 	if len(targets) == 0 {
 		nd.links = nil

@@ -100,8 +100,8 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 		}
 	}
 
-	// Resolve waiting links to the notes claiming their keys; the
-	// smallest ID wins a key claimed twice.
+	// The notes whose view links (node.links) change: the written ones,
+	// the linkers of a retitled one, and those whose waiting links resolve.
 	refresh := make(map[*node]struct{}, len(written))
 	for _, nd := range written {
 		refresh[nd] = struct{}{}
@@ -111,6 +111,9 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 			refresh[linker] = struct{}{}
 		}
 	}
+
+	// Resolve waiting links to the notes claiming their keys; the
+	// smallest ID wins a key claimed twice.
 	claims := map[string]*node{}
 	for i, nd := range written {
 		for _, k := range batch[i].Keys {
