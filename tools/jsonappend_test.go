@@ -35,14 +35,30 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 	for _, s := range awkwardTexts {
 		check(s)
 	}
-	// Every byte value at every position of a word, so that the eight-byte
-	// scan is checked for each lane.
+	// Every byte value at every position of strings of 1 to 17 bytes, so
+	// that the eight-byte scan is checked for each lane, in whole words
+	// and in the short word that ends a string.
 	for c := range 256 {
-		for pos := range 17 {
-			b := []byte(strings.Repeat("a", 17))
-			b[pos] = byte(c)
-			check(string(b))
+		for n := 1; n <= 17; n++ {
+			for pos := range n {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				check(string(b))
+			}
 		}
+	}
+	// Every word made of a letter, '"', '\\' and '#' (the byte after '"',
+	// where a borrow between bytes would show in a bit trick), 4^8 of
+	// them, alone and after a prefix that puts the word across two: words
+	// of printable ASCII take a path of their own.
+	const printable = "a\"\\#"
+	for n := range 1 << 16 {
+		var w [8]byte
+		for k := range w {
+			w[k] = printable[n>>(2*k)&3]
+		}
+		check(string(w[:]) + "tail")
+		check("pre" + string(w[:]) + "+tail-of-nine")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", " ", "\"", "\\", "\n", "\x01", "\x1f", "\xe2", "\x80", "\xa8", "\xa9", "é", "\u2028", "日", "\xff"}
@@ -119,4 +135,16 @@ func BenchmarkAppendJSONString(b *testing.B) {
 			}
 		})
 	}
+	// Link IDs and titles: many short strings, whose tails matter.
+	short := []string{"notes/alpha/graph-core.md", "Graph Core", "inbox/2024-05-01 standup.md", "2024-05-01 standup", "a.md", "A"}
+	buf := make([]byte, 0, 1024)
+	b.Run("short/ours", func(b *testing.B) {
+		b.SetBytes(int64(len(strings.Join(short, ""))))
+		for b.Loop() {
+			buf = buf[:0]
+			for _, s := range short {
+				buf = AppendJSONString(buf, s)
+			}
+		}
+	})
 }
