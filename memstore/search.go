@@ -61,8 +61,9 @@ func newSearchIndex() *searchIndex {
 	}
 }
 
-// keywordText is what keyword search sees of a note.
-func noteKeywordText(n *core.Note) string { return n.Title + "\n" + n.Content }
+// analyzeNote is what keyword search sees of a note: its title and its
+// content, as two parts (no joined copy of every note's content).
+func analyzeNote(n *core.Note) keyword.Analysis { return keyword.Analyze(n.Title, n.Content) }
 
 // parallelAnalysis is the batch size from which UpsertNotes analyses the
 // notes' keyword text on every CPU before it takes the write lock: a first
@@ -76,7 +77,7 @@ func analyzeNotes(batch []core.Note) []func() keyword.Analysis {
 	if len(batch) < parallelAnalysis {
 		for i := range batch {
 			n := &batch[i]
-			out[i] = func() keyword.Analysis { return keyword.Analyze(noteKeywordText(n)) }
+			out[i] = func() keyword.Analysis { return analyzeNote(n) }
 		}
 		return out
 	}
@@ -88,7 +89,7 @@ func analyzeNotes(batch []core.Note) []func() keyword.Analysis {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(batch); i += workers {
-				results[i] = keyword.Analyze(noteKeywordText(&batch[i]))
+				results[i] = analyzeNote(&batch[i])
 			}
 		}()
 	}

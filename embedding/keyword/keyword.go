@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -65,18 +66,41 @@ func NewIndex() *Index {
 // lock, so a caller with many documents can compute it concurrently
 // (Analyze) and then add them one by one (PutAnalyzed).
 type Analysis struct {
-	counts map[string]int32
+	slots  map[string]int32 // term → its index in counts
+	counts []int32
 	length int
 }
 
-// Analyze splits text into terms and counts them.
-func Analyze(text string) Analysis {
-	terms := Terms(text)
-	counts := make(map[string]int32, len(terms))
-	for _, t := range terms {
-		counts[t]++
+// Analyze splits text into terms and counts them. Several parts are
+// analysed as if joined by a separator (a note's title and content,
+// without a copy of the content to join them).
+func Analyze(parts ...string) Analysis {
+	size := 0
+	for _, p := range parts {
+		size += len(p)
 	}
-	return Analysis{counts: counts, length: len(terms)}
+	a := Analysis{slots: make(map[string]int32, min(size/32, 1024))}
+	var scratch []byte
+	for _, text := range parts {
+		scratch = scanTerms(text, scratch, func(term string, lowered []byte) {
+			a.length++
+			// A term counted before is found by its bytes, without a
+			// string of its own: only a new lowered term is copied.
+			if lowered != nil {
+				if i, ok := a.slots[string(lowered)]; ok {
+					a.counts[i]++
+					return
+				}
+				term = string(lowered)
+			} else if i, ok := a.slots[term]; ok {
+				a.counts[i]++
+				return
+			}
+			a.slots[term] = int32(len(a.counts))
+			a.counts = append(a.counts, 1)
+		})
+	}
+	return a
 }
 
 // Put adds or replaces the document id.
@@ -84,19 +108,19 @@ func (ix *Index) Put(id, text string) { ix.PutAnalyzed(id, Analyze(text)) }
 
 // PutAnalyzed adds or replaces the document id, given its Analysis.
 func (ix *Index) PutAnalyzed(id string, a Analysis) {
-	counts := a.counts
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.remove(id)
 	slot := int32(len(ix.docs))
-	d := doc{id: id, length: int32(a.length), terms: make([]int32, 0, len(counts))}
-	for t, tf := range counts {
+	d := doc{id: id, length: int32(a.length), terms: make([]int32, 0, len(a.counts))}
+	for t, at := range a.slots {
+		tf := a.counts[at]
 		tn, ok := ix.terms[t]
 		if !ok {
 			tn = int32(len(ix.postings))
-			// A copy: t points into the lowercased text of the whole
-			// document, which the index would otherwise keep alive (250 MB
-			// of a 100k-note vault).
+			// A copy: t may point into the document's text, which the
+			// index would otherwise keep alive (250 MB of a 100k-note
+			// vault).
 			ix.terms[strings.Clone(t)] = tn
 			ix.postings = append(ix.postings, nil)
 			ix.df = append(ix.df, 0)
@@ -285,17 +309,93 @@ func heapDown(h []core.ScoredID, i int) {
 // Terms analyses text into index terms: lower-cased runs of letters and
 // digits, stop words removed.
 func Terms(text string) []string {
-	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	out := fields[:0]
-	for _, f := range fields {
-		if !stopWords[f] {
-			out = append(out, f)
+	var out []string
+	scanTerms(text, nil, func(term string, lowered []byte) {
+		if lowered != nil {
+			term = string(lowered)
 		}
-	}
+		out = append(out, term)
+	})
 	return out
 }
+
+// wordByte marks the ASCII letters and digits.
+var wordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// scanTerms calls yield with each term of text, in order: the runs of
+// Unicode letters and digits, lower-cased, that are not stop words. A run
+// already in lower case comes as a substring of text (lowered nil); any
+// other comes lowered into scratch space, valid until yield returns.
+// scanTerms returns that space for reuse.
+//
+// This is strings.ToLower of the text split by strings.FieldsFunc at
+// whatever is not a letter or digit (lowering a rune never changes
+// whether it is one), in one pass, without copying the text or building
+// a list of its fields: a first sync analyses every note.
+func scanTerms(text string, scratch []byte, yield func(term string, lowered []byte)) []byte {
+	n := len(text)
+	for i := 0; i < n; {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !wordByte[c] {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(text[i:]); !isWordRune(r) {
+			i += size
+			continue
+		}
+		start, upper, ascii := i, false, true
+		for i < n {
+			c := text[i]
+			if c < utf8.RuneSelf {
+				if !wordByte[c] {
+					break
+				}
+				upper = upper || c <= 'Z' && c >= 'A'
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !isWordRune(r) {
+				break
+			}
+			ascii = false
+			i += size
+		}
+		term := text[start:i]
+		switch {
+		case !ascii: // as strings.ToLower, rune by rune
+			scratch = scratch[:0]
+			for _, r := range term {
+				scratch = utf8.AppendRune(scratch, unicode.ToLower(r))
+			}
+		case upper:
+			scratch = append(scratch[:0], term...)
+			for k, c := range scratch {
+				if 'A' <= c && c <= 'Z' {
+					scratch[k] = c + 'a' - 'A'
+				}
+			}
+		default:
+			if !stopWords[term] {
+				yield(term, nil)
+			}
+			continue
+		}
+		if !stopWords[string(scratch)] {
+			yield("", scratch)
+		}
+	}
+	return scratch
+}
+
+// isWordRune reports whether r is a letter or a digit.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func dedupe(terms []string) []string {
 	seen := make(map[string]bool, len(terms))
