@@ -53,18 +53,26 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 
 func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	var stats SyncStats
+	phase := time.Now()
+	done := func(name string, args ...any) { // where a first sync's time goes, at debug level
+		m.log.Debug("vault: sync phase", append([]any{"phase", name, "seconds", time.Since(phase).Seconds()}, args...)...)
+		phase = time.Now()
+	}
 	files, err := m.walk("", nil)
 	if err != nil {
 		return stats, fmt.Errorf("vault: sync: %w", err)
 	}
+	done("walk", "files", len(files))
 	bar := m.newProgress(len(files), "reading notes")
 	changes, err := m.loadAll(ctx, files, bar)
 	bar.Finish()
 	if err != nil {
 		return stats, fmt.Errorf("vault: sync: %w", err)
 	}
+	done("read and parse")
 	_, stats.Warnings = m.applyLocked(changes)
 	m.ready = true
+	done("index and resolve")
 
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
 	if err != nil {
@@ -72,9 +80,11 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	}
 	m.dropUnchangedLocked(hashes)
 	m.storeDiffLocked(hashes)
+	done("compare with the store", "stored", len(hashes))
 	bar = m.newProgress(m.pendingUpserts(), "writing notes")
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
+	done("write", "written", res.written)
 	stats.Written, stats.Deleted = res.written, res.deleted
 	return stats, err
 }

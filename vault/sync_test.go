@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +77,22 @@ func TestSyncFixtureIntoMemstore(t *testing.T) {
 	_, err := m.Sync(t.Context())
 	require.NoError(t, err)
 	checkGraph(t, graphOf(t, root, allNotes(t, store)))
+}
+
+// A first sync says at debug level where its time went, phase by phase.
+func TestFirstSyncLogsItsPhases(t *testing.T) {
+	root := fixtureVault(t)
+	var logs bytes.Buffer
+	m := newTestMirror(t, root, memstore.New(), func(c *Config) {
+		c.Ignore = fixtureIgnore
+		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	_, err := m.Sync(t.Context())
+	require.NoError(t, err)
+	for _, phase := range []string{"phase=walk", `phase="read and parse"`, `phase="index and resolve"`, `phase="compare with the store"`, "phase=write"} {
+		assert.Contains(t, logs.String(), phase)
+	}
+	assert.Regexp(t, `phase=write seconds=[0-9.e-]+ written=[1-9]`, logs.String())
 }
 
 func TestWarmRestartWritesNothing(t *testing.T) {
