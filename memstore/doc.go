@@ -14,7 +14,12 @@
 // writer. Notes are copied on the way in and out, so callers can never
 // change the store through a note they passed or got. Ordered answers come
 // from ID-sorted adjacency and tag lists kept current on every write (one
-// merge per touched list per batch); hub rankings are cached per graph
+// merge per touched list per batch). A write larger than the vault's batch
+// (a first sync) comes as one staged write (core.StagedWriter), which is
+// one batch here, with the notes' keyword analysis running on the other
+// CPUs a few hundred notes ahead of the write instead of before it: a
+// first sync of 100k notes wrote in 4.1–4.6 s instead of 6.5–7.8 s in
+// batches of 2,000, for ~340 MB more at its peak. Hub rankings are cached per graph
 // version and rebuilt lazily by the first Hubs call after a change (degree
 // by a linear counting sort, PageRank with core.PageRank). Views (the
 // graph tools' reads, core.ContextReader) share each node's view links:

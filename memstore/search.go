@@ -100,6 +100,108 @@ func analyzeNotes(batch []core.Note) []func() keyword.Analysis {
 	return out
 }
 
+// progressStep is how many notes a staged write stores between two
+// progress reports.
+const progressStep = 1024
+
+// aheadChunk notes are analysed together by a worker of analyzeAhead, at
+// most aheadChunks chunks ahead of the write (which must be more than the
+// progressStep/aheadChunk chunks the write's reports can lag).
+const (
+	aheadChunk  = 256
+	aheadChunks = 16
+)
+
+// aheadAnalysis is the keyword analysis of a batch, computed by workers
+// while the write goes through the batch in order.
+type aheadAnalysis struct {
+	analyses []func() keyword.Analysis // analyses[i] waits for note i's
+
+	mu      sync.Mutex
+	moved   *sync.Cond // the write passed notes, or stop was called
+	next    int        // the next chunk a worker takes
+	passedN int        // notes the write has passed
+	stopped bool
+}
+
+// analyzeAhead starts analysing batch on all CPUs but one (the write's),
+// chunk by chunk in order, at most aheadChunks chunks ahead of what the
+// write has passed, so that the analyses of 100k notes are not all alive
+// at once. A chunk the write has passed without waiting for it (its notes'
+// text unchanged) is not analysed. The caller reports the write's progress
+// with passed and must call stop.
+func analyzeAhead(batch []core.Note) *aheadAnalysis {
+	chunks := (len(batch) + aheadChunk - 1) / aheadChunk
+	results := make([]keyword.Analysis, len(batch))
+	ready := make([]chan struct{}, chunks)
+	for c := range ready {
+		ready[c] = make(chan struct{})
+	}
+	a := &aheadAnalysis{analyses: make([]func() keyword.Analysis, len(batch))}
+	a.moved = sync.NewCond(&a.mu)
+	for i := range batch {
+		a.analyses[i] = func() keyword.Analysis {
+			<-ready[i/aheadChunk]
+			r := results[i]
+			results[i] = keyword.Analysis{} // the write's copy is the only one left
+			return r
+		}
+	}
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
+		go func() {
+			for {
+				c, skip, ok := a.take(chunks)
+				if !ok {
+					return
+				}
+				if !skip {
+					for i := c * aheadChunk; i < min((c+1)*aheadChunk, len(batch)); i++ {
+						results[i] = analyzeNote(&batch[i])
+					}
+				}
+				close(ready[c])
+			}
+		}()
+	}
+	return a
+}
+
+// take gives a worker the next chunk, waiting while it is too far ahead of
+// the write; skip says the write has passed it already. ok is false when
+// there is nothing more to do.
+func (a *aheadAnalysis) take(chunks int) (c int, skip, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	// The write, inside chunk c, has reported at least the notes before
+	// the progressStep it is in, so the chunk it waits for is always in
+	// the window.
+	for !a.stopped && a.next < chunks && a.next >= a.passedN/aheadChunk+aheadChunks {
+		a.moved.Wait()
+	}
+	if a.stopped || a.next >= chunks {
+		return 0, false, false
+	}
+	c = a.next
+	a.next++
+	return c, c < a.passedN/aheadChunk, true
+}
+
+// passed tells the workers that the write has stored n more notes.
+func (a *aheadAnalysis) passed(n int) {
+	a.mu.Lock()
+	a.passedN += n
+	a.mu.Unlock()
+	a.moved.Broadcast()
+}
+
+// stop makes the workers quit once they finish their chunk.
+func (a *aheadAnalysis) stop() {
+	a.mu.Lock()
+	a.stopped = true
+	a.mu.Unlock()
+	a.moved.Broadcast()
+}
+
 // noteWritten updates the index for a note just stored; old is the note it
 // replaced (nil for a new one), a the analysis of its keyword text.
 func (x *searchIndex) noteWritten(old, n *core.Note, a func() keyword.Analysis) {

@@ -14,16 +14,61 @@ import (
 // ID twice, the later note wins. Keys are used for resolution and then
 // dropped: they are not returned.
 func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+	batch, g, err := s.prepareUpsert(ctx, project, notes)
+	if err != nil || len(batch) == 0 {
+		return err
+	}
+	analyses := analyzeNotes(batch) // before the lock, on every CPU
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.upsert(batch, analyses, nil)
+	return nil
+}
+
+// UpsertNotesStaged implements core.StagedWriter, which the vault mirror
+// uses for a write larger than one batch. The embedded store has nothing
+// to stage: this is one UpsertNotes, all or nothing, except that the
+// notes' keyword analysis runs on the other CPUs while the write goes
+// through the notes, a few hundred notes ahead of it, instead of each
+// batch's analysis first and then its write. progress hears of the notes
+// as the write goes through them.
+func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(notes int)) error {
+	batch, g, err := s.prepareUpsert(ctx, project, notes)
+	if err != nil {
+		return err
+	}
+	if len(batch) > 0 {
+		ahead := analyzeAhead(batch)
+		defer ahead.stop()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.upsert(batch, ahead.analyses, func(done int) {
+			ahead.passed(done)
+			if progress != nil {
+				progress(done)
+			}
+		})
+	}
+	if progress != nil && len(notes) > len(batch) { // the repeated IDs, so the counts add up
+		progress(len(notes) - len(batch))
+	}
+	return nil
+}
+
+// prepareUpsert validates notes and returns the batch to write, each ID
+// once (the later note wins), as copies that share nothing mutable with
+// notes, and the project's graph.
+func (s *Store) prepareUpsert(ctx context.Context, project string, notes []core.Note) ([]core.Note, *graph, error) {
 	if err := s.check(ctx); err != nil {
-		return fmt.Errorf("memstore: upsert notes: %w", err)
+		return nil, nil, fmt.Errorf("memstore: upsert notes: %w", err)
 	}
 	if len(notes) == 0 {
-		return nil
+		return nil, nil, nil
 	}
 	last := make(map[string]int, len(notes))
 	for i, n := range notes {
 		if n.ID == "" {
-			return fmt.Errorf("memstore: upsert notes: %w", core.InvalidArgument("note %d of the batch has an empty id", i))
+			return nil, nil, fmt.Errorf("memstore: upsert notes: %w", core.InvalidArgument("note %d of the batch has an empty id", i))
 		}
 		last[n.ID] = i
 	}
@@ -35,27 +80,27 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 			batch = append(batch, c)
 		}
 	}
-
 	g, err := s.graphForWrite(project)
 	if err != nil {
-		return fmt.Errorf("memstore: upsert notes: %w", err)
+		return nil, nil, fmt.Errorf("memstore: upsert notes: %w", err)
 	}
-	analyses := analyzeNotes(batch) // before the lock, on every CPU
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.upsert(batch, analyses)
-	return nil
+	return batch, g, nil
 }
 
 // upsert writes a validated, de-duplicated batch of notes it owns;
-// analyses[i] gives the keyword analysis of batch[i].
-func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
+// analyses[i] gives the keyword analysis of batch[i]. passed, when not
+// nil, hears how many more notes have been stored, every progressStep
+// notes and at the end.
+func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, passed func(notes int)) {
 	w := newWrite(g)
 	written := make([]*node, len(batch))
 	var retitled []*node // replaced notes with a new title, which their linkers' views show
 
 	// Store the notes, detaching what a replaced note had.
 	for i, n := range batch {
+		if passed != nil && i > 0 && i%progressStep == 0 {
+			passed(progressStep)
+		}
 		nd := g.notes[n.ID]
 		var old *core.Note
 		if nd == nil {
@@ -81,6 +126,9 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis) {
 			w.tag(t, nd, true)
 		}
 		written[i] = nd
+	}
+	if passed != nil {
+		passed(len(batch) - (len(batch)-1)/progressStep*progressStep)
 	}
 
 	// Link them: a Target that exists after the batch is an edge, any

@@ -15,10 +15,10 @@ import (
 // Defaults for the zero values of Config.
 const (
 	// DefaultBatchSize: notes per UpsertNotes call. A store that writes in
-	// stages (core.StagedWriter: Neo4j) takes a larger write in one staged
-	// call instead, so that no link into a later batch is stored as a ghost
-	// and rewired (a first sync of 10k notes: 11 s in batches of 2000,
-	// 4.5 s staged; docs/BENCHMARKS.md).
+	// stages (core.StagedWriter: both of vaultgraph's) takes a larger write
+	// in one staged call instead, so that no link into a later batch is
+	// stored as a ghost and rewired (a first sync of 10k notes into Neo4j:
+	// 11 s in batches of 2000, 4.5 s staged; docs/BENCHMARKS.md).
 	DefaultBatchSize         = 2000
 	DefaultDebounce          = 75 * time.Millisecond
 	DefaultMaxWait           = time.Second

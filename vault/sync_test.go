@@ -152,11 +152,19 @@ func TestAmbiguousForwardLinksAcrossBatches(t *testing.T) {
 	// Batches of one note, in ID order: a.md, b/c.md, c.md. a.md's link to
 	// c.md is written before c.md exists; the store then resolves it to
 	// b/c.md, the first note claiming key "c". The mirror writes a.md again.
-	root := writeVault(t, map[string]string{"a.md": "[[c]]", "b/c.md": "", "c.md": ""})
-	store := memstore.New()
-	_, err := newTestMirror(t, root, store, func(c *Config) { c.BatchSize = 1 }).Sync(t.Context())
-	require.NoError(t, err)
-	assert.Equal(t, []string{"c.md"}, noteTargets(storeNote(t, store, "a.md")))
+	// The store is memstore seen as a plain core.GraphStore, so that the
+	// mirror writes in batches rather than in one staged write.
+	for name, store := range map[string]core.GraphStore{
+		"batches": struct{ core.GraphStore }{memstore.New()},
+		"staged":  memstore.New(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := writeVault(t, map[string]string{"a.md": "[[c]]", "b/c.md": "", "c.md": ""})
+			_, err := newTestMirror(t, root, store, func(c *Config) { c.BatchSize = 1 }).Sync(t.Context())
+			require.NoError(t, err)
+			assert.Equal(t, []string{"c.md"}, noteTargets(storeNote(t, store, "a.md")))
+		})
+	}
 }
 
 func TestSyncWithAFailingStoreKeepsChangesQueued(t *testing.T) {

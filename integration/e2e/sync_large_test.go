@@ -11,8 +11,9 @@ import (
 )
 
 // TestLargeSyncSameOnBothStores syncs a generated vault of 3,000 notes,
-// more than one write batch: Neo4j takes it in stages (every note, then
-// every link; core.StagedWriter), the embedded store in batches. The graph
+// more than one write batch, as one staged write (core.StagedWriter):
+// Neo4j writes every note, then every link; the embedded store writes it
+// as one batch while analysing the notes' text ahead of the write. The graph
 // tools must then answer the same on both stores, and a second sync on
 // Neo4j has nothing to write.
 func TestLargeSyncSameOnBothStores(t *testing.T) {
