@@ -45,6 +45,7 @@ var defaultStagedSizes = stagedSizes{notes: 2000, bytes: 24 << 20, links: 5000, 
 // Links resolve as UpsertNotes would resolve them had all notes been one
 // batch. progress receives counts adding up to len(notes).
 func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(notes int)) error {
+	given := len(notes)
 	notes = lastByID(notes)
 	if len(notes) == 0 {
 		return nil
@@ -204,13 +205,24 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 	report(func() int { return len(fresh) - share(2, 0) })
 
 	// Stage 4: notes that existed, as ordinary batches; every note of the
-	// set exists by now, so their links find their targets.
+	// set exists by now, so their links find their targets. A link of
+	// theirs without a target that exists gets the note of the set that
+	// claims its key, as in one batch; a batch of stage 4 alone would
+	// leave it unresolved when the claimant was written in another.
+	for i := range old {
+		links := slices.Clone(old[i].Links)
+		for j, t := range resolveTargets(links, exists, all.claimant) {
+			links[j].Target = t
+		}
+		old[i].Links = links
+	}
 	for _, chunk := range chunkNotes(old, s.staged.notes, s.staged.bytes) {
 		if err := s.UpsertNotes(ctx, project, chunk); err != nil {
 			return err
 		}
 		report(func() int { return len(chunk) })
 	}
+	report(func() int { return given - len(notes) }) // the repeated IDs, so the counts add up
 	return nil
 }
 

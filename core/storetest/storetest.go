@@ -71,6 +71,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts O
 		{"hubs", hubCases},
 		{"tags and random notes", tagCases},
 		{"writes", writeCases},
+		{"staged writes", stagedCases},
 		{"deletes", deleteCases},
 		{"projects", isolationCases},
 		{"entities", entityCases},
