@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -209,6 +210,9 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 	// theirs without a target that exists gets the note of the set that
 	// claims its key, as in one batch; a batch of stage 4 alone would
 	// leave it unresolved when the claimant was written in another.
+	// In ID order: when two of them claim the key of an older ghost, the
+	// batch with the smaller ID comes first and wins, as in one batch.
+	slices.SortFunc(old, func(a, b core.Note) int { return strings.Compare(a.ID, b.ID) })
 	for i := range old {
 		links := slices.Clone(old[i].Links)
 		for j, t := range resolveTargets(links, exists, all.claimant) {

@@ -160,3 +160,38 @@ func cutStagedWrite(t *testing.T, neo *Store, project string, notes []core.Note,
 	})
 	require.Error(t, err, "the cut-off write reports failure")
 }
+
+// Notes that existed and are rewritten by a staged write go in batches
+// (stage 4); when two of them, in different batches, claim the key of an
+// older ghost, the smallest ID wins, as in one batch, whatever the order
+// the notes were given in.
+func TestStagedWriteOldClaimantsSmallestIDWins(t *testing.T) {
+	neo := openStore(t)
+	neo.staged = tinyStages // stage 4 batches of 13 notes
+	project := fmt.Sprintf("staged-claims-%d", rand.Uint64())
+	ctx := t.Context()
+
+	linker := core.Note{ID: "linker.md", Title: "linker", Links: []core.Link{{Raw: "[[k]]", Key: "k"}}, Hash: "h", Keys: []string{"linker"}}
+	old := []core.Note{{ID: "z.md", Title: "z", Hash: "h", Keys: []string{"z"}}}
+	for i := range 20 {
+		old = append(old, core.Note{ID: fmt.Sprintf("m%02d.md", i), Title: "m", Hash: "h", Keys: []string{fmt.Sprintf("m%02d", i)}})
+	}
+	old = append(old, core.Note{ID: "a.md", Title: "a", Hash: "h", Keys: []string{"a"}})
+	require.NoError(t, neo.UpsertNotes(ctx, project, append([]core.Note{linker}, old...)))
+
+	// Rewritten: z.md first and a.md last, both now claiming "k", with a
+	// new note so that the write is staged.
+	rewritten := slices.Clone(old)
+	rewritten[0].Keys = []string{"z", "k"}
+	rewritten[len(rewritten)-1].Keys = []string{"a", "k"}
+	for i := range rewritten {
+		rewritten[i].Hash = "h2"
+	}
+	write := append([]core.Note{{ID: "new.md", Title: "new", Hash: "h", Keys: []string{"new"}}}, rewritten...)
+	require.NoError(t, neo.UpsertNotesStaged(ctx, project, write, nil))
+
+	got, err := neo.GetNote(ctx, project, "linker.md")
+	require.NoError(t, err)
+	require.Len(t, got.Links, 1)
+	assert.Equal(t, "a.md", got.Links[0].Target, "the smallest ID claiming the key wins, as in one batch")
+}
