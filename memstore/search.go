@@ -105,12 +105,16 @@ func analyzeNotes(batch []core.Note) []func() keyword.Analysis {
 const progressStep = 1024
 
 // aheadChunk notes are analysed together by a worker of analyzeAhead, at
-// most aheadChunks chunks ahead of the write (which must be more than the
-// progressStep/aheadChunk chunks the write's reports can lag).
+// most aheadChunks chunks ahead of what the write has reported passing.
 const (
 	aheadChunk  = 256
 	aheadChunks = 16
 )
+
+// The chunk the write waits for lies less than progressStep/aheadChunk
+// chunks past its last report; a narrower window would stop the workers
+// short of it for good. This constant does not compile if it is narrower.
+const _ = uint(aheadChunks - progressStep/aheadChunk)
 
 // aheadAnalysis is the keyword analysis of a batch, computed by workers
 // while the write goes through the batch in order.
