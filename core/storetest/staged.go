@@ -44,11 +44,11 @@ var stagedCases = []testCase{
 		}
 		// Links into notes not written yet are unresolved until then, as
 		// the vault sends them: their targets are unknown.
-		first := slices.Clone(notes[:before])
+		first, firstLater := slices.Clone(notes[:before]), notes[before].ID
 		for i := range first {
 			first[i].Links = slices.Clone(first[i].Links)
 			for j := range first[i].Links {
-				if first[i].Links[j].Target >= fmt.Sprintf("n%04d.md", before) {
+				if first[i].Links[j].Target >= firstLater {
 					first[i].Links[j].Target = ""
 				}
 			}
