@@ -76,7 +76,7 @@ soak: build ## reliability soak: 1000 SIGKILL runs (VAULTGRAPH_CRASH_RUNS), load
 		$(GO) test -count=1 -timeout 60m -v -run 'TestCrashSafety|TestLoad|TestWatcherStorm' ./integration/e2e/
 
 neo4j: ## start a local Neo4j 5.26 from Maven jars (no Docker); prints the bolt URI
-	bash tools/neo4j-local/neo4j-local.sh --data $${NEO4J_DATA:-$(CURDIR)/.neo4j-data} --port $${NEO4J_PORT:-7687}
+	bash scripts/neo4j-local/neo4j-local.sh --data $${NEO4J_DATA:-$(CURDIR)/.neo4j-data} --port $${NEO4J_PORT:-7687}
 
 clean:
 	rm -rf bin .vg-state

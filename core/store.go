@@ -118,9 +118,11 @@ type GraphStore interface {
 	GraphWriter
 }
 
-// Store is a complete vaultgraph store. It grows as toolsets land
-// (search, memories, entities, chunks), each as an interface of its own.
-type Store interface {
+// StoreProvider is a complete vaultgraph store: the store contract, named as
+// the design card names it. neo4jstore.Neo4jStore and the embedded
+// memstore.Store implement it. It grows as toolsets land (search, memories,
+// entities, chunks), each as an interface of its own.
+type StoreProvider interface {
 	GraphStore
 	ChunkStore
 	EntityStore

@@ -97,7 +97,7 @@ func BenchmarkIndexDirectoryEmbedded(b *testing.B) { benchIndex(b, memstore.New(
 
 func BenchmarkIndexDirectoryNeo4j(b *testing.B) { benchIndex(b, openBenchNeo4j(b)) }
 
-func openBenchNeo4j(b *testing.B) *neo4jstore.Store {
+func openBenchNeo4j(b *testing.B) *neo4jstore.Neo4jStore {
 	srv := neo4jtest.Get(b)
 	s, err := neo4jstore.Open(context.Background(), neo4jstore.Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database})
 	if err != nil {

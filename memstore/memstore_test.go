@@ -15,7 +15,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	storetest.RunWithOptions(t, func(t *testing.T) core.Store {
+	storetest.RunWithOptions(t, func(t *testing.T) core.StoreProvider {
 		s := memstore.New()
 		t.Cleanup(func() { _ = s.Close(t.Context()) })
 		return s
@@ -26,7 +26,7 @@ func TestContractOnAFileBackedStore(t *testing.T) {
 	s, err := memstore.Open(t.TempDir())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close(t.Context()) })
-	storetest.Run(t, func(*testing.T) core.Store { return s })
+	storetest.Run(t, func(*testing.T) core.StoreProvider { return s })
 }
 
 func note(id string, targets ...string) core.Note {

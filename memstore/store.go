@@ -28,7 +28,7 @@ var (
 	ErrClosed = errors.New("memstore: store is closed")
 )
 
-// Store is the embedded core.Store. The zero value is not usable; create
+// Store is the embedded core.StoreProvider. The zero value is not usable; create
 // one with New or Open.
 type Store struct {
 	mu       sync.RWMutex
@@ -42,7 +42,7 @@ type Store struct {
 	mem memories // memory.go
 }
 
-var _ core.Store = (*Store)(nil)
+var _ core.StoreProvider = (*Store)(nil)
 
 // Option configures Open.
 type Option func(*options)

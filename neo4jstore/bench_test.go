@@ -39,7 +39,7 @@ func benchSizes(b *testing.B) []int {
 }
 
 // load writes notes into project in batches and returns how long it took.
-func load(b *testing.B, s *Store, project string, notes []core.Note, batch int) time.Duration {
+func load(b *testing.B, s *Neo4jStore, project string, notes []core.Note, batch int) time.Duration {
 	b.Helper()
 	ctx := context.Background()
 	start := time.Now()
@@ -53,7 +53,7 @@ func load(b *testing.B, s *Store, project string, notes []core.Note, batch int) 
 
 // loadStaged writes notes into project with one staged write (how the
 // vault mirror writes a first sync) and returns how long it took.
-func loadStaged(b *testing.B, s *Store, project string, notes []core.Note) time.Duration {
+func loadStaged(b *testing.B, s *Neo4jStore, project string, notes []core.Note) time.Duration {
 	b.Helper()
 	start := time.Now()
 	if err := s.UpsertNotesStaged(context.Background(), project, notes, nil); err != nil {
@@ -68,7 +68,7 @@ func loadStaged(b *testing.B, s *Store, project string, notes []core.Note) time.
 // minute of a fresh JVM.
 var warmOnce sync.Once
 
-func warmUp(b *testing.B, s *Store) {
+func warmUp(b *testing.B, s *Neo4jStore) {
 	b.Helper()
 	warmOnce.Do(func() {
 		ctx := context.Background()
@@ -103,7 +103,7 @@ var (
 	benchGraphs   = map[int]string{} // size -> project
 )
 
-func benchGraph(b *testing.B, s *Store, size int) (string, []core.Note) {
+func benchGraph(b *testing.B, s *Neo4jStore, size int) (string, []core.Note) {
 	b.Helper()
 	notes := benchSpec(size).generate()
 	benchGraphsMu.Lock()

@@ -78,7 +78,7 @@ type catalogEntry struct {
 
 // catalog returns the project's catalog, nil when there is none yet, and
 // starts a load in the background when there is none and none is running.
-func (s *Store) catalog(project string) *catalog {
+func (s *Neo4jStore) catalog(project string) *catalog {
 	s.catalogs.mu.Lock()
 	defer s.catalogs.mu.Unlock()
 	if s.catalogs.entries == nil {
@@ -119,7 +119,7 @@ func (s *Store) catalog(project string) *catalog {
 }
 
 // staleCatalog drops cat, which a read found older than the database.
-func (s *Store) staleCatalog(project string, cat *catalog) {
+func (s *Neo4jStore) staleCatalog(project string, cat *catalog) {
 	s.catalogs.mu.Lock()
 	defer s.catalogs.mu.Unlock()
 	if e := s.catalogs.entries[project]; e != nil && e.cat == cat {
@@ -128,7 +128,7 @@ func (s *Store) staleCatalog(project string, cat *catalog) {
 }
 
 // loadCatalog reads every note's ID and tags in one statement.
-func (s *Store) loadCatalog(ctx context.Context, project string) (*catalog, error) {
+func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog, error) {
 	cat := &catalog{version: -1, titles: map[string]string{}, tags: map[string][]int32{}}
 	err := s.read(ctx, "load note catalog", func(t txn) error {
 		records, err := t.collect(stmtCatalogLoad, map[string]any{"project": project})
@@ -204,7 +204,7 @@ type catalogRead struct {
 // and the change counter in one statement. ok is false when the counter
 // is not cat's: the caller must answer another way (and the catalog is
 // dropped, to load again).
-func (s *Store) readPicked(ctx context.Context, project string, cat *catalog, ids []string, head bool) (*catalogRead, bool, error) {
+func (s *Neo4jStore) readPicked(ctx context.Context, project string, cat *catalog, ids []string, head bool) (*catalogRead, bool, error) {
 	var out *catalogRead
 	var version int64
 	err := s.read(ctx, "read catalog pick", func(t txn) error {

@@ -16,7 +16,7 @@ import (
 
 // waitCatalog waits until s has a catalog of project at the database's
 // current change counter.
-func waitCatalog(t *testing.T, s *Store, project string) *catalog {
+func waitCatalog(t *testing.T, s *Neo4jStore, project string) *catalog {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {

@@ -67,7 +67,7 @@ const (
 
 // chunkIndexDim returns the index's dimension, asking the database while
 // it is not known (the index may have been made by another process).
-func (s *Store) chunkIndexDim(ctx context.Context) int {
+func (s *Neo4jStore) chunkIndexDim(ctx context.Context) int {
 	s.chunkIndex.mu.Lock()
 	defer s.chunkIndex.mu.Unlock()
 	if s.chunkIndex.dim > 0 {
@@ -86,7 +86,7 @@ func (s *Store) chunkIndexDim(ctx context.Context) int {
 
 // ensureChunkIndex creates the vector index for vectors of length dim
 // when there is none yet, and waits until it is online.
-func (s *Store) ensureChunkIndex(ctx context.Context, dim int) {
+func (s *Neo4jStore) ensureChunkIndex(ctx context.Context, dim int) {
 	if dim == 0 || s.chunkIndexDim(ctx) != 0 {
 		return
 	}
@@ -119,7 +119,7 @@ func floats64(v []float32) []float64 {
 }
 
 // ReplaceFileChunks implements core.ChunkStore in one transaction.
-func (s *Store) ReplaceFileChunks(ctx context.Context, project, sourceFile string, chunks []core.Chunk) (int, error) {
+func (s *Neo4jStore) ReplaceFileChunks(ctx context.Context, project, sourceFile string, chunks []core.Chunk) (int, error) {
 	seen := make(map[string]bool, len(chunks))
 	rows := make([]map[string]any, len(chunks))
 	for i, c := range chunks {
@@ -165,7 +165,7 @@ func (s *Store) ReplaceFileChunks(ctx context.Context, project, sourceFile strin
 }
 
 // ChunkFile implements core.ChunkStore.
-func (s *Store) ChunkFile(ctx context.Context, project, sourceFile string) (*core.ChunkFile, error) {
+func (s *Neo4jStore) ChunkFile(ctx context.Context, project, sourceFile string) (*core.ChunkFile, error) {
 	var out *core.ChunkFile
 	err := s.read(ctx, "chunk file", func(t txn) error {
 		r, err := t.single(stmtChunkFile, map[string]any{"project": project, "source": sourceFile})
@@ -202,7 +202,7 @@ func decodeChunk(r *neo4j.Record) core.ScoredChunk {
 // SearchChunks implements core.ChunkStore: through the vector index when
 // it holds vectors of the query's length, else (or when the filtered
 // index answer comes back short) by an exact scan.
-func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQuery) ([]core.ScoredChunk, error) {
+func (s *Neo4jStore) SearchChunks(ctx context.Context, project string, q core.ChunkQuery) ([]core.ScoredChunk, error) {
 	params := map[string]any{
 		"project": project, "model": q.Model, "vector": floats64(q.Vector), "limit": limitParam(q.Limit),
 		"namespace": q.Filter.Namespace, "doc_type": q.Filter.DocType, "source": q.Filter.SourceFile,
@@ -237,7 +237,7 @@ func (s *Store) SearchChunks(ctx context.Context, project string, q core.ChunkQu
 
 // searchChunksIndexed asks the vector index; complete is false when the
 // answer may miss chunks an exact scan would find.
-func (s *Store) searchChunksIndexed(ctx context.Context, params map[string]any, limit, k int) ([]core.ScoredChunk, bool, error) {
+func (s *Neo4jStore) searchChunksIndexed(ctx context.Context, params map[string]any, limit, k int) ([]core.ScoredChunk, bool, error) {
 	var hits []core.ScoredChunk
 	seen := 0
 	err := s.read(ctx, "search chunks (vector index)", func(t txn) error {
@@ -263,7 +263,7 @@ func (s *Store) searchChunksIndexed(ctx context.Context, params map[string]any, 
 // index. The user's text is reduced to its words (runs of letters and
 // digits, lower-cased), so Lucene syntax in it (quotes, *, :, AND) is
 // never interpreted; a text without words matches nothing.
-func (s *Store) KeywordSearchChunks(ctx context.Context, project string, q core.ChunkKeywordQuery) ([]core.ScoredChunk, error) {
+func (s *Neo4jStore) KeywordSearchChunks(ctx context.Context, project string, q core.ChunkKeywordQuery) ([]core.ScoredChunk, error) {
 	terms := queryWords(q.Text)
 	if len(terms) == 0 || q.Limit <= 0 {
 		return []core.ScoredChunk{}, nil
@@ -291,7 +291,7 @@ func (s *Store) KeywordSearchChunks(ctx context.Context, project string, q core.
 }
 
 // DeleteChunks implements core.ChunkStore.
-func (s *Store) DeleteChunks(ctx context.Context, project string, ids []string) ([]string, error) {
+func (s *Neo4jStore) DeleteChunks(ctx context.Context, project string, ids []string) ([]string, error) {
 	ids = distinct(ids)
 	if len(ids) == 0 {
 		return nil, nil
@@ -318,17 +318,17 @@ func (s *Store) DeleteChunks(ctx context.Context, project string, ids []string) 
 }
 
 // DeleteFileChunks implements core.ChunkStore.
-func (s *Store) DeleteFileChunks(ctx context.Context, project, sourceFile string) (int, error) {
+func (s *Neo4jStore) DeleteFileChunks(ctx context.Context, project, sourceFile string) (int, error) {
 	return s.countingWrite(ctx, "delete file chunks", stmtChunkDeleteFile, map[string]any{"project": project, "source": sourceFile})
 }
 
 // ClearChunks implements core.ChunkStore.
-func (s *Store) ClearChunks(ctx context.Context, project string) (int, error) {
+func (s *Neo4jStore) ClearChunks(ctx context.Context, project string) (int, error) {
 	return s.countingWrite(ctx, "clear chunks", stmtChunkClear, map[string]any{"project": project})
 }
 
 // countingWrite runs a write statement that returns one count.
-func (s *Store) countingWrite(ctx context.Context, op string, st statement, p map[string]any) (int, error) {
+func (s *Neo4jStore) countingWrite(ctx context.Context, op string, st statement, p map[string]any) (int, error) {
 	var n int
 	err := s.write(ctx, op, func(t txn) error {
 		r, err := t.single(st, p)
@@ -345,7 +345,7 @@ func (s *Store) countingWrite(ctx context.Context, op string, st statement, p ma
 }
 
 // ChunkStats implements core.ChunkStore.
-func (s *Store) ChunkStats(ctx context.Context, project string) (core.ChunkStats, error) {
+func (s *Neo4jStore) ChunkStats(ctx context.Context, project string) (core.ChunkStats, error) {
 	var st core.ChunkStats
 	err := s.read(ctx, "chunk stats", func(t txn) error {
 		r, err := t.single(stmtChunkStats, map[string]any{"project": project})
@@ -367,7 +367,7 @@ func (s *Store) ChunkStats(ctx context.Context, project string) (core.ChunkStats
 }
 
 // StaleChunks implements core.ChunkStore.
-func (s *Store) StaleChunks(ctx context.Context, project, model string, limit int) ([]core.Chunk, error) {
+func (s *Neo4jStore) StaleChunks(ctx context.Context, project, model string, limit int) ([]core.Chunk, error) {
 	var out []core.Chunk
 	err := s.read(ctx, "stale chunks", func(t txn) error {
 		records, err := t.collect(stmtChunkStale, map[string]any{"project": project, "model": model, "limit": limitParam(limit)})
@@ -387,7 +387,7 @@ func (s *Store) StaleChunks(ctx context.Context, project, model string, limit in
 }
 
 // SetChunkVectors implements core.ChunkStore.
-func (s *Store) SetChunkVectors(ctx context.Context, project, model string, vectors map[string][]float32) error {
+func (s *Neo4jStore) SetChunkVectors(ctx context.Context, project, model string, vectors map[string][]float32) error {
 	if len(vectors) == 0 {
 		return nil
 	}

@@ -12,7 +12,7 @@ import (
 // their links in one statement (core.ContextReader): get_node and
 // get_neighbors take one round trip instead of up to four. Neighbours are
 // read from their heads (see noteDoc), not their whole docs.
-func (s *Store) NoteContext(ctx context.Context, project, id string, q core.ContextQuery) (*core.NoteContext, error) {
+func (s *Neo4jStore) NoteContext(ctx context.Context, project, id string, q core.ContextQuery) (*core.NoteContext, error) {
 	var st statement
 	switch q.Direction {
 	case "":
@@ -73,7 +73,7 @@ func (rc *readContext) views(skipNote bool) *core.NoteContext {
 }
 
 // noteContext runs one note_context statement, with the titles or without.
-func (s *Store) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool) (*readContext, int64, error) {
+func (s *Neo4jStore) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool) (*readContext, int64, error) {
 	params := map[string]any{"project": project, "id": id, "limit": limitParam(q.Limit), "withNote": !q.SkipNote, "titles": titles}
 	var nc *readContext
 	var version int64

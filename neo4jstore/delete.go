@@ -6,7 +6,7 @@ import "context"
 // links other notes hold to them become unresolved first (keeping the key
 // they were written with), then the notes go with their relationships, then
 // degrees are recounted and orphaned ghosts deleted.
-func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
+func (s *Neo4jStore) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
 	ids = distinct(ids)
 	if len(ids) == 0 {
 		return 0, nil

@@ -30,7 +30,7 @@ func TestSameAnswersAsMemstore(t *testing.T) {
 				ghosts: 0.1, components: 3, tags: 8, content: 40, oddIDs: true}
 			mem := memstore.New()
 			project := fmt.Sprintf("differential-%d-%d", seed, rand.Uint64())
-			d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}
+			d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.StoreProvider{mem, neo}}
 
 			notes := spec.generate()
 			for batch := range slices.Chunk(notes, 50) { // links across batches resolve later
@@ -77,7 +77,7 @@ type differ struct {
 	t       *testing.T
 	ctx     context.Context
 	project string
-	stores  [2]core.Store
+	stores  [2]core.StoreProvider
 }
 
 func (d *differ) upsert(notes []core.Note) {
@@ -97,7 +97,7 @@ func (d *differ) delete(ids []string) {
 }
 
 // each calls f on both stores and returns the two answers.
-func each[T any](d *differ, f func(core.Store) (T, error)) (want, got T) {
+func each[T any](d *differ, f func(core.StoreProvider) (T, error)) (want, got T) {
 	d.t.Helper()
 	var err error
 	want, err = f(d.stores[0])
@@ -114,12 +114,12 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 		ids[i] = n.ID
 	}
 
-	wantCount, gotCount := each(d, func(s core.Store) (int, error) { return s.CountNotes(ctx, p) })
+	wantCount, gotCount := each(d, func(s core.StoreProvider) (int, error) { return s.CountNotes(ctx, p) })
 	assert.Equal(t, wantCount, gotCount, "count")
-	wantHashes, gotHashes := each(d, func(s core.Store) (map[string]string, error) { return s.NoteHashes(ctx, p) })
+	wantHashes, gotHashes := each(d, func(s core.StoreProvider) (map[string]string, error) { return s.NoteHashes(ctx, p) })
 	assert.Equal(t, wantHashes, gotHashes, "hashes")
 
-	wantNotes, gotNotes := each(d, func(s core.Store) ([]core.Note, error) { return s.GetNotes(ctx, p, ids) })
+	wantNotes, gotNotes := each(d, func(s core.StoreProvider) ([]core.Note, error) { return s.GetNotes(ctx, p, ids) })
 	require.Len(t, gotNotes, len(wantNotes), "GetNotes")
 	for i := range wantNotes {
 		assert.NoError(t, storetest.CompareNotes(wantNotes[i], gotNotes[i]))
@@ -128,14 +128,14 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 	for _, id := range ids {
 		for _, dir := range []core.Direction{core.DirectionOut, core.DirectionIn, core.DirectionBoth} {
 			for _, limit := range []int{0, 3} {
-				w, g := each(d, func(s core.Store) ([]string, error) {
+				w, g := each(d, func(s core.StoreProvider) ([]string, error) {
 					ns, err := s.Neighbors(ctx, p, id, dir, limit)
 					return neighborStrings(ns), err
 				})
 				assert.Equal(t, w, g, "neighbours of %s %s limit %d", id, dir, limit)
 			}
 		}
-		w, g := each(d, func(s core.Store) (string, error) {
+		w, g := each(d, func(s core.StoreProvider) (string, error) {
 			deg, err := s.Degree(ctx, p, id)
 			if errors.Is(err, core.ErrNotFound) {
 				return "missing", nil
@@ -149,19 +149,19 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	for range 400 {
 		from, to := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
-		w, g := each(d, func(s core.Store) ([]string, error) { return s.ShortestPath(ctx, p, from, to) })
+		w, g := each(d, func(s core.StoreProvider) ([]string, error) { return s.ShortestPath(ctx, p, from, to) })
 		assert.Equal(t, w, g, "path %s -> %s", from, to)
 	}
 
 	for _, metric := range []core.HubMetric{core.MetricInDegree, core.MetricOutDegree, core.MetricPageRank} {
-		w, g := each(d, func(s core.Store) ([]core.Hub, error) { return s.Hubs(ctx, p, metric, 0) })
+		w, g := each(d, func(s core.StoreProvider) ([]core.Hub, error) { return s.Hubs(ctx, p, metric, 0) })
 		require.Len(t, g, len(w), "hubs by %s", metric)
 		for i := range w {
 			assert.Equal(t, w[i].ID, g[i].ID, "hubs by %s: rank %d", metric, i)
 			assert.Equal(t, w[i].Title, g[i].Title, "hubs by %s: title of rank %d", metric, i)
 			assert.LessOrEqual(t, math.Abs(w[i].Score-g[i].Score), 1e-9, "hubs by %s: score of %s", metric, w[i].ID)
 		}
-		wTop, gTop := each(d, func(s core.Store) ([]string, error) {
+		wTop, gTop := each(d, func(s core.StoreProvider) ([]string, error) {
 			h, err := s.Hubs(ctx, p, metric, 5)
 			return hubIDs(h), err
 		})
@@ -172,7 +172,7 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 	for _, tags := range tagSets {
 		for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
 			for _, limit := range []int{0, 5} {
-				w, g := each(d, func(s core.Store) ([]string, error) {
+				w, g := each(d, func(s core.StoreProvider) ([]string, error) {
 					ns, err := s.NotesByTags(ctx, p, tags, mode, limit)
 					return noteIDsOf(ns), err
 				})
@@ -180,7 +180,7 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 			}
 		}
 		for _, k := range []int{0, 1, 7, 1000} {
-			w, g := each(d, func(s core.Store) (string, error) {
+			w, g := each(d, func(s core.StoreProvider) (string, error) {
 				n, err := s.RandomNote(ctx, p, tags, func(n int) int { return min(k, n-1) })
 				if n == nil {
 					return "none", err
@@ -195,7 +195,7 @@ func (d *differ) compareAll(notes []core.Note, seed uint64) {
 	for i := range 30 {
 		keys = append(keys, fmt.Sprintf("ghost-%d", i), keyFor(ids[i]))
 	}
-	w, g := each(d, func(s core.Store) ([]string, error) { return s.UnresolvedLinkers(ctx, p, keys) })
+	w, g := each(d, func(s core.StoreProvider) ([]string, error) { return s.UnresolvedLinkers(ctx, p, keys) })
 	assert.Equal(t, w, g, "unresolved linkers")
 }
 

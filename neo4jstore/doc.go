@@ -1,4 +1,4 @@
-// Package neo4jstore implements core.Store on Neo4j 5 (Community or
+// Package neo4jstore implements core.StoreProvider on Neo4j 5 (Community or
 // Enterprise, single server or cluster, Aura) with the official Go driver.
 // Every statement it runs lives in package cypher as a named file; nothing
 // is ever spliced into Cypher.

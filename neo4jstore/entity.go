@@ -98,7 +98,7 @@ func typeStrings[T ~string](ts []T) []string {
 }
 
 // SearchEntities runs entity_search (see core.EntityReader).
-func (s *Store) SearchEntities(ctx context.Context, project string, q core.EntityQuery) (core.EntitySearchResult, error) {
+func (s *Neo4jStore) SearchEntities(ctx context.Context, project string, q core.EntityQuery) (core.EntitySearchResult, error) {
 	var res core.EntitySearchResult
 	limit := q.Limit
 	if limit <= 0 {
@@ -130,7 +130,7 @@ func (s *Store) SearchEntities(ctx context.Context, project string, q core.Entit
 }
 
 // GetEntity runs entity_get.
-func (s *Store) GetEntity(ctx context.Context, project, id string) (*core.Entity, error) {
+func (s *Neo4jStore) GetEntity(ctx context.Context, project, id string) (*core.Entity, error) {
 	var e *core.Entity
 	err := s.read(ctx, "get entity", func(t txn) error {
 		r, err := t.single(stmtEntityGet, map[string]any{"project": project, "id": id})
@@ -166,7 +166,7 @@ func (s *Store) GetEntity(ctx context.Context, project, id string) (*core.Entity
 
 // EntityGraph runs entity_graph, one query, and shapes its rows with
 // core.BuildEntityGraph.
-func (s *Store) EntityGraph(ctx context.Context, project, id string, q core.EntityGraphQuery) (*core.EntityGraph, error) {
+func (s *Neo4jStore) EntityGraph(ctx context.Context, project, id string, q core.EntityGraphQuery) (*core.EntityGraph, error) {
 	perLevel := q.MaxNodes
 	if perLevel <= 0 {
 		perLevel = 1 << 30
@@ -208,7 +208,7 @@ func (s *Store) EntityGraph(ctx context.Context, project, id string, q core.Enti
 }
 
 // SaveProject runs project_save.
-func (s *Store) SaveProject(ctx context.Context, p core.Project) error {
+func (s *Neo4jStore) SaveProject(ctx context.Context, p core.Project) error {
 	if p.ID == "" {
 		return fmt.Errorf("neo4jstore: save project: %w", core.InvalidArgument("project id is empty"))
 	}
@@ -222,7 +222,7 @@ func (s *Store) SaveProject(ctx context.Context, p core.Project) error {
 }
 
 // ListProjects runs project_list.
-func (s *Store) ListProjects(ctx context.Context) ([]core.Project, error) {
+func (s *Neo4jStore) ListProjects(ctx context.Context) ([]core.Project, error) {
 	var out []core.Project
 	err := s.read(ctx, "list projects", func(t txn) error {
 		records, err := t.collect(stmtProjectList, nil)

@@ -16,7 +16,7 @@ import (
 )
 
 // calls exercises every store method once; each returns its error.
-func calls(s *Store, project string) map[string]func(ctx context.Context) error {
+func calls(s *Neo4jStore, project string) map[string]func(ctx context.Context) error {
 	note := core.Note{ID: "c.md", Title: "C", Keys: []string{"c"}, Links: []core.Link{{Raw: "[[a]]", Key: "a", Target: "a.md"}}}
 	return map[string]func(ctx context.Context) error{
 		"GetNote":       func(ctx context.Context) error { _, err := s.GetNote(ctx, project, "a.md"); return err },

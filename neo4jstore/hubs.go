@@ -13,7 +13,7 @@ const hubRepeatSlack = 8
 
 // Hubs returns the top limit notes by metric. Degrees are read in order from
 // their indexes; PageRank comes from the per-project cache (ranks.go).
-func (s *Store) Hubs(ctx context.Context, project string, metric core.HubMetric, limit int) ([]core.Hub, error) {
+func (s *Neo4jStore) Hubs(ctx context.Context, project string, metric core.HubMetric, limit int) ([]core.Hub, error) {
 	var st statement
 	switch metric {
 	case core.MetricInDegree:

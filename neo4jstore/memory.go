@@ -107,7 +107,7 @@ func nonce() string {
 }
 
 // PutMemory stores m unless its namespace holds the same content.
-func (s *Store) PutMemory(ctx context.Context, project string, m core.Memory) (core.Memory, bool, error) {
+func (s *Neo4jStore) PutMemory(ctx context.Context, project string, m core.Memory) (core.Memory, bool, error) {
 	if m.ID == "" {
 		return core.Memory{}, false, fmt.Errorf("neo4jstore: put memory: %w", core.InvalidArgument("memory id is empty"))
 	}
@@ -134,7 +134,7 @@ func (s *Store) PutMemory(ctx context.Context, project string, m core.Memory) (c
 }
 
 // GetMemory returns the memory with this ID.
-func (s *Store) GetMemory(ctx context.Context, project, id string) (*core.Memory, error) {
+func (s *Neo4jStore) GetMemory(ctx context.Context, project, id string) (*core.Memory, error) {
 	var m *core.Memory
 	err := s.read(ctx, "get memory", func(t txn) error {
 		r, err := t.single(stmtMemoryGet, map[string]any{"project": project, "id": id})
@@ -156,7 +156,7 @@ func (s *Store) GetMemory(ctx context.Context, project, id string) (*core.Memory
 }
 
 // ListMemories returns one page of the selected memories and their total.
-func (s *Store) ListMemories(ctx context.Context, project string, f core.MemoryFilter, page core.MemoryPage) ([]core.Memory, int, error) {
+func (s *Neo4jStore) ListMemories(ctx context.Context, project string, f core.MemoryFilter, page core.MemoryPage) ([]core.Memory, int, error) {
 	p := filterParams(project, f)
 	p["order"] = string(page.Order)
 	p["sign"] = int64(1)
@@ -189,7 +189,7 @@ func (s *Store) ListMemories(ctx context.Context, project string, f core.MemoryF
 }
 
 // CountMemories counts the selected memories.
-func (s *Store) CountMemories(ctx context.Context, project string, f core.MemoryFilter) (int, error) {
+func (s *Neo4jStore) CountMemories(ctx context.Context, project string, f core.MemoryFilter) (int, error) {
 	var n int
 	err := s.read(ctx, "count memories", func(t txn) error {
 		r, err := t.single(stmtMemoryCount, filterParams(project, f))
@@ -206,7 +206,7 @@ func (s *Store) CountMemories(ctx context.Context, project string, f core.Memory
 // similarity. The database selects the IDs; the ranking runs here, on
 // vectors cached by ID (see vectorCache), and the best limit are read back
 // whole. All three steps share one read transaction.
-func (s *Store) SearchMemories(ctx context.Context, project, model string, vector []float32, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
+func (s *Neo4jStore) SearchMemories(ctx context.Context, project, model string, vector []float32, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
 	if len(vector) == 0 {
 		return []core.ScoredMemory{}, nil
 	}
@@ -340,7 +340,7 @@ func (c *vectorCache) forget(project string, ids []string) {
 }
 
 // UpdateMemory locks, changes and writes one memory with its event.
-func (s *Store) UpdateMemory(ctx context.Context, project, id string, change func(m *core.Memory) (*core.MemoryEvent, error)) (*core.Memory, error) {
+func (s *Neo4jStore) UpdateMemory(ctx context.Context, project, id string, change func(m *core.Memory) (*core.MemoryEvent, error)) (*core.Memory, error) {
 	var out *core.Memory
 	var changeErr error
 	err := s.write(ctx, "update memory", func(t txn) error {
@@ -395,7 +395,7 @@ func (s *Store) UpdateMemory(ctx context.Context, project, id string, change fun
 }
 
 // SetMemoryVector replaces a memory's vector and model.
-func (s *Store) SetMemoryVector(ctx context.Context, project, id, model string, vector []float32) error {
+func (s *Neo4jStore) SetMemoryVector(ctx context.Context, project, id, model string, vector []float32) error {
 	vec := make([]float64, len(vector))
 	for i, f := range vector {
 		vec[i] = float64(f)
@@ -417,7 +417,7 @@ func (s *Store) SetMemoryVector(ctx context.Context, project, id, model string, 
 }
 
 // TouchMemories records an access of each existing memory of ids.
-func (s *Store) TouchMemories(ctx context.Context, project string, ids []string, at time.Time) error {
+func (s *Neo4jStore) TouchMemories(ctx context.Context, project string, ids []string, at time.Time) error {
 	ids = distinct(ids)
 	if len(ids) == 0 {
 		return nil
@@ -429,7 +429,7 @@ func (s *Store) TouchMemories(ctx context.Context, project string, ids []string,
 }
 
 // DeleteMemories deletes memories with their events and relations.
-func (s *Store) DeleteMemories(ctx context.Context, project string, ids []string) ([]string, error) {
+func (s *Neo4jStore) DeleteMemories(ctx context.Context, project string, ids []string) ([]string, error) {
 	ids = distinct(ids)
 	gone := []string{}
 	if len(ids) == 0 {
@@ -460,7 +460,7 @@ func (s *Store) DeleteMemories(ctx context.Context, project string, ids []string
 }
 
 // MemoryEvents returns the newest limit events, oldest first.
-func (s *Store) MemoryEvents(ctx context.Context, project, memoryID string, limit int) ([]core.MemoryEvent, error) {
+func (s *Neo4jStore) MemoryEvents(ctx context.Context, project, memoryID string, limit int) ([]core.MemoryEvent, error) {
 	var out []core.MemoryEvent
 	err := s.read(ctx, "memory events", func(t txn) error {
 		records, err := t.collect(stmtMemoryEvents, map[string]any{"project": project, "memory_id": memoryID, "limit": limitParam(limit)})
@@ -485,7 +485,7 @@ func (s *Store) MemoryEvents(ctx context.Context, project, memoryID string, limi
 }
 
 // RelateMemories creates or re-weighs a relation.
-func (s *Store) RelateMemories(ctx context.Context, project string, r core.MemoryRelation) (bool, error) {
+func (s *Neo4jStore) RelateMemories(ctx context.Context, project string, r core.MemoryRelation) (bool, error) {
 	var created, found bool
 	err := s.write(ctx, "relate memories", func(t txn) error {
 		rec, err := t.single(stmtMemoryRelate, map[string]any{"project": project, "from": r.From, "to": r.To, "type": r.Type,
@@ -509,7 +509,7 @@ func (s *Store) RelateMemories(ctx context.Context, project string, r core.Memor
 }
 
 // UnrelateMemories deletes relations (see core.MemoryStore).
-func (s *Store) UnrelateMemories(ctx context.Context, project, from, to, relType string) (int, error) {
+func (s *Neo4jStore) UnrelateMemories(ctx context.Context, project, from, to, relType string) (int, error) {
 	st := stmtMemoryUnrelatePair
 	if to == "" {
 		st = stmtMemoryUnrelateAll
@@ -527,7 +527,7 @@ func (s *Store) UnrelateMemories(ctx context.Context, project, from, to, relType
 }
 
 // MemoryRelations returns the relations touching ids.
-func (s *Store) MemoryRelations(ctx context.Context, project string, ids []string) ([]core.MemoryRelation, error) {
+func (s *Neo4jStore) MemoryRelations(ctx context.Context, project string, ids []string) ([]core.MemoryRelation, error) {
 	out := []core.MemoryRelation{}
 	ids = distinct(ids)
 	if len(ids) == 0 {

@@ -52,7 +52,7 @@ const awaitIndexesSeconds = 300
 
 // migrate applies the migrations the database has not recorded yet, then
 // waits for the indexes they created.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Neo4jStore) migrate(ctx context.Context) error {
 	applied, err := s.appliedMigrations(ctx)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // apply runs one migration. Schema statements cannot share a transaction
 // with data writes, so each runs alone and the record comes last.
-func (s *Store) apply(ctx context.Context, m migration) error {
+func (s *Neo4jStore) apply(ctx context.Context, m migration) error {
 	op := fmt.Sprintf("schema migration %d (%s)", m.version, m.name)
 	params := map[string]any{"dimensions": int64(s.cfg.VectorDimensions)}
 	for _, st := range m.statements {
@@ -99,7 +99,7 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 // on a new database) both pass IF NOT EXISTS and the second to commit fails
 // with an "already exists" error; run again, the statement sees the
 // other's index and does nothing.
-func (s *Store) schemaWrite(ctx context.Context, op string, st statement, params map[string]any) error {
+func (s *Neo4jStore) schemaWrite(ctx context.Context, op string, st statement, params map[string]any) error {
 	var err error
 	for attempt := 1; attempt <= 5; attempt++ {
 		err = s.write(ctx, op, func(t txn) error {
@@ -119,7 +119,7 @@ func (s *Store) schemaWrite(ctx context.Context, op string, st statement, params
 	return err
 }
 
-func (s *Store) awaitIndexes(ctx context.Context) error {
+func (s *Neo4jStore) awaitIndexes(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, (awaitIndexesSeconds+10)*time.Second)
 	defer cancel()
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.cfg.Database, BookmarkManager: s.bookmarks})
@@ -144,7 +144,7 @@ type Migration struct {
 }
 
 // appliedMigrations lists the recorded migrations, oldest first.
-func (s *Store) appliedMigrations(ctx context.Context) ([]Migration, error) {
+func (s *Neo4jStore) appliedMigrations(ctx context.Context) ([]Migration, error) {
 	var out []Migration
 	err := s.read(ctx, "list schema migrations", func(t txn) error {
 		records, err := t.collect(stmtMigrationList, nil)

@@ -120,11 +120,11 @@ func (ms *mirrors) ofProject(project string) []*mirror {
 }
 
 // mirrorEnabled reports whether the store mirrors vectors at all.
-func (s *Store) mirrorEnabled() bool { return s.cfg.VectorCache > 0 }
+func (s *Neo4jStore) mirrorEnabled() bool { return s.cfg.VectorCache > 0 }
 
 // startMirror starts loading the mirror of project's vectors of model in
 // the background, unless it is loaded, loading, off, or failed recently.
-func (s *Store) startMirror(project, model string) *mirror {
+func (s *Neo4jStore) startMirror(project, model string) *mirror {
 	m := s.mirrors.get(project, model)
 	// Every search passes here: a loaded mirror must not take the write
 	// lock, which would queue the next readers behind a running scan.
@@ -151,7 +151,7 @@ func (s *Store) startMirror(project, model string) *mirror {
 // loadMirror reads every vector of model in project into a new index and
 // installs it, with the revision read before the first page: vectors set
 // during the load are read again by the next catch-up.
-func (s *Store) loadMirror(ctx context.Context, project, model string, m *mirror) {
+func (s *Neo4jStore) loadMirror(ctx context.Context, project, model string, m *mirror) {
 	start := time.Now()
 	fail := func(err error) {
 		m.mu.Lock()
@@ -233,7 +233,7 @@ func addToIndex(index *flat.Index, id string, vec []float32) *flat.Index {
 }
 
 // vectorRev reads the project's vector revision.
-func (s *Store) vectorRev(ctx context.Context, project string) (epoch string, rev int64, err error) {
+func (s *Neo4jStore) vectorRev(ctx context.Context, project string) (epoch string, rev int64, err error) {
 	err = s.read(ctx, "vector revision", func(t txn) error {
 		r, err := t.single(stmtSearchVectorRev, map[string]any{"project": project})
 		if err != nil || r == nil {
@@ -248,7 +248,7 @@ func (s *Store) vectorRev(ctx context.Context, project string) (epoch string, re
 // mirrorSearch answers VectorSearch from the mirror; ok is false when the
 // mirror cannot answer (not loaded, off, Neo4j failing) and the caller
 // should ask the database.
-func (s *Store) mirrorSearch(ctx context.Context, project, model string, q []float32, limit int) (hits []core.ScoredID, ok bool) {
+func (s *Neo4jStore) mirrorSearch(ctx context.Context, project, model string, q []float32, limit int) (hits []core.ScoredID, ok bool) {
 	m := s.startMirror(project, model)
 	for range mirrorAttempts {
 		m.mu.RLock()
@@ -323,7 +323,7 @@ func (s *Store) mirrorSearch(ctx context.Context, project, model string, q []flo
 // the database's: the notes stamped after it are applied, or, when they
 // are many or the counter was created again, the mirror is reloaded in the
 // background (and false returned). Concurrent callers catch up once.
-func (s *Store) catchUpMirror(ctx context.Context, project, model string, m *mirror, epoch string, rev int64) bool {
+func (s *Neo4jStore) catchUpMirror(ctx context.Context, project, model string, m *mirror, epoch string, rev int64) bool {
 	m.catchUp.Lock()
 	defer m.catchUp.Unlock()
 	m.mu.RLock()
@@ -418,7 +418,7 @@ func sameLife(epoch string, rev int64, now string) bool {
 // revision (epoch, rev) into the project's mirrors, and advances a mirror
 // to rev when it held everything before it: a process that writes and
 // searches keeps its mirror current without reading anything back.
-func (s *Store) applyOwnVectors(project, model, epoch string, rev int64, vectors []core.NoteVector) {
+func (s *Neo4jStore) applyOwnVectors(project, model, epoch string, rev int64, vectors []core.NoteVector) {
 	for _, m := range s.mirrors.ofProject(project) {
 		m.mu.Lock()
 		if m.state == mirrorReady && sameLife(m.epoch, m.rev, epoch) && m.rev == rev-1 {

@@ -18,7 +18,7 @@ import (
 
 // waitMirror waits until s mirrors project's vectors of model (starting
 // the load if nothing has), or fails the test.
-func waitMirror(t testing.TB, s *Store, project, model string) *mirror {
+func waitMirror(t testing.TB, s *Neo4jStore, project, model string) *mirror {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -52,7 +52,7 @@ func mirrorSnapshot(m *mirror) (mirrorState, int64, int) {
 // memstore given the same writes: the reference answer.
 type mirrorFixture struct {
 	t              *testing.T
-	writer, reader *Store
+	writer, reader *Neo4jStore
 	mem            *memstore.Store
 	project        string
 	corpus         *storetest.SearchCorpus

@@ -50,7 +50,7 @@ func (c *rankCache) forget(project string) {
 // pageRankHubs returns the top limit notes by PageRank, computed with
 // core.PageRankScores over the whole edge list (read in one query) when the
 // cached ranking is missing or stale.
-func (s *Store) pageRankHubs(ctx context.Context, project string, limit int) ([]core.Hub, error) {
+func (s *Neo4jStore) pageRankHubs(ctx context.Context, project string, limit int) ([]core.Hub, error) {
 	e := s.ranks.entry(project)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -85,7 +85,7 @@ func (s *Store) pageRankHubs(ctx context.Context, project string, limit int) ([]
 // The counter is read first: a write committing in between makes the
 // ranking newer than its label, which only costs a recomputation later,
 // whereas the other order could label a stale ranking as current.
-func (s *Store) computeRanks(ctx context.Context, project string, e *rankEntry) error {
+func (s *Neo4jStore) computeRanks(ctx context.Context, project string, e *rankEntry) error {
 	var (
 		version int64
 		ids     []string

@@ -11,7 +11,7 @@ import (
 )
 
 // GetNote returns one note, or an error wrapping core.ErrNotFound.
-func (s *Store) GetNote(ctx context.Context, project, id string) (*core.Note, error) {
+func (s *Neo4jStore) GetNote(ctx context.Context, project, id string) (*core.Note, error) {
 	var note *core.Note
 	err := s.read(ctx, "get note", func(t txn) error {
 		r, err := t.single(stmtReadNote, map[string]any{"project": project, "id": id})
@@ -38,7 +38,7 @@ func (s *Store) GetNote(ctx context.Context, project, id string) (*core.Note, er
 
 // GetNotes returns the existing notes among ids, in the order asked, in one
 // round trip.
-func (s *Store) GetNotes(ctx context.Context, project string, ids []string) ([]core.Note, error) {
+func (s *Neo4jStore) GetNotes(ctx context.Context, project string, ids []string) ([]core.Note, error) {
 	if len(ids) == 0 {
 		return []core.Note{}, nil
 	}
@@ -56,7 +56,7 @@ func (s *Store) GetNotes(ctx context.Context, project string, ids []string) ([]c
 
 // ResolveTitles maps the existing IDs among ids to their titles in one
 // round trip.
-func (s *Store) ResolveTitles(ctx context.Context, project string, ids []string) (map[string]string, error) {
+func (s *Neo4jStore) ResolveTitles(ctx context.Context, project string, ids []string) (map[string]string, error) {
 	titles := map[string]string{}
 	if len(ids) == 0 {
 		return titles, nil
@@ -79,7 +79,7 @@ func (s *Store) ResolveTitles(ctx context.Context, project string, ids []string)
 }
 
 // Degree returns the stored distinct in- and out-degree of id.
-func (s *Store) Degree(ctx context.Context, project, id string) (core.Degree, error) {
+func (s *Neo4jStore) Degree(ctx context.Context, project, id string) (core.Degree, error) {
 	var d *core.Degree
 	err := s.read(ctx, "degree", func(t txn) error {
 		r, err := t.single(stmtReadDegree, map[string]any{"project": project, "id": id})
@@ -100,7 +100,7 @@ func (s *Store) Degree(ctx context.Context, project, id string) (core.Degree, er
 }
 
 // CountNotes returns the number of notes in the project.
-func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
+func (s *Neo4jStore) CountNotes(ctx context.Context, project string) (int, error) {
 	var n int
 	err := s.read(ctx, "count notes", func(t txn) error {
 		r, err := t.single(stmtReadCount, map[string]any{"project": project})
@@ -115,7 +115,7 @@ func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
 
 // NoteHashes maps every note ID of the project to its content hash. It
 // first finishes the degree recount of a staged write that was cut off.
-func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]string, error) {
+func (s *Neo4jStore) NoteHashes(ctx context.Context, project string) (map[string]string, error) {
 	hashes := map[string]string{}
 	err := s.read(ctx, "note hashes", func(t txn) error {
 		records, err := t.collect(stmtReadHashes, map[string]any{"project": project})
@@ -145,7 +145,7 @@ func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]stri
 
 // UnresolvedLinkers returns, by ID, the notes holding an unresolved link
 // whose key is one of keys.
-func (s *Store) UnresolvedLinkers(ctx context.Context, project string, keys []string) ([]string, error) {
+func (s *Neo4jStore) UnresolvedLinkers(ctx context.Context, project string, keys []string) ([]string, error) {
 	ids := []string{}
 	if len(keys) == 0 {
 		return ids, nil

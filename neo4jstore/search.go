@@ -54,7 +54,7 @@ type vectorIndex struct {
 
 // StaleVectors lists the notes without a vector of model for their current
 // content, by ID.
-func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core.StaleNote, error) {
+func (s *Neo4jStore) StaleVectors(ctx context.Context, project, model string) ([]core.StaleNote, error) {
 	if s.mirrorEnabled() {
 		// A sync is about to embed, and a search will follow: have the
 		// mirror ready by then (and following this process's writes).
@@ -77,7 +77,7 @@ func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core
 
 // SetNoteVectors records vectors of model for existing notes in one
 // transaction, after making sure the vector index has their dimension.
-func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vectors []core.NoteVector) error {
+func (s *Neo4jStore) SetNoteVectors(ctx context.Context, project, model string, vectors []core.NoteVector) error {
 	if model == "" {
 		return fmt.Errorf("neo4jstore: set note vectors: %w", core.InvalidArgument("model is empty"))
 	}
@@ -137,7 +137,7 @@ func toFloat64s(v []float32) []float64 {
 
 // ensureVectorIndex makes note_embedding index vectors of dim dimensions,
 // dropping and creating it again when it has another dimension.
-func (s *Store) ensureVectorIndex(ctx context.Context, dim int) error {
+func (s *Neo4jStore) ensureVectorIndex(ctx context.Context, dim int) error {
 	s.vindex.mu.Lock()
 	defer s.vindex.mu.Unlock()
 	if s.vindex.known && s.vindex.dim == dim {
@@ -173,7 +173,7 @@ func (s *Store) ensureVectorIndex(ctx context.Context, dim int) error {
 }
 
 // refreshVectorIndexLocked reads the index's dimension and state.
-func (s *Store) refreshVectorIndexLocked(ctx context.Context) error {
+func (s *Neo4jStore) refreshVectorIndexLocked(ctx context.Context) error {
 	dim, online := 0, false
 	err := s.read(ctx, "vector index info", func(t txn) error {
 		dim, online = 0, false
@@ -195,7 +195,7 @@ func (s *Store) refreshVectorIndexLocked(ctx context.Context) error {
 
 // vectorIndexFits reports whether note_embedding is online for queries of
 // dim dimensions, asking the database while it is not.
-func (s *Store) vectorIndexFits(ctx context.Context, dim int) bool {
+func (s *Neo4jStore) vectorIndexFits(ctx context.Context, dim int) bool {
 	s.vindex.mu.Lock()
 	defer s.vindex.mu.Unlock()
 	if !s.vindex.known || !s.vindex.online {
@@ -208,7 +208,7 @@ func (s *Store) vectorIndexFits(ctx context.Context, dim int) bool {
 
 // forgetVectorIndex makes the next query ask the database again (after the
 // index failed, e.g. dropped by another process).
-func (s *Store) forgetVectorIndex() {
+func (s *Neo4jStore) forgetVectorIndex() {
 	s.vindex.mu.Lock()
 	s.vindex.known = false
 	s.vindex.mu.Unlock()
@@ -216,7 +216,7 @@ func (s *Store) forgetVectorIndex() {
 
 // VectorSearch returns the notes whose vector of model is closest to
 // vector: through the vector index when it fits, else by an exact scan.
-func (s *Store) VectorSearch(ctx context.Context, project, model string, vector []float32, limit int) ([]core.ScoredID, error) {
+func (s *Neo4jStore) VectorSearch(ctx context.Context, project, model string, vector []float32, limit int) ([]core.ScoredID, error) {
 	unit := flat.Normalize(vector) // nil for a zero vector, as toFloat64s
 	if unit == nil || limit <= 0 {
 		return nil, nil
@@ -246,7 +246,7 @@ func (s *Store) VectorSearch(ctx context.Context, project, model string, vector 
 // vectorSearchIndexed queries the index, fetching more until limit hits of
 // the project and model are found or the index has no more; complete is
 // false when maxIndexFetch was reached first.
-func (s *Store) vectorSearchIndexed(ctx context.Context, project, model string, q []float64, limit int) (hits []core.ScoredID, complete bool, err error) {
+func (s *Neo4jStore) vectorSearchIndexed(ctx context.Context, project, model string, q []float64, limit int) (hits []core.ScoredID, complete bool, err error) {
 	fetch := max(minFetch, fetchFactor*limit)
 	for {
 		var fetched int
@@ -274,7 +274,7 @@ func (s *Store) vectorSearchIndexed(ctx context.Context, project, model string, 
 	}
 }
 
-func (s *Store) vectorSearchExact(ctx context.Context, project, model string, q []float64, limit int) ([]core.ScoredID, error) {
+func (s *Neo4jStore) vectorSearchExact(ctx context.Context, project, model string, q []float64, limit int) ([]core.ScoredID, error) {
 	var hits []core.ScoredID
 	err := s.read(ctx, "vector search (exact)", func(t txn) error {
 		records, err := t.collect(stmtSearchVectorExact, map[string]any{
@@ -307,7 +307,7 @@ func cosineFromNeo4j(score float64) float64 { return min(1, max(0, 2*score-1)) }
 // query terms' IDFs (from the index's note count and each term's document
 // frequency), and capped at 1. A note holding every query word scores
 // near 1, one holding only a common word near 0.
-func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit int) ([]core.ScoredID, error) {
+func (s *Neo4jStore) KeywordSearch(ctx context.Context, project, query string, limit int) ([]core.ScoredID, error) {
 	terms := luceneTerms(query)
 	if len(terms) == 0 || limit <= 0 {
 		return nil, nil
@@ -370,7 +370,7 @@ const (
 // idfBound is the sum over terms of Lucene's IDF, ln(1 + (N - df + 0.5) /
 // (df + 0.5)), at least a small positive number. The statistics come from
 // s.keywordStats while they are fresh.
-func (s *Store) idfBound(ctx context.Context, terms []string) (float64, error) {
+func (s *Neo4jStore) idfBound(ctx context.Context, terms []string) (float64, error) {
 	notes, dfs, ok := s.keywordStats.lookup(terms, time.Now())
 	if !ok {
 		err := s.read(ctx, "keyword statistics", func(t txn) error {

@@ -20,7 +20,7 @@ import (
 
 // loadCorpus writes a search corpus with its vectors of model "m" into a
 // fresh project of s and returns the project.
-func loadCorpus(t testing.TB, s core.Store, c *storetest.SearchCorpus, batch int) string {
+func loadCorpus(t testing.TB, s core.StoreProvider, c *storetest.SearchCorpus, batch int) string {
 	t.Helper()
 	ctx := context.Background()
 	project := fmt.Sprintf("search-%d", rand.Uint64())
@@ -78,7 +78,7 @@ func TestVectorSearchSameAsMemstore(t *testing.T) {
 }
 
 // waitVectorIndex waits until note_embedding is online for dim.
-func waitVectorIndex(t testing.TB, s *Store, dim int) {
+func waitVectorIndex(t testing.TB, s *Neo4jStore, dim int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for !s.vectorIndexFits(context.Background(), dim) {

@@ -45,7 +45,7 @@ var defaultStagedSizes = stagedSizes{notes: 2000, bytes: 24 << 20, links: 5000, 
 //
 // Links resolve as UpsertNotes would resolve them had all notes been one
 // batch. progress receives counts adding up to len(notes).
-func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(notes int)) error {
+func (s *Neo4jStore) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(notes int)) error {
 	given := len(notes)
 	notes = lastByID(notes)
 	if len(notes) == 0 {
@@ -245,7 +245,7 @@ func syncProgress(progress func(int)) func(func() int) {
 }
 
 // existingIDs reports which of ids name notes of the project.
-func (s *Store) existingIDs(ctx context.Context, project string, ids []string, chunk int) (map[string]bool, error) {
+func (s *Neo4jStore) existingIDs(ctx context.Context, project string, ids []string, chunk int) (map[string]bool, error) {
 	existing := make(map[string]bool)
 	for start := 0; start < len(ids); start += chunk {
 		part := ids[start:min(start+chunk, len(ids))]
@@ -313,7 +313,7 @@ func chunkNotes(notes []core.Note, maxNotes, maxBytes int) [][]core.Note {
 	return out
 }
 
-var _ core.StagedWriter = (*Store)(nil)
+var _ core.StagedWriter = (*Neo4jStore)(nil)
 
 // concurrently calls work on each item with at most n calls at a time,
 // and returns the first error (the calls not yet started are skipped).
@@ -355,7 +355,7 @@ feed:
 
 // degreesPending adds delta to the project's count of staged writes whose
 // degree recount is outstanding.
-func (s *Store) degreesPending(ctx context.Context, project string, delta int64) error {
+func (s *Neo4jStore) degreesPending(ctx context.Context, project string, delta int64) error {
 	return s.write(ctx, "upsert notes (pending degrees)", func(t txn) error {
 		_, err := t.single(stmtWriteDegreesPending, map[string]any{"project": project, "delta": delta})
 		return err
@@ -365,7 +365,7 @@ func (s *Store) degreesPending(ctx context.Context, project string, delta int64)
 // repairDegrees recounts the degrees of every note of the project when a
 // staged write was cut off before its recount (degreesPending above zero
 // while no staged write of this Store runs), then clears the count.
-func (s *Store) repairDegrees(ctx context.Context, project string, ids []string) error {
+func (s *Neo4jStore) repairDegrees(ctx context.Context, project string, ids []string) error {
 	var pending int64
 	err := s.read(ctx, "pending degrees", func(t txn) error {
 		r, err := t.single(stmtReadDegreesPending, map[string]any{"project": project})

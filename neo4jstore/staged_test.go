@@ -33,7 +33,7 @@ func TestStagedWriteSameAsOneBatch(t *testing.T) {
 				ghosts: 0.1, components: 2, tags: 6, content: 300, oddIDs: true}
 			mem := memstore.New()
 			project := fmt.Sprintf("staged-%d-%d", seed, rand.Uint64())
-			d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}
+			d := &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.StoreProvider{mem, neo}}
 
 			notes := spec.generate()
 			before := notes[:70] // their links into the rest are ghosts until the staged write
@@ -137,18 +137,18 @@ func TestStagedWriteCutBeforeRecountIsRepaired(t *testing.T) {
 
 // stagedFixture returns a Store with tinyStages, memstore, a differ over
 // both on a fresh project, and spec's notes.
-func stagedFixture(t *testing.T, spec graphSpec) (*Store, *memstore.Store, *differ, []core.Note) {
+func stagedFixture(t *testing.T, spec graphSpec) (*Neo4jStore, *memstore.Store, *differ, []core.Note) {
 	t.Helper()
 	neo := openStore(t)
 	neo.staged = tinyStages
 	mem := memstore.New()
 	project := fmt.Sprintf("staged-%d-%d", spec.seed, rand.Uint64())
-	return neo, mem, &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.Store{mem, neo}}, spec.generate()
+	return neo, mem, &differ{t: t, ctx: t.Context(), project: project, stores: [2]core.StoreProvider{mem, neo}}, spec.generate()
 }
 
 // cutStagedWrite runs a staged write of notes and cancels it once progress
 // has reported at notes; the write must fail.
-func cutStagedWrite(t *testing.T, neo *Store, project string, notes []core.Note, at int) {
+func cutStagedWrite(t *testing.T, neo *Neo4jStore, project string, notes []core.Note, at int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

@@ -31,7 +31,7 @@ type Index struct {
 
 // Status reports the server, the applied schema migrations and the state
 // of every index, in one read transaction.
-func (s *Store) Status(ctx context.Context) (Status, error) {
+func (s *Neo4jStore) Status(ctx context.Context) (Status, error) {
 	st := Status{URI: s.cfg.URI, Database: s.cfg.Database}
 	err := s.read(ctx, "status", func(t txn) error {
 		st.ServerVersion, st.Edition, st.Indexes = "", "", nil

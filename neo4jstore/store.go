@@ -15,11 +15,11 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
-// Store is core.Store on Neo4j. It holds one driver (a connection pool) for
+// Neo4jStore is core.StoreProvider on Neo4j. It holds one driver (a connection pool) for
 // the process and is safe for concurrent use. Every call opens a short
 // session that shares one bookmark manager, so a read always sees the
-// writes this Store made before it, even on a cluster.
-type Store struct {
+// writes this Neo4jStore made before it, even on a cluster.
+type Neo4jStore struct {
 	driver    neo4j.DriverWithContext
 	bookmarks neo4j.BookmarkManager
 	cfg       Config
@@ -52,12 +52,12 @@ type Store struct {
 // which must not wait for readiness themselves.
 type migratingKey struct{}
 
-var _ core.Store = (*Store)(nil)
+var _ core.StoreProvider = (*Neo4jStore)(nil)
 
 // Open connects to Neo4j, checks that it answers and brings the schema up to
 // date (see migrations.go). A server that cannot be reached gives an error
 // satisfying core.IsProviderError; a bad Config an error naming the field.
-func Open(ctx context.Context, cfg Config) (*Store, error) {
+func Open(ctx context.Context, cfg Config) (*Neo4jStore, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("neo4jstore: config: %w", err)
@@ -76,7 +76,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("neo4jstore: open %s: %w", cfg.URI, err)
 	}
-	s := &Store{
+	s := &Neo4jStore{
 		driver:    driver,
 		bookmarks: neo4j.NewBookmarkManager(neo4j.BookmarkManagerConfig{}),
 		cfg:       cfg,
@@ -102,7 +102,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // awaitReady gets a Lazy store ready (connected, migrated) or returns why
 // it is not, trying at most once per LazyRetryInterval.
-func (s *Store) awaitReady(ctx context.Context) error {
+func (s *Neo4jStore) awaitReady(ctx context.Context) error {
 	if s.ready.Load() || ctx.Value(migratingKey{}) != nil {
 		return nil
 	}
@@ -123,7 +123,7 @@ func (s *Store) awaitReady(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) open(ctx context.Context) error {
+func (s *Neo4jStore) open(ctx context.Context) error {
 	vctx, cancel := s.callContext(ctx)
 	defer cancel()
 	if err := s.driver.VerifyConnectivity(vctx); err != nil {
@@ -137,7 +137,7 @@ func (s *Store) open(ctx context.Context) error {
 }
 
 // Close releases the driver and its connections.
-func (s *Store) Close(ctx context.Context) error {
+func (s *Neo4jStore) Close(ctx context.Context) error {
 	s.stop()
 	s.background.Wait()
 	if err := s.driver.Close(ctx); err != nil {
@@ -147,7 +147,7 @@ func (s *Store) Close(ctx context.Context) error {
 }
 
 // callContext bounds a call by Config.Timeout unless ctx ends sooner.
-func (s *Store) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+func (s *Neo4jStore) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.cfg.Timeout)
 }
 
@@ -206,16 +206,16 @@ func (t txn) single(st statement, params map[string]any) (*neo4j.Record, error) 
 
 // read runs work in a read transaction (retried on transient failures, so
 // work must start from scratch each time it is called).
-func (s *Store) read(ctx context.Context, op string, work func(t txn) error) error {
+func (s *Neo4jStore) read(ctx context.Context, op string, work func(t txn) error) error {
 	return s.execute(ctx, op, neo4j.AccessModeRead, work)
 }
 
 // write runs work in a write transaction (retried like read).
-func (s *Store) write(ctx context.Context, op string, work func(t txn) error) error {
+func (s *Neo4jStore) write(ctx context.Context, op string, work func(t txn) error) error {
 	return s.execute(ctx, op, neo4j.AccessModeWrite, work)
 }
 
-func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, work func(t txn) error) error {
+func (s *Neo4jStore) execute(ctx context.Context, op string, mode neo4j.AccessMode, work func(t txn) error) error {
 	if err := s.awaitReady(ctx); err != nil {
 		return fmt.Errorf("neo4jstore: %s: %w", op, err)
 	}
@@ -271,7 +271,7 @@ func (s *Store) execute(ctx context.Context, op string, mode neo4j.AccessMode, w
 // managed transaction, the read is run again from the start after a
 // failure the driver calls retryable (a leader switch, a deadlock, a lost
 // connection), with backoff, while ctx allows.
-func (s *Store) readAutoCommit(ctx context.Context, session neo4j.SessionWithContext, runWork func(runner) error) error {
+func (s *Neo4jStore) readAutoCommit(ctx context.Context, session neo4j.SessionWithContext, runWork func(runner) error) error {
 	backoff := 10 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -309,7 +309,7 @@ const constraintViolation = "Neo.ClientError.Schema.ConstraintValidationFailed"
 // translate maps a failed call to the error vaultgraph callers branch on:
 // a uniqueness violation is core.ErrExists; anything else the database or
 // the network did is a provider failure (the cause is kept for logs).
-func (s *Store) translate(op string, err error) error {
+func (s *Neo4jStore) translate(op string, err error) error {
 	var dbErr *neo4j.Neo4jError
 	if errors.As(err, &dbErr) && dbErr.Code == constraintViolation {
 		return fmt.Errorf("neo4jstore: %s: %w (%v)", op, core.ErrExists, err)

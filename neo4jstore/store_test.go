@@ -12,7 +12,7 @@ import (
 )
 
 // Every test here runs against a real Neo4j from neo4jtest: NEO4J_URI, a
-// container, or the local launcher (tools/neo4j-local). Tests write to
+// container, or the local launcher (scripts/neo4j-local). Tests write to
 // projects of their own, so they share the server's database.
 func TestMain(m *testing.M) { os.Exit(neo4jtest.Main(m)) }
 
@@ -22,12 +22,12 @@ func configFor(srv *neo4jtest.Server) Config {
 }
 
 // openStore opens a Store on the test server, closed when t ends.
-func openStore(t testing.TB) *Store {
+func openStore(t testing.TB) *Neo4jStore {
 	t.Helper()
 	return openStoreWith(t, func(*Config) {})
 }
 
-func openStoreWith(t testing.TB, adjust func(*Config)) *Store {
+func openStoreWith(t testing.TB, adjust func(*Config)) *Neo4jStore {
 	t.Helper()
 	cfg := configFor(neo4jtest.Get(t))
 	adjust(&cfg)
@@ -43,5 +43,5 @@ func openStoreWith(t testing.TB, adjust func(*Config)) *Store {
 
 func TestStoreContract(t *testing.T) {
 	s := openStore(t)
-	storetest.RunWithOptions(t, func(*testing.T) core.Store { return s }, storetest.Options{Parallel: true})
+	storetest.RunWithOptions(t, func(*testing.T) core.StoreProvider { return s }, storetest.Options{Parallel: true})
 }

@@ -10,14 +10,14 @@ import (
 )
 
 // NotesByTags returns up to limit notes carrying any or all of tags, by ID.
-func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, error) {
+func (s *Neo4jStore) NotesByTags(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, error) {
 	notes, _, err := s.taggedNotes(ctx, project, tags, mode, limit, false)
 	return notes, err
 }
 
 // TaggedViews is NotesByTags as views (core.ContextReader), the notes read
 // from their heads (see noteDoc) when the catalog answers.
-func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.NodeView, error) {
+func (s *Neo4jStore) TaggedViews(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.NodeView, error) {
 	notes, titles, err := s.taggedNotes(ctx, project, tags, mode, limit, true)
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, 
 // (catalog.go) the notes are picked in process and read in one statement
 // (from their heads when head is set); otherwise the (project, id) index
 // is read in order and filtered by tag until limit notes match.
-func (s *Store) taggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, error) {
+func (s *Neo4jStore) taggedNotes(ctx context.Context, project string, tags []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, error) {
 	var st statement
 	switch mode {
 	case core.TagModeAny:
@@ -76,7 +76,7 @@ func (s *Store) taggedNotes(ctx context.Context, project string, tags []string, 
 // taggedFromCatalog answers TaggedViews from cat; ok is false when the
 // database has moved on since cat was read, or a note read back no longer
 // matches (a write committed during the read).
-func (s *Store) taggedFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, bool, error) {
+func (s *Neo4jStore) taggedFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, mode core.TagMode, limit int, head bool) ([]core.Note, map[string]string, bool, error) {
 	var picked []int32
 	if mode == core.TagModeAny {
 		picked = cat.anyTag(norm, limit)
@@ -118,13 +118,13 @@ func hasTags(noteTags, norm []string, mode core.TagMode) bool {
 
 // RandomNote returns the candidate at index pick(n) in ID order (see
 // randomNote).
-func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
+func (s *Neo4jStore) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
 	note, _, err := s.randomNote(ctx, project, tags, pick)
 	return note, err
 }
 
 // RandomView is RandomNote as a view (core.ContextReader).
-func (s *Store) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
+func (s *Neo4jStore) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
 	note, titles, err := s.randomNote(ctx, project, tags, pick)
 	if note == nil || err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func (s *Store) RandomView(ctx context.Context, project string, tags []string, p
 // concurrent delete of one note does not make true (found by the load
 // test, integration/e2e/load_test.go). pick is likewise called again when
 // a catalog pick turns out stale.
-func (s *Store) randomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
+func (s *Neo4jStore) randomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
 	norm := normalizeTags(tags)
 	if cat := s.catalog(project); cat != nil {
 		note, titles, ok, err := s.randomFromCatalog(ctx, project, cat, norm, pick)
@@ -202,7 +202,7 @@ func (s *Store) randomNote(ctx context.Context, project string, tags []string, p
 
 // randomFromCatalog answers randomNote from cat; ok is false when
 // the database has moved on since cat was read.
-func (s *Store) randomFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, pick func(n int) int) (*core.Note, map[string]string, bool, error) {
+func (s *Neo4jStore) randomFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, pick func(n int) int) (*core.Note, map[string]string, bool, error) {
 	n := len(cat.ids)
 	var candidates []int32
 	if len(norm) > 0 {

@@ -11,7 +11,7 @@ import (
 // Neighbors returns up to limit notes adjacent to id, outgoing first, each
 // side by ID (see core.GraphReader). Each direction has its own fixed
 // statement.
-func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Direction, limit int) ([]core.Neighbor, error) {
+func (s *Neo4jStore) Neighbors(ctx context.Context, project, id string, dir core.Direction, limit int) ([]core.Neighbor, error) {
 	var st statement
 	switch dir {
 	case core.DirectionOut:
@@ -57,7 +57,7 @@ func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Dire
 
 // ShortestPath returns the lexicographically smallest of the shortest
 // paths from source to target (see core.GraphReader and path_shortest).
-func (s *Store) ShortestPath(ctx context.Context, project, source, target string) ([]string, error) {
+func (s *Neo4jStore) ShortestPath(ctx context.Context, project, source, target string) ([]string, error) {
 	if source == target {
 		titles, err := s.ResolveTitles(ctx, project, []string{source})
 		if err != nil || len(titles) == 0 {

@@ -26,7 +26,7 @@ import (
 //  9. delete ghosts nobody links to any more.
 //
 // When the same ID appears twice in notes, the later one wins.
-func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+func (s *Neo4jStore) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
 	b, err := newUpsertBatch(lastByID(notes))
 	if err != nil || b == nil {
 		return err

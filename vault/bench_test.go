@@ -303,7 +303,7 @@ func benchSyncBenchgen(b *testing.B, store string, n, batch int) {
 }
 
 // openBenchNeo4j opens a neo4jstore on the test Neo4j (see neo4jtest).
-func openBenchNeo4j(b *testing.B) *neo4jstore.Store {
+func openBenchNeo4j(b *testing.B) *neo4jstore.Neo4jStore {
 	b.Helper()
 	srv := neo4jtest.Get(b)
 	s, err := neo4jstore.Open(context.Background(), neo4jstore.Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database})

@@ -33,7 +33,7 @@ import (
 type app struct {
 	cfg      *config.Config
 	logger   *slog.Logger
-	store    core.Store
+	store    core.StoreProvider
 	mirror   *vault.Mirror   // the primary project's
 	others   []*vault.Mirror // the other projects', in configuration order
 	graph    *core.GraphService
@@ -53,7 +53,7 @@ func vectorCache(n int) int {
 
 // openStore opens the configured store: the embedded one in the state
 // directory, or Neo4j.
-func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (core.Store, error) {
+func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (core.StoreProvider, error) {
 	switch cfg.Store {
 	case config.StoreNeo4j:
 		// Lazy: a Neo4j that is down at start (not one that refuses us)

@@ -30,7 +30,7 @@ type search struct {
 
 // newSearch builds the configured embedder and, unless it is "none", the
 // indexer and searcher over store.
-func newSearch(cfg *config.Config, project string, store core.Store, logger *slog.Logger) (search, error) {
+func newSearch(cfg *config.Config, project string, store core.StoreProvider, logger *slog.Logger) (search, error) {
 	e := cfg.Embedding
 	embedder, err := embedding.New(e.Provider, e.URL, e.Model, e.APIKey.Reveal(), embedding.WithLogger(logger))
 	if err != nil {
@@ -54,7 +54,7 @@ func newSearch(cfg *config.Config, project string, store core.Store, logger *slo
 
 // mirrorStore is the store the vault mirror writes through: it wakes the
 // indexer whenever notes are written.
-func (s search) mirrorStore(store core.Store) core.GraphStore {
+func (s search) mirrorStore(store core.StoreProvider) core.GraphStore {
 	if s.indexer == nil {
 		return store
 	}

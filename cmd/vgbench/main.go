@@ -14,7 +14,7 @@
 //
 // Neo4j is the one NEO4J_URI names (NEO4J_USER, NEO4J_PASSWORD,
 // NEO4J_DATABASE; its database is emptied), else a local Neo4j started
-// from Maven jars by tools/neo4j-local/neo4j-local.sh and stopped at the
+// from Maven jars by scripts/neo4j-local/neo4j-local.sh and stopped at the
 // end. Before any measurement a small vault is synced into Neo4j once and
 // removed again, so the cold syncs measure an empty database on a warm
 // server, not a fresh JVM's JIT; likewise every read case is called a few

@@ -45,7 +45,7 @@ const localPageCache = "2g"
 // launchTimeout bounds a local Neo4j start; the first run downloads jars.
 const launchTimeout = 8 * time.Minute
 
-// openNeo4j connects to NEO4J_URI, or starts tools/neo4j-local/neo4j-local.sh
+// openNeo4j connects to NEO4J_URI, or starts scripts/neo4j-local/neo4j-local.sh
 // with a temporary data folder. The caller must call close.
 func openNeo4j(ctx context.Context, repo string, logger *slog.Logger) (*neo4jServer, error) {
 	s := &neo4jServer{
@@ -83,7 +83,7 @@ func (s *neo4jServer) launch(repo string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	script := filepath.Join(repo, "tools", "neo4j-local", "neo4j-local.sh")
+	script := filepath.Join(repo, "scripts", "neo4j-local", "neo4j-local.sh")
 	cmd := exec.Command("bash", script, "--data", filepath.Join(dir, "home"), "--port", "0", "--watch-stdin")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if os.Getenv("NEO4J_LOCAL_PAGECACHE") == "" {

@@ -1,4 +1,4 @@
-// Package storetest is the contract suite that every core.Store runs. A
+// Package storetest is the contract suite that every core.StoreProvider runs. A
 // behaviour of the store interfaces exists only once it is tested here:
 // memstore runs the suite in its unit tests, neo4jstore against a real
 // database.
@@ -52,13 +52,13 @@ type Options struct {
 }
 
 // Run runs the whole contract suite with default Options.
-func Run(t *testing.T, newStore func(t *testing.T) core.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) core.StoreProvider) {
 	RunWithOptions(t, newStore, Options{})
 }
 
 // RunWithOptions runs the whole contract suite. newStore is called once per
 // subtest; it may return the same shared store every time.
-func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.Store, opts Options) {
+func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.StoreProvider, opts Options) {
 	groups := []struct {
 		name  string
 		cases []testCase
@@ -108,7 +108,7 @@ type testCase struct {
 type env struct {
 	t     *testing.T
 	ctx   context.Context
-	store core.Store
+	store core.StoreProvider
 }
 
 // project returns a fresh project name, unique across runs and processes,

@@ -7,7 +7,7 @@
 //     NoAuth.
 //  2. testcontainers: image neo4j:5.26-community, when a Docker engine
 //     answers a cheap health check within a few seconds.
-//  3. local: tools/neo4j-local/neo4j-local.sh (an embedded Neo4j from Maven
+//  3. local: scripts/neo4j-local/neo4j-local.sh (an embedded Neo4j from Maven
 //     Central jars, no Docker) when java and mvn are on PATH. It is started
 //     once per test binary on a free loopback port with a temporary data
 //     directory. The first run downloads ~130 MB into ~/.m2, so startup
@@ -71,7 +71,7 @@ const (
 
 const (
 	// ContainerImage is the image used when Docker is available. Community
-	// edition of the 5.26 LTS line, matching tools/neo4j-local/NEO4J_VERSION.
+	// edition of the 5.26 LTS line, matching scripts/neo4j-local/NEO4J_VERSION.
 	ContainerImage = "neo4j:5.26-community"
 
 	// RequireEnv turns a would-be skip into a failure (set it in CI).
@@ -380,7 +380,7 @@ func startContainer() (*Server, error) {
 	return srv, nil
 }
 
-// localScript finds tools/neo4j-local/neo4j-local.sh under the module root
+// localScript finds scripts/neo4j-local/neo4j-local.sh under the module root
 // (the nearest directory with go.mod above the working directory, which for
 // `go test` is the package directory) and checks its prerequisites.
 func localScript() (string, string) {
@@ -403,7 +403,7 @@ func localScript() (string, string) {
 		}
 		dir = parent
 	}
-	script := filepath.Join(dir, "tools", "neo4j-local", "neo4j-local.sh")
+	script := filepath.Join(dir, "scripts", "neo4j-local", "neo4j-local.sh")
 	if _, err := os.Stat(script); err != nil {
 		return "", err.Error()
 	}

@@ -57,7 +57,7 @@ type env struct {
 	vault, docs string
 	project     string
 	client      *client.Client
-	store       core.Store
+	store       core.StoreProvider
 }
 
 func uniqueProject(t *testing.T) string {
@@ -73,7 +73,7 @@ func writeFile(t *testing.T, path, content string) string {
 	return path
 }
 
-func newEnv(t *testing.T, store core.Store, toolsets []string) *env {
+func newEnv(t *testing.T, store core.StoreProvider, toolsets []string) *env {
 	t.Helper()
 	base := t.TempDir()
 	e := &env{vault: filepath.Join(base, "vault"), docs: filepath.Join(base, "docs"), project: uniqueProject(t), store: store}
@@ -211,7 +211,7 @@ func TestEveryDocumentToolOverMCPOnNeo4j(t *testing.T) {
 	assert.EqualValues(t, 3, n, "every chunk of guide.md is PART_OF its note")
 }
 
-func runEveryTool(t *testing.T, store core.Store) *env {
+func runEveryTool(t *testing.T, store core.StoreProvider) *env {
 	e := newEnv(t, store, []string{tools.ToolsetGraph, tools.ToolsetMemory})
 	guidePath := filepath.Join(e.vault, "guide.md")
 

@@ -71,7 +71,7 @@ func writeVault(t *testing.T, files map[string]string) string {
 }
 
 // mirror syncs a vault into store under key, through the entity annotator.
-func mirror(t *testing.T, store core.Store, key string, files map[string]string, warnings *vault.Warnings) {
+func mirror(t *testing.T, store core.StoreProvider, key string, files map[string]string, warnings *vault.Warnings) {
 	t.Helper()
 	m, err := vault.NewMirror(vault.Config{
 		Root: writeVault(t, files), Project: key, Logger: quietLogger(), Warnings: warnings, NoProgress: true,

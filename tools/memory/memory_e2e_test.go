@@ -33,7 +33,7 @@ func TestMain(m *testing.M) { os.Exit(neo4jtest.Main(m)) }
 // stores runs fn once per store: the embedded one (a file in a temporary
 // directory) and Neo4j (skipped when none is available), each on a
 // project of its own.
-func stores(t *testing.T, fn func(t *testing.T, st core.Store, project string)) {
+func stores(t *testing.T, fn func(t *testing.T, st core.StoreProvider, project string)) {
 	t.Run("embedded", func(t *testing.T) {
 		s, err := memstore.Open(t.TempDir())
 		require.NoError(t, err)
@@ -153,7 +153,7 @@ type feedback struct {
 }
 
 func TestEveryMemoryToolOverMCP(t *testing.T) {
-	stores(t, func(t *testing.T, st core.Store, project string) {
+	stores(t, func(t *testing.T, st core.StoreProvider, project string) {
 		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 		clock := func() time.Time { return now }
 		c := connect(t, memory.New(project, st, embedder(t), memory.WithClock(clock)))
