@@ -65,6 +65,17 @@ type manifest struct {
 
 var shared = sync.OnceValues(load)
 
+// Tokenizer returns the WordPiece tokenizer of all-MiniLM-L6-v2, the
+// vocabulary compiled into this package, shared with the in-process
+// transformer (embedding/minilm), which reads the same token ids.
+func Tokenizer() (*wordpiece.Tokenizer, error) {
+	e, err := shared()
+	if err != nil {
+		return nil, err
+	}
+	return e.tok, nil
+}
+
 // New returns the built-in embedder. The model is decoded once per process
 // (about 8 MB, a few milliseconds) and shared by every caller.
 func New() (*Embedder, error) { return shared() }

@@ -1,0 +1,302 @@
+package minilm
+
+import (
+	"math"
+	"sync"
+)
+
+// state holds one sequence's activations; rows are padded to a multiple of
+// 4 (the kernels' tile) and attention columns to a multiple of 8.
+type state struct {
+	n, rows, cols int       // tokens, padded rows, padded attention columns
+	h             []float32 // rows × hidden
+	qkv           []float32 // rows × 3·hidden
+	ctx           []float32 // rows × hidden
+	tmp           []float32 // rows × hidden
+	inter         []float32 // rows × intermediate
+	heads         []headScratch
+}
+
+// headScratch is one worker's attention buffers.
+type headScratch struct {
+	p  []float32 // rows × cols: attention probabilities
+	vt []float32 // headDim × cols: the head's values, transposed
+}
+
+func grow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func (s *state) reset(m *model, n, workers int) {
+	h := m.hdr
+	s.n, s.rows, s.cols = n, (n+3)&^3, (n+7)&^7
+	s.h = grow(s.h, s.rows*h.Hidden)
+	s.qkv = grow(s.qkv, s.rows*3*h.Hidden)
+	s.ctx = grow(s.ctx, s.rows*h.Hidden)
+	s.tmp = grow(s.tmp, s.rows*h.Hidden)
+	s.inter = grow(s.inter, s.rows*h.Intermediate)
+	for len(s.heads) < workers {
+		s.heads = append(s.heads, headScratch{})
+	}
+	dh := h.Hidden / h.Heads
+	for i := range workers {
+		s.heads[i].p = grow(s.heads[i].p, s.rows*s.cols)
+		s.heads[i].vt = grow(s.heads[i].vt, dh*s.cols)
+	}
+}
+
+// forward runs the encoder over ids ([CLS] … [SEP], at most MaxTokens) and
+// writes the mean of the last hidden states, L2-normalised, into out.
+// workers > 1 splits each step's work across that many goroutines (for
+// one short text, a query); batches run one sequence per goroutine instead.
+func (m *model) forward(s *state, ids []int32, workers int, out []float32) {
+	h := m.hdr
+	H, dh := h.Hidden, h.Hidden/h.Heads
+	s.reset(m, len(ids), workers)
+	for t, id := range ids {
+		row := s.h[t*H : (t+1)*H]
+		w := m.words.data[int(id)*H : (int(id)+1)*H]
+		sc := m.words.scale[id]
+		pos := m.position[t*H : (t+1)*H]
+		for i := range row {
+			row[i] = float32(w[i])*sc + pos[i] + m.tokType[i]
+		}
+	}
+	eps := float32(h.Eps)
+	layerNorm(s.h, s.rows, H, m.embLN, eps)
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	for li := range m.layers {
+		l := &m.layers[li]
+		matmul(s.qkv, 3*H, s.h, H, s.rows, l.qkv, workers)
+		parallel(h.Heads, workers, func(worker, lo, hi int) {
+			for hd := lo; hd < hi; hd++ {
+				s.attention(hd, H, dh, scale, &s.heads[worker])
+			}
+		})
+		matmul(s.tmp, H, s.ctx, H, s.rows, l.attOut, workers)
+		addNorm(s.h, s.tmp, s.rows, H, l.attLN, eps)
+		matmul(s.inter, h.Intermediate, s.h, H, s.rows, l.inter, workers)
+		gelu(s.inter[:s.n*h.Intermediate], s.tmp)
+		matmul(s.tmp, H, s.inter, h.Intermediate, s.rows, l.out, workers)
+		addNorm(s.h, s.tmp, s.rows, H, l.outLN, eps)
+	}
+	clear(out)
+	for t := range s.n {
+		row := s.h[t*H : (t+1)*H]
+		for i, x := range row {
+			out[i] += x
+		}
+	}
+	var sum float64
+	for _, x := range out {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
+		clear(out)
+		return
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range out {
+		out[i] *= inv
+	}
+}
+
+// attention computes head hd's context for every token into s.ctx.
+func (s *state) attention(hd, H, dh int, scale float32, hs *headScratch) {
+	ld := 3 * H
+	qOff, kOff, vOff := hd*dh, H+hd*dh, 2*H+hd*dh
+	p, vt := hs.p, hs.vt
+	var o [8]float32
+	// Scores: q·k for every pair of tokens (keys past n are padding).
+	for t0 := 0; t0 < s.rows; t0 += 4 {
+		for j0 := 0; j0 < s.n; j0 += 2 {
+			dotsF32(s.qkv[t0*ld+qOff:], ld, s.qkv[j0*ld+kOff:], ld, dh, &o)
+			for r := range 4 {
+				p[(t0+r)*s.cols+j0] = o[2*r]
+				if j0+1 < s.n {
+					p[(t0+r)*s.cols+j0+1] = o[2*r+1]
+				}
+			}
+		}
+	}
+	// Softmax over the real keys; padded rows and columns stay 0.
+	for t := range s.rows {
+		row := p[t*s.cols : (t+1)*s.cols]
+		if t >= s.n {
+			clear(row)
+			continue
+		}
+		mx := float32(math.Inf(-1))
+		for _, x := range row[:s.n] {
+			mx = max(mx, x)
+		}
+		for j, x := range row[:s.n] {
+			row[j] = (x - mx) * scale
+		}
+		expInPlace(row[:s.n])
+		var sum float32
+		for _, e := range row[:s.n] {
+			sum += e
+		}
+		inv := 1 / sum
+		for j := range row[:s.n] {
+			row[j] *= inv
+		}
+		clear(row[s.n:])
+	}
+	// Values transposed, so that each output is a dot product along keys.
+	for j := range s.n {
+		v := s.qkv[j*ld+vOff : j*ld+vOff+dh]
+		for d, x := range v {
+			vt[d*s.cols+j] = x
+		}
+	}
+	for t0 := 0; t0 < s.rows; t0 += 4 {
+		for d0 := 0; d0 < dh; d0 += 2 {
+			dotsF32(p[t0*s.cols:], s.cols, vt[d0*s.cols:], s.cols, s.cols, &o)
+			for r := range 4 {
+				c := s.ctx[(t0+r)*H+hd*dh+d0:]
+				c[0], c[1] = o[2*r], o[2*r+1]
+			}
+		}
+	}
+}
+
+// matmul computes out[t][j] = x[t]·W[j]·scale[j] + bias[j] for rows rows
+// of x (ldx, ldo in elements), the weights' rows split across workers.
+func matmul(out []float32, ldo int, x []float32, ldx int, rows int, l linear, workers int) {
+	n, k := l.w.rows, l.w.cols
+	parallel(n/2, workers, func(_, lo, hi int) {
+		var o [8]float32
+		for t0 := 0; t0 < rows; t0 += 4 {
+			xt := x[t0*ldx:]
+			for j := 2 * lo; j < 2*hi; j += 2 {
+				dotsI8(xt, ldx, l.w.data[j*k:], k, k, &o)
+				s0, s1 := l.w.scale[j], l.w.scale[j+1]
+				b0, b1 := l.bias[j], l.bias[j+1]
+				for r := range 4 {
+					row := out[(t0+r)*ldo+j:]
+					row[0] = o[2*r]*s0 + b0
+					row[1] = o[2*r+1]*s1 + b1
+				}
+			}
+		}
+	})
+}
+
+// parallel calls f over [0, n) cut into up to workers parts, each with its
+// worker number; in the caller's goroutine when workers <= 1.
+func parallel(n, workers int, f func(worker, lo, hi int)) {
+	if workers <= 1 || n < 2 {
+		f(0, 0, n)
+		return
+	}
+	workers = min(workers, n)
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { f(w, w*n/workers, (w+1)*n/workers) })
+	}
+	f(0, 0, n/workers)
+	wg.Wait()
+}
+
+// addNorm sets h = LayerNorm(h + delta) row by row.
+func addNorm(h, delta []float32, rows, width int, ln norm, eps float32) {
+	for i := range rows * width {
+		h[i] += delta[i]
+	}
+	layerNorm(h, rows, width, ln, eps)
+}
+
+func layerNorm(h []float32, rows, width int, ln norm, eps float32) {
+	for t := range rows {
+		row := h[t*width : (t+1)*width]
+		var mean float32
+		for _, x := range row {
+			mean += x
+		}
+		mean /= float32(width)
+		var v float32
+		for _, x := range row {
+			d := x - mean
+			v += d * d
+		}
+		inv := float32(1 / math.Sqrt(float64(v/float32(width)+eps)))
+		for i, x := range row {
+			row[i] = (x-mean)*inv*ln.gain[i] + ln.bias[i]
+		}
+	}
+}
+
+// gelu is BERT's exact GELU, x·Φ(x) = x/2·(1 + erf(x/√2)), with erf as
+// erff computes it; the exponentials of a block run at once (expInPlace).
+func gelu(x []float32, tmp []float32) {
+	const block = 256
+	var t [block]float32
+	for lo := 0; lo < len(x); lo += block {
+		xs := x[lo:min(lo+block, len(x))]
+		e := tmp[:len(xs)]
+		for i, v := range xs {
+			a := v * (math.Sqrt2 / 2)
+			e[i] = -a * a
+			if a < 0 {
+				a = -a
+			}
+			t[i] = 1 / (1 + 0.3275911*a)
+		}
+		expInPlace(e)
+		for i, v := range xs {
+			ti := t[i]
+			y := 1 - ti*(0.254829592+ti*(-0.284496736+ti*(1.421413741+ti*(-1.453152027+ti*1.061405429))))*e[i]
+			if v < 0 {
+				y = -y
+			}
+			xs[i] = 0.5 * v * (1 + y)
+		}
+	}
+}
+
+// erff is erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7,
+// under float32's resolution of the result), as the reference script.
+func erff(x float32) float32 {
+	a := x
+	if a < 0 {
+		a = -a
+	}
+	t := 1 / (1 + 0.3275911*a)
+	y := 1 - t*(0.254829592+t*(-0.284496736+t*(1.421413741+t*(-1.453152027+t*1.061405429))))*expf(-a*a)
+	if x < 0 {
+		return -y
+	}
+	return y
+}
+
+// expf is e^x in float32: x = n·ln2 + r with |r| <= ln2/2, e^r by its
+// Taylor polynomial to degree 7 (relative error ~2e-8 before rounding),
+// 2^n by the exponent bits. Inputs below -87 give 0 (softmax and erf only
+// take e^x of x <= 0). Rounding by conversion, not math.Floor: this is a
+// fifth of a forward pass otherwise.
+func expf(x float32) float32 {
+	if x < -87 {
+		return 0
+	}
+	if x > 88 {
+		return float32(math.Inf(1))
+	}
+	k := x * 1.4426950408889634
+	if k < 0 {
+		k -= 0.5
+	} else {
+		k += 0.5
+	}
+	n := int32(k) // truncation toward zero of k ± 0.5: k rounded
+	fn := float32(n)
+	r := x - fn*0.693145751953125 - fn*1.428606765330187e-06
+	p := 1 + r*(1+r*(0.5+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040)))))))
+	return p * math.Float32frombits(uint32(n+127)<<23)
+}

@@ -1,0 +1,44 @@
+package minilm
+
+// The inner loops of the forward pass: tiles of dot products of 4 rows of
+// activations with 2 rows of weights, contiguous along the reduction. On
+// amd64 with AVX2 and FMA they run in assembly (kernel_amd64.s, 8 floats
+// per instruction); elsewhere, and in tests as the reference, in Go.
+//
+// Every k is a positive multiple of 8, every row pointer is valid for k
+// elements; out receives the 8 dot products ordered (x0·w0, x0·w1, x1·w0,
+// x1·w1, x2·w0, ...).
+
+// dotsI8Go is the portable tile of float32 activations and int8 weights.
+func dotsI8Go(x []float32, ldx int, w []int8, ldw int, k int, out *[8]float32) {
+	for r := range 4 {
+		xr := x[r*ldx : r*ldx+k]
+		w0 := w[:k]
+		w1 := w[ldw : ldw+k]
+		var s0, s1, t0, t1 float32
+		for i := 0; i < k; i += 2 {
+			s0 += xr[i] * float32(w0[i])
+			t0 += xr[i+1] * float32(w0[i+1])
+			s1 += xr[i] * float32(w1[i])
+			t1 += xr[i+1] * float32(w1[i+1])
+		}
+		out[2*r], out[2*r+1] = s0+t0, s1+t1
+	}
+}
+
+// dotsF32Go is the portable tile of float32 activations and weights.
+func dotsF32Go(x []float32, ldx int, w []float32, ldw int, k int, out *[8]float32) {
+	for r := range 4 {
+		xr := x[r*ldx : r*ldx+k]
+		w0 := w[:k]
+		w1 := w[ldw : ldw+k]
+		var s0, s1, t0, t1 float32
+		for i := 0; i < k; i += 2 {
+			s0 += xr[i] * w0[i]
+			t0 += xr[i+1] * w0[i+1]
+			s1 += xr[i] * w1[i]
+			t1 += xr[i+1] * w1[i+1]
+		}
+		out[2*r], out[2*r+1] = s0+t0, s1+t1
+	}
+}

@@ -1,0 +1,20 @@
+//go:build !amd64
+
+package minilm
+
+const useAVX2 = false
+
+func dotsI8(x []float32, ldx int, w []int8, ldw int, k int, out *[8]float32) {
+	dotsI8Go(x, ldx, w, ldw, k, out)
+}
+
+func dotsF32(x []float32, ldx int, w []float32, ldw int, k int, out *[8]float32) {
+	dotsF32Go(x, ldx, w, ldw, k, out)
+}
+
+// expInPlace sets x[i] = e^x[i] (as expf).
+func expInPlace(x []float32) {
+	for i, v := range x {
+		x[i] = expf(v)
+	}
+}
