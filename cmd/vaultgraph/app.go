@@ -87,6 +87,8 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 // openApp opens the store and the vault mirror and builds the services.
 // Nothing is synced yet: see syncVault.
 func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app, error) {
+	b := currentBuild()
+	logger.Info("vaultgraph starting", "version", b.Version, "commit", b.Commit, "go", b.Go, "store", cfg.Store)
 	store, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return nil, err

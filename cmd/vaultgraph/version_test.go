@@ -1,7 +1,6 @@
 package main
 
 import (
-	"runtime"
 	"runtime/debug"
 	"testing"
 
@@ -12,26 +11,78 @@ func TestVersionFormat(t *testing.T) {
 	isolate(t)
 	r := runCLI(t, "version")
 	assert.Equal(t, exitOK, r.code)
-	assert.Regexp(t, `^vaultgraph \S+ \(\S+, go[0-9][^ ]*\)\n$`, r.stdout)
+	// A test binary records no module version: the fallback, never "unknown".
+	assert.Regexp(t, `^vaultgraph v\d+\.\d+\.\d+\S* \((\S+, )?go[0-9][^ ]*\)\n$`, r.stdout)
+	assert.NotContains(t, r.stdout, "unknown")
 	assert.Empty(t, r.stderr)
 
 	r = runCLI(t, "--version")
 	assert.Equal(t, exitOK, r.code)
-	assert.Regexp(t, `^vaultgraph \S+ \(\S+, go[0-9][^ ]*\)\n$`, r.stdout)
+	assert.Regexp(t, `^vaultgraph v\d+\.\d+\.\d+\S* \((\S+, )?go[0-9][^ ]*\)\n$`, r.stdout)
+}
+
+func TestResolveBuild(t *testing.T) {
+	gitBuild := func(v string, modified bool) *debug.BuildInfo {
+		m := "false"
+		if modified {
+			m = "true"
+		}
+		return &debug.BuildInfo{
+			GoVersion: "go1.26.8",
+			Main:      debug.Module{Path: "github.com/vaultgraph/vaultgraph", Version: v},
+			Settings: []debug.BuildSetting{
+				{Key: "vcs", Value: "git"},
+				{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
+				{Key: "vcs.modified", Value: m},
+			},
+		}
+	}
+	cases := []struct {
+		name             string
+		ldVersion, ldCom string
+		bi               *debug.BuildInfo
+		want             string
+	}{
+		{"go build at a tag", "", "", gitBuild("v0.1.0", false),
+			"vaultgraph v0.1.0 (0123456789ab, go1.26.8)"},
+		{"go build after a tag", "", "", gitBuild("v0.1.1-0.20261125142300-0123456789ab", false),
+			"vaultgraph v0.1.1-0.20261125142300-0123456789ab (0123456789ab, go1.26.8)"},
+		{"go build with local changes", "", "", gitBuild("v0.1.0+dirty", true),
+			"vaultgraph v0.1.0+dirty (0123456789ab-dirty, go1.26.8)"},
+		{"go install module@tag records no VCS settings", "", "",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.2.0"}},
+			"vaultgraph v0.2.0 (go1.26.8)"},
+		{"go install module@commit: the commit from the pseudo-version", "", "",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.2.1-0.20261201000000-abcdefabcdef"}},
+			"vaultgraph v0.2.1-0.20261201000000-abcdefabcdef (abcdefabcdef, go1.26.8)"},
+		{"pre-release pseudo-version", "", "",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.3.0-rc.1.0.20261201000000-abcdefabcdef"}},
+			"vaultgraph v0.3.0-rc.1.0.20261201000000-abcdefabcdef (abcdefabcdef, go1.26.8)"},
+		{"no git metadata", "", "",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}},
+			"vaultgraph v0.0.0-dev (go1.26.8)"},
+		{"link-time values win", "v1.2.3", "abc1234", gitBuild("v0.1.0", false),
+			"vaultgraph v1.2.3 (abc1234, go1.26.8)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, resolveBuild(tc.ldVersion, tc.ldCom, tc.bi).String())
+		})
+	}
+	t.Run("no build information at all", func(t *testing.T) {
+		b := resolveBuild("", "", nil)
+		assert.Equal(t, devVersion, b.Version)
+		assert.Empty(t, b.Commit)
+		assert.NotEmpty(t, b.Go)
+	})
 }
 
 func TestVersionFromLinkerFlags(t *testing.T) {
 	oldVersion, oldCommit := version, commit
 	t.Cleanup(func() { version, commit = oldVersion, oldCommit })
 	version, commit = "v1.2.3", "abc1234"
-	assert.Equal(t, "vaultgraph v1.2.3 (abc1234, "+goVersion()+")", versionString())
-}
-
-func goVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.GoVersion != "" {
-		return bi.GoVersion
-	}
-	return runtime.Version()
+	assert.Equal(t, "vaultgraph v1.2.3 (abc1234, "+currentBuild().Go+")", versionString())
+	assert.Equal(t, "v1.2.3", versionNumber())
 }
 
 func TestVCSRevision(t *testing.T) {

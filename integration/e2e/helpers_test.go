@@ -65,7 +65,10 @@ func testMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	bin = filepath.Join(dir, "vaultgraph")
-	args := []string{"build", "-o", bin}
+	// -buildvcs=auto is go build's own default, restated because a
+	// machine's GOFLAGS may turn it off: the binary records the module
+	// version from git as a user's plain "go build" does.
+	args := []string{"build", "-buildvcs=auto", "-o", bin}
 	if raceEnabled {
 		args = append(args, "-race")
 	}
