@@ -6,10 +6,16 @@
 // Rules it keeps:
 //   - Paths: a relative path is resolved against the first allowed root
 //     (the vault). A path is read only when, cleaned, it lies inside an
-//     allowed root, and when, with every symbolic link resolved, it still
-//     does. Anything else is refused with ErrNotAllowed before the file
-//     system is asked whether it exists, so the answer never tells a
-//     client what exists outside the roots.
+//     allowed root; anything else is refused with ErrNotAllowed before the
+//     file system is asked whether it exists, so the answer never tells a
+//     client what exists outside the roots. The path is then resolved
+//     through an os.Root handle of its root, link by link (a link leading
+//     out is refused), and the file read through the handle is checked to
+//     be the one resolved: no read leaves the roots, whatever is swapped
+//     meanwhile (paths.go). A link inside the roots names its file: chunks
+//     are kept under the file's real path.
+//   - Empty files (no bytes, or no text to chunk) are refused with
+//     ErrEmpty.
 //   - Deduplication: a file whose SHA-256 and namespace equal those of its
 //     indexed chunks is skipped; a changed file replaces its chunks in one
 //     store write, so a search never sees half of either version.

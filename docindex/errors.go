@@ -25,6 +25,7 @@ var (
 	ErrNotAllowed   = errors.New("path not allowed")
 	ErrEmptyQuery   = errors.New("query cannot be empty")
 	ErrInvalid      = errors.New("invalid argument")
+	ErrEmpty        = errors.New("file is empty")
 )
 
 func newError(kind error, format string, args ...any) *Error {

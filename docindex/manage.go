@@ -23,18 +23,49 @@ func (s *Service) DeleteChunks(ctx context.Context, ids []string) ([]string, err
 
 // DeleteFile deletes every chunk of a source file, named as index_file
 // takes it (relative paths start at the vault). The file need not exist
-// any more, nor lie in an allowed root: nothing is read.
+// any more, nor lie in an allowed root: nothing is read. A symbolic link
+// inside the roots names the file it leads to, as in index_file; chunks
+// kept under the link's own name (indexed before links were resolved)
+// go too. It returns the path whose chunks were deleted.
 func (s *Service) DeleteFile(ctx context.Context, sourceFile string) (string, int, error) {
 	abs, err := s.absolute(sourceFile)
 	if err != nil {
 		return "", 0, err
 	}
+	real := s.realPath(abs)
+	total := 0
+	for _, p := range slices.Compact([]string{real, abs}) {
+		n, err := s.deleteFileChunks(ctx, p)
+		if err != nil {
+			return "", 0, err
+		}
+		total += n
+	}
+	return real, total, nil
+}
+
+func (s *Service) deleteFileChunks(ctx context.Context, abs string) (int, error) {
 	defer s.lockFile(abs)()
 	n, err := s.cfg.Store.DeleteFileChunks(ctx, s.cfg.Project, abs)
 	if err != nil {
-		return "", 0, fmt.Errorf("docindex: delete chunks of %s: %w", abs, err)
+		return 0, fmt.Errorf("docindex: delete chunks of %s: %w", abs, err)
 	}
-	return abs, n, nil
+	return n, nil
+}
+
+// realPath is the path index_file keeps the chunks of abs under: its real
+// path when it resolves inside the roots, else abs as it is (a file that
+// is gone, or outside the roots).
+func (s *Service) realPath(abs string) string {
+	if _, _, ok := s.locate(abs); !ok {
+		return abs
+	}
+	t, err := s.resolve(abs)
+	if err != nil {
+		return abs
+	}
+	defer t.Close()
+	return t.Abs
 }
 
 // Clear deletes every document chunk of the project. Memories are not

@@ -2,11 +2,25 @@ package docindex
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// Every file the document index reads is read through an os.Root handle of
+// the allowed root it lies in: the kernel resolves each name beneath that
+// handle (openat with O_NOFOLLOW, one component at a time), so no symbolic
+// link, however it is swapped in, reaches a byte outside the roots. The
+// names themselves are resolved here, a component at a time through the
+// same handle, so that a symbolic link inside a root is followed to the
+// file it names (its real path is the file's identity in the index: one
+// file, one set of chunks), and a link leading out is refused with a
+// message saying so. The file is then opened through the handle and
+// checked to be the very file the resolution found (os.SameFile): a name
+// swapped between the check and the open is read again, never trusted.
 
 // root is an allowed folder: as configured (cleaned, absolute) and with
 // its symbolic links resolved.
@@ -69,48 +83,181 @@ func (s *Service) absolute(p string) (string, error) {
 	return filepath.Clean(p), nil
 }
 
-// resolve checks that a client's path may be read and returns it clean
-// and absolute (symbolic links inside the roots kept as written). The
-// checks run in an order that reveals nothing outside the roots: first
-// the lexical containment, then existence, then containment with every
-// link resolved.
-func (s *Service) resolve(p string) (string, os.FileInfo, error) {
+// locate finds the root holding the clean absolute path p, by its
+// configured or its real name, and p's path relative to it.
+func (s *Service) locate(p string) (*root, string, bool) {
+	for i := range s.roots {
+		r := &s.roots[i]
+		for _, base := range []string{r.real, r.clean} {
+			if within(base, p) {
+				rel, err := filepath.Rel(base, p)
+				if err == nil {
+					return r, rel, true
+				}
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// target is a client's path resolved inside a root: every symbolic link
+// followed, so Rel names no link, and Abs (the root's configured name
+// joined with Rel) is the file's real path, its identity in the index.
+type target struct {
+	root   *root
+	handle *os.Root // open on root.real; Close it
+	Rel    string   // "." for the root itself
+	Abs    string
+	Info   os.FileInfo // Lstat of Rel through the handle (not a link)
+}
+
+// Close releases the root handle.
+func (t *target) Close() { _ = t.handle.Close() }
+
+// maxLinks bounds the symbolic links one resolution follows (Linux's
+// limit), so a loop of links ends.
+const maxLinks = 40
+
+// resolve checks that a client's path may be read and resolves it inside
+// its root. The checks run in an order that reveals nothing outside the
+// roots: first the lexical containment (before the file system is asked
+// anything), then, component by component through the root's handle,
+// existence and the target of each symbolic link, which must lie inside a
+// root too.
+func (s *Service) resolve(p string) (*target, error) {
 	abs, err := s.absolute(p)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	var r *root
-	for i := range s.roots {
-		if within(s.roots[i].clean, abs) {
-			r = &s.roots[i]
-			break
-		}
+	r, rel, ok := s.locate(abs)
+	if !ok {
+		return nil, s.notAllowed(p)
 	}
-	if r == nil {
-		return "", nil, s.notAllowed(p)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, newError(ErrFileNotFound, "File not found: %s", abs)
-	}
+	return s.follow(r, rel, abs)
+}
+
+// follow resolves rel inside r; asked is the path the client gave, for
+// messages.
+func (s *Service) follow(r *root, rel, asked string) (*target, error) {
+	h, err := os.OpenRoot(r.real)
 	if err != nil {
-		return "", nil, newError(ErrReadFailed, "Failed to read file: %s", cleanErr(err))
+		return nil, fileError(asked, err)
 	}
-	inside := false
-	for _, rt := range s.roots {
-		if within(rt.real, real) {
-			inside = true
-			break
+	links := 0
+	parts := splitRel(rel)
+	done := "."
+	for i := 0; i < len(parts); i++ {
+		next := filepath.Join(done, parts[i])
+		fi, err := h.Lstat(next)
+		if err != nil {
+			_ = h.Close()
+			return nil, fileError(asked, err)
 		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			if i < len(parts)-1 && !fi.IsDir() {
+				_ = h.Close()
+				return nil, newError(ErrFileNotFound, "File not found: %s", asked)
+			}
+			done = next
+			continue
+		}
+		if links++; links > maxLinks {
+			_ = h.Close()
+			return nil, newError(ErrReadFailed, "Failed to read file: %s: too many levels of symbolic links", asked)
+		}
+		dest, err := h.Readlink(next)
+		if err != nil {
+			_ = h.Close()
+			return nil, fileError(asked, err)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(r.real, done, dest)
+		}
+		dest = filepath.Join(append([]string{dest}, parts[i+1:]...)...)
+		r2, rel2, ok := s.locate(dest)
+		if !ok {
+			_ = h.Close()
+			return nil, newError(ErrNotAllowed, "Path not allowed: %s is a symbolic link leading outside the allowed document roots", asked)
+		}
+		if r2 != r {
+			_ = h.Close()
+			if h, err = os.OpenRoot(r2.real); err != nil {
+				return nil, fileError(asked, err)
+			}
+			r = r2
+		}
+		parts, done, i = splitRel(rel2), ".", -1
 	}
-	if !inside {
-		return "", nil, newError(ErrNotAllowed, "Path not allowed: %s is a symbolic link leading outside the allowed document roots", abs)
-	}
-	fi, err := os.Stat(real)
+	fi, err := h.Lstat(done)
 	if err != nil {
-		return "", nil, newError(ErrReadFailed, "Failed to read file: %s", cleanErr(err))
+		_ = h.Close()
+		return nil, fileError(asked, err)
 	}
-	return abs, fi, nil
+	return &target{root: r, handle: h, Rel: done, Abs: filepath.Join(r.clean, done), Info: fi}, nil
+}
+
+// splitRel splits a clean relative path into its components ("." has
+// none).
+func splitRel(rel string) []string {
+	if rel == "." || rel == "" {
+		return nil
+	}
+	return strings.Split(rel, string(filepath.Separator))
+}
+
+// errChanged is returned by readVerified when the name no longer names
+// the file the resolution found.
+var errChanged = errors.New("changed while it was being read")
+
+// readVerified reads the target's file through the root handle, at most
+// limit bytes, and checks that the file opened is the one resolved (same
+// device and inode): a name swapped for another file or a link between
+// resolve and the open is refused with errChanged. O_NONBLOCK keeps a
+// FIFO swapped in from blocking the open.
+func (t *target) readVerified(limit int64) ([]byte, os.FileInfo, error) {
+	f, err := t.handle.OpenFile(t.Rel, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !os.SameFile(fi, t.Info) {
+		return nil, nil, errChanged
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("not a regular file")
+	}
+	if fi.Size() > limit {
+		return nil, fi, errTooBig
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fi, errTooBig
+	}
+	return data, fi, nil
+}
+
+var errTooBig = errors.New("too big")
+
+// fileError is the client's message for a file system error met while
+// resolving or reading asked.
+func fileError(asked string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newError(ErrFileNotFound, "File not found: %s", asked)
+	case strings.Contains(err.Error(), "escapes from parent"):
+		// os.Root refused a name that a concurrent change turned into a
+		// link leading out.
+		return newError(ErrNotAllowed, "Path not allowed: %s is a symbolic link leading outside the allowed document roots", asked)
+	default:
+		return newError(ErrReadFailed, "Failed to read file: %s: %s", asked, cleanErr(err))
+	}
 }
 
 func (s *Service) notAllowed(p string) error {

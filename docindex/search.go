@@ -24,6 +24,27 @@ type Filter struct {
 	SourceFile string
 }
 
+// DocTypes are the values of the doc_type filter.
+var DocTypes = []string{core.DocTypeDocument, DocTypeMemory}
+
+// NormalizeFilter checks f and returns it as a search applies it: doc_type
+// one of DocTypes; source_file cleaned as index_file cleans a path (a
+// relative one starts at the vault) and, when it resolves inside the
+// roots, the real path of the file a symbolic link names.
+func (s *Service) NormalizeFilter(f Filter) (Filter, error) {
+	if f.DocType != "" && !slices.Contains(DocTypes, f.DocType) {
+		return f, newError(ErrInvalid, "Invalid doc_type: %s (use %s)", f.DocType, strings.Join(DocTypes, " or "))
+	}
+	if f.SourceFile != "" {
+		abs, err := s.absolute(f.SourceFile)
+		if err != nil {
+			return f, err
+		}
+		f.SourceFile = s.realPath(abs)
+	}
+	return f, nil
+}
+
 // Search returns up to limit results most similar to query, best first:
 // document chunks, plus memories when Memories is set and the filter
 // admits them (doc_type "" or "memory", no source_file).
@@ -32,12 +53,9 @@ func (s *Service) Search(ctx context.Context, query string, f Filter, limit int)
 		return nil, newError(ErrEmptyQuery, "Query cannot be empty")
 	}
 	limit = min(max(limit, 1), MaxResults)
-	if f.SourceFile != "" {
-		abs, err := s.absolute(f.SourceFile)
-		if err != nil {
-			return nil, err
-		}
-		f.SourceFile = abs
+	f, err := s.NormalizeFilter(f)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.reembed(ctx); err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -159,27 +158,60 @@ type FileResult struct {
 }
 
 // IndexFile indexes one file (index_file). An unchanged file is not
-// indexed again (Skipped).
-func (s *Service) IndexFile(ctx context.Context, path, namespace string) (*FileResult, error) {
-	abs, fi, err := s.resolve(path)
+// indexed again (Skipped). A symbolic link inside the roots is indexed
+// under the real path of the file it names, so one file never has two sets
+// of chunks.
+func (s *Service) IndexFile(ctx context.Context, path string, namespace string) (*FileResult, error) {
+	abs, err := s.absolute(path)
 	if err != nil {
 		return nil, err
 	}
-	if fi.IsDir() {
-		return nil, newError(ErrReadFailed, "Failed to read file: %s is a directory; use index_directory", abs)
-	}
-	if !fi.Mode().IsRegular() {
-		// A FIFO or device would block the read or never end.
-		return nil, newError(ErrReadFailed, "Failed to read file: %s is not a regular file", abs)
-	}
-	kind, ok := chunk.KindOf(abs)
-	if !ok {
-		return nil, unsupported(abs)
+	if _, _, ok := s.locate(abs); !ok {
+		return nil, s.notAllowed(path)
 	}
 	if err := s.reembed(ctx); err != nil {
 		return nil, err
 	}
-	return s.indexFile(ctx, abs, fi, kind, namespaceOr(namespace))
+	return s.indexPath(ctx, abs, namespaceOr(namespace))
+}
+
+// readAttempts is how often a file that changed between its check and its
+// read (a name swapped for a link or another file) is resolved again.
+const readAttempts = 3
+
+// indexPath resolves abs (clean, absolute, lexically inside a root) and
+// indexes the file it names.
+func (s *Service) indexPath(ctx context.Context, abs, namespace string) (*FileResult, error) {
+	for attempt := 1; ; attempt++ {
+		t, err := s.resolve(abs)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.indexTarget(ctx, t, namespace)
+		t.Close()
+		if errors.Is(err, errChanged) {
+			if attempt < readAttempts {
+				continue
+			}
+			return nil, newError(ErrReadFailed, "Failed to read file: %s changed while it was being read; try again", abs)
+		}
+		return res, err
+	}
+}
+
+func (s *Service) indexTarget(ctx context.Context, t *target, namespace string) (*FileResult, error) {
+	if t.Info.IsDir() {
+		return nil, newError(ErrReadFailed, "Failed to read file: %s is a directory; use index_directory", t.Abs)
+	}
+	if !t.Info.Mode().IsRegular() {
+		// A FIFO or device would block the read or never end.
+		return nil, newError(ErrReadFailed, "Failed to read file: %s is not a regular file", t.Abs)
+	}
+	kind, ok := chunk.KindOf(t.Abs)
+	if !ok {
+		return nil, unsupported(t.Abs)
+	}
+	return s.indexFile(ctx, t, kind, namespace)
 }
 
 func unsupported(path string) error {
@@ -204,14 +236,23 @@ func (s *Service) lockFile(abs string) func() {
 	return mu.Unlock
 }
 
-func (s *Service) indexFile(ctx context.Context, abs string, fi os.FileInfo, kind chunk.Kind, namespace string) (*FileResult, error) {
+func (s *Service) indexFile(ctx context.Context, t *target, kind chunk.Kind, namespace string) (*FileResult, error) {
+	abs := t.Abs
 	defer s.lockFile(abs)()
-	if fi.Size() > MaxFileBytes {
-		return nil, newError(ErrReadFailed, "Failed to read file: %s is %d bytes, more than the %d MiB limit", abs, fi.Size(), MaxFileBytes>>20)
+	if t.Info.Size() > MaxFileBytes {
+		return nil, tooBig(abs, t.Info.Size())
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, newError(ErrReadFailed, "Failed to read file: %s", cleanErr(err))
+	// Read through the root's handle, the very file resolve checked.
+	data, fi, err := t.readVerified(MaxFileBytes)
+	switch {
+	case errors.Is(err, errChanged):
+		return nil, err
+	case errors.Is(err, errTooBig):
+		return nil, tooBig(abs, fi.Size())
+	case err != nil:
+		return nil, fileError(abs, err)
+	case len(data) == 0:
+		return nil, newError(ErrEmpty, "File is empty: %s", abs)
 	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
@@ -227,6 +268,9 @@ func (s *Service) indexFile(ctx context.Context, abs string, fi os.FileInfo, kin
 	pieces, err := chunk.Split(kind, data)
 	if err != nil {
 		return nil, newError(ErrReadFailed, "Failed to extract content: %s", strings.TrimPrefix(err.Error(), "chunk: "))
+	}
+	if len(pieces) == 0 {
+		return nil, newError(ErrEmpty, "File is empty: %s has no text to index", abs)
 	}
 	texts := make([]string, len(pieces))
 	for i, p := range pieces {
@@ -276,6 +320,10 @@ func (s *Service) embed(ctx context.Context, texts []string) ([][]float32, error
 		out = append(out, vs...)
 	}
 	return out, nil
+}
+
+func tooBig(abs string, size int64) error {
+	return newError(ErrReadFailed, "Failed to read file: %s is %d bytes, more than the %d MiB limit", abs, size, MaxFileBytes>>20)
 }
 
 func (s *Service) chunkID(abs, hash string, i int) string {
@@ -332,40 +380,53 @@ type DirResult struct {
 // IndexDirectory indexes every supported file under dir (index_directory):
 // hidden files and folders (.git, .obsidian) and symbolic links are not
 // followed, unsupported extensions are ignored, and a file that fails is
-// listed in FailedFiles while the others go on.
+// listed in FailedFiles while the others go on. dir itself may be a link
+// to a folder inside the roots: its files are indexed under their real
+// paths, as index_file names them. The walk reads the folders through
+// the root's handle, and each file is resolved again before it is read.
 func (s *Service) IndexDirectory(ctx context.Context, dir string, recursive bool, namespace string) (*DirResult, error) {
-	abs, fi, err := s.resolve(dir)
+	abs, err := s.absolute(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, ok := s.locate(abs); !ok {
+		return nil, s.notAllowed(dir)
+	}
+	t, err := s.resolve(abs)
 	if err != nil {
 		if errors.Is(err, ErrFileNotFound) {
-			return nil, newError(ErrFileNotFound, "Directory not found: %s", strings.TrimPrefix(err.Error(), "File not found: "))
+			return nil, newError(ErrFileNotFound, "Directory not found: %s", abs)
 		}
 		return nil, err
 	}
-	if !fi.IsDir() {
-		return nil, newError(ErrInvalid, "Not a directory: %s; use index_file for a single file", abs)
+	defer t.Close()
+	if !t.Info.IsDir() {
+		return nil, newError(ErrInvalid, "Not a directory: %s; use index_file for a single file", t.Abs)
 	}
 	if err := s.reembed(ctx); err != nil {
 		return nil, err
 	}
 	namespace = namespaceOr(namespace)
-	var files []string
-	walkErr := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	start := filepath.ToSlash(t.Rel)
+	var files []string // absolute, under the directory's real path
+	walkErr := fs.WalkDir(t.handle.FS(), start, func(p string, d fs.DirEntry, err error) error {
+		full := filepath.Join(t.root.clean, filepath.FromSlash(p))
 		if err != nil {
-			if p == abs {
+			if p == start {
 				return err
 			}
-			files = append(files, p) // reported as a failure below
+			files = append(files, full) // reported as a failure below
 			return nil
 		}
-		if p != abs && strings.HasPrefix(d.Name(), ".") {
+		if p != start && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.IsDir() {
-			if p != abs && !recursive {
-				return filepath.SkipDir
+			if p != start && !recursive {
+				return fs.SkipDir
 			}
 			return nil
 		}
@@ -373,23 +434,25 @@ func (s *Service) IndexDirectory(ctx context.Context, dir string, recursive bool
 			return nil
 		}
 		if _, ok := chunk.KindOf(p); ok {
-			files = append(files, p)
+			files = append(files, full)
 		}
 		return nil
 	})
 	if walkErr != nil {
-		return nil, newError(ErrReadFailed, "Failed to read directory: %s", cleanErr(walkErr))
+		return nil, fileError(t.Abs, walkErr)
 	}
 	slices.Sort(files)
 
 	res := &DirResult{FailedFiles: []FailedFile{}}
-	bar := s.newProgress(len(files), "indexing "+filepath.Base(abs))
+	bar := s.newProgress(len(files), "indexing "+filepath.Base(t.Abs))
 	defer bar.Finish()
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r, err := s.indexOne(ctx, f, namespace)
+		// Resolved again: a folder swapped for a link since the walk
+		// must not lead the read out of the roots.
+		r, err := s.indexPath(ctx, f, namespace)
 		bar.Add(1)
 		switch {
 		case err != nil:
@@ -411,20 +474,6 @@ func (s *Service) IndexDirectory(ctx context.Context, dir string, recursive bool
 		}
 	}
 	return res, nil
-}
-
-// indexOne indexes a file found by a directory walk; the path is checked
-// again (a symbolic link or a race must not escape the roots).
-func (s *Service) indexOne(ctx context.Context, path, namespace string) (*FileResult, error) {
-	abs, fi, err := s.resolve(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, newError(ErrReadFailed, "Failed to read file: %s is not a regular file", abs)
-	}
-	kind, _ := chunk.KindOf(abs)
-	return s.indexFile(ctx, abs, fi, kind, namespace)
 }
 
 // providerMessage says what failed without a driver's or service's text.

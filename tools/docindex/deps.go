@@ -12,6 +12,7 @@ type Index interface {
 	IndexFile(ctx context.Context, path, namespace string) (*docindex.FileResult, error)
 	IndexDirectory(ctx context.Context, dir string, recursive bool, namespace string) (*docindex.DirResult, error)
 	Search(ctx context.Context, query string, f docindex.Filter, limit int) ([]docindex.Hit, error)
+	NormalizeFilter(f docindex.Filter) (docindex.Filter, error)
 	SearchWithBudget(ctx context.Context, query string, maxTokens int) (*docindex.BudgetResult, error)
 	DeleteChunks(ctx context.Context, ids []string) ([]string, error)
 	DeleteFile(ctx context.Context, sourceFile string) (string, int, error)

@@ -237,6 +237,9 @@ func runEveryTool(t *testing.T, store core.StoreProvider) *env {
 		assert.NotContains(t, msg, "root:", "no file content leaks")
 	}
 	assert.Contains(t, e.fail(t, "index_file", `{}`), "file_path")
+	writeFile(t, filepath.Join(e.vault, "empty.md"), "")
+	assert.Equal(t, "File is empty: "+filepath.Join(e.vault, "empty.md"), e.fail(t, "index_file", `{"file_path":"empty.md"}`))
+	require.NoError(t, os.Remove(filepath.Join(e.vault, "empty.md")))
 
 	// index_directory: a PDF with pages, a broken file, dedup.
 	pdf, err := os.ReadFile("../../chunk/testdata/two-pages.pdf")
@@ -293,6 +296,11 @@ func runEveryTool(t *testing.T, store core.StoreProvider) *env {
 	assert.Equal(t, 2, count(args(map[string]any{"source_file": filepath.Join(e.docs, "report.pdf")})))
 	assert.Equal(t, 0, count(`{"namespace":"docs","source_file":"guide.md"}`))
 	assert.Contains(t, e.fail(t, "search_with_filters", `{"query":"x"}`), "filters")
+	assert.Equal(t, "Invalid doc_type: pdf (use document or memory)",
+		e.fail(t, "search_with_filters", `{"query":"x","filters":{"doc_type":"pdf"}}`))
+	echoed := e.ok(t, "search_with_filters", `{"query":"x","filters":{"source_file":"sub/../guide.md"}}`)["filters"].(map[string]any)
+	assert.Equal(t, guidePath, echoed["source_file"], "a relative source_file is echoed cleaned, as applied")
+	assert.Nil(t, echoed["namespace"])
 	assert.Equal(t, "Query cannot be empty", e.fail(t, "search_with_filters", `{"query":"","filters":{}}`))
 
 	// search_with_budget: score order while it fits, never over budget.
