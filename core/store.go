@@ -79,7 +79,8 @@ type GraphReader interface {
 	// unresolved link whose Key is one of keys.
 	UnresolvedLinkers(ctx context.Context, project string, keys []string) ([]string, error)
 
-	ContextReader // a note with its neighbours, degree and link titles at once (core/context.go)
+	ContextReader   // a note with its neighbours, degree and link titles at once (core/context.go)
+	NoteStateReader // what the vault mirror keeps of each note, for a restart without reading files (core/notestate.go)
 }
 
 // GraphWriter changes the note graph of a project in batches.

@@ -14,6 +14,7 @@ CREATE (:Note {
   id: row.id,
   doc: row.doc,
   head: row.head,
+  state: row.state,
   targets: row.targets,
   title: row.title,
   path: row.path,

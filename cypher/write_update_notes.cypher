@@ -5,6 +5,7 @@ UNWIND $rows AS row
 MATCH (n:Note {project: $project, id: row.id})
 SET n.doc = row.doc,
     n.head = row.head,
+    n.state = row.state,
     n.targets = row.targets,
     n.title = row.title,
     n.path = row.path,

@@ -245,3 +245,20 @@ func (s *Store) UnresolvedLinkers(ctx context.Context, project string, keys []st
 	slices.Sort(ids)
 	return ids, nil
 }
+
+// NoteStates calls fn with every note's state under the project's read
+// lock (core.NoteStateReader).
+func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.NoteState) error) error {
+	g, unlock, err := s.reader(ctx, "note states", project)
+	defer unlock()
+	if err != nil || g == nil {
+		return err
+	}
+	for _, nd := range g.all {
+		n := &nd.note
+		if err := fn(core.NoteState{ID: n.ID, Path: n.Path, Hash: n.Hash, Size: n.Size, ModTime: n.ModTime, Links: n.Links}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

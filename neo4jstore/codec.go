@@ -44,6 +44,7 @@ type noteDoc struct {
 	Content     string           `json:"content"`
 	Tags        []string         `json:"tags,omitempty"`
 	Hash        string           `json:"hash"`
+	Size        int64            `json:"size,omitempty"`
 	ModTime     time.Time        `json:"mtime"`
 	Frontmatter json.RawMessage  `json:"frontmatter,omitempty"`
 	Links       []linkRecord     `json:"links,omitempty"`
@@ -82,6 +83,7 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 		Content: n.Content,
 		Tags:    n.Tags,
 		Hash:    n.Hash,
+		Size:    n.Size,
 		ModTime: n.ModTime,
 		Links:   make([]linkRecord, len(n.Links)),
 		Entity:  n.Entity,
@@ -114,6 +116,10 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 	if err != nil {
 		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
 	}
+	state, err := json.Marshal(noteStateDoc{Rev: rev, Path: n.Path, Size: &n.Size, ModTime: n.ModTime, Links: stateLinks(n.Links)})
+	if err != nil {
+		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
+	}
 	head, err := json.Marshal(noteHead{Rev: rev, Title: n.Title, Content: contentHead(n.Content), Tags: n.Tags, NLinks: len(n.Links)})
 	if err != nil {
 		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
@@ -134,6 +140,7 @@ func noteRow(n *core.Note, rev string, targets []string) (map[string]any, error)
 		"linkKeys": keys,
 		"doc":      string(doc),
 		"head":     string(head),
+		"state":    string(state),
 		"targets":  stored,
 		"found":    found,
 		"dangling": dangling,
@@ -239,6 +246,7 @@ func decodeNote(project string, id, docValue, targetsValue any) (core.Note, erro
 		Content: d.Content,
 		Tags:    d.Tags,
 		Hash:    d.Hash,
+		Size:    d.Size,
 		ModTime: d.ModTime,
 		Entity:  d.Entity,
 	}

@@ -73,6 +73,7 @@ var (
 	stmtReadDegree            = stmt("read_degree")
 	stmtReadCount             = stmt("read_count")
 	stmtReadHashes            = stmt("read_hashes")
+	stmtReadStates            = stmt("read_states")
 	stmtReadUnresolvedLinkers = stmt("read_unresolved_linkers")
 	stmtGraphVersion          = stmt("graph_version")
 	stmtGraphAdjacency        = stmt("graph_adjacency")

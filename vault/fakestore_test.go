@@ -165,6 +165,20 @@ func (s *fakeStore) NoteHashes(_ context.Context, _ string) (map[string]string, 
 	return out, nil
 }
 
+func (s *fakeStore) NoteStates(_ context.Context, _ string, fn func(core.NoteState) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.down("states"); err != nil {
+		return err
+	}
+	for _, n := range s.notes {
+		if err := fn(core.NoteState{ID: n.ID, Path: n.Path, Hash: n.Hash, Size: n.Size, ModTime: n.ModTime, Links: n.Links}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (s *fakeStore) UnresolvedLinkers(_ context.Context, _ string, keys []string) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

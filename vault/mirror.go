@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -25,11 +26,12 @@ type Mirror struct {
 	log    *slog.Logger
 	ignore *ignoreMatcher
 
-	mu      sync.Mutex
-	idx     *index
-	ready   bool                  // Sync has built the index
-	pending map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
-	failing bool                  // the last store write failed; pending waits for a retry
+	mu        sync.Mutex
+	idx       *index
+	ready     bool                  // Sync has built the index
+	pending   map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
+	failing   bool                  // the last store write failed; pending waits for a retry
+	filesRead atomic.Int64          // note files read, for SyncStats.Read
 
 	retry chan struct{} // signalled when pending waits for a retry
 

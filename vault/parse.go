@@ -52,6 +52,7 @@ func parseNote(path string, raw []byte) parsedNote {
 	n.ID = strings.ToLower(path)
 	n.Keys = NoteKeys(path)
 	n.Hash = hashOf(raw)
+	n.Size = int64(len(raw))
 
 	body := text
 	var spans []linkSpan

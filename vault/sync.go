@@ -12,6 +12,7 @@ type SyncStats struct {
 	Links      int           // links of those notes
 	Unresolved int           // links that resolve to no note
 	Warnings   int           // warnings reported
+	Read       int           // note files read (and hashed) by this sync
 	Written    int           // notes written to the store
 	Deleted    int           // notes deleted from the store
 	Duration   time.Duration // wall time
@@ -22,8 +23,12 @@ type SyncStats struct {
 // hashes with the store's (GraphReader.NoteHashes) and writes only notes
 // that are new or changed, or whose links resolve differently because a
 // note they could resolve to was added or removed; store notes without a
-// file are deleted. A restart on an unchanged vault writes nothing. Later
-// calls rescan, reading only files whose size or mtime changed.
+// file are deleted. When the store already holds the project (a restart),
+// the first call instead rebuilds the index from the store's note states
+// (restore.go) and reads only the files whose size or mtime differ from
+// the store's: a restart on an unchanged vault reads no note file and
+// writes nothing. Later calls rescan, reading only files whose size or
+// mtime changed.
 //
 // When the store fails, Sync returns the error (a core.ProviderError from
 // the store, wrapped) with the vault fully loaded: the changes stay queued
@@ -32,6 +37,7 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 	start := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	readBefore := m.filesRead.Load()
 	var stats SyncStats
 	var err error
 	if m.ready {
@@ -40,13 +46,14 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 		stats, err = m.initialSyncLocked(ctx)
 	}
 	stats.Duration = time.Since(start)
+	stats.Read = int(m.filesRead.Load() - readBefore)
 	m.countLocked(&stats)
 	if err != nil {
 		return stats, err
 	}
 	m.log.Info("vault: sync done",
 		"notes", stats.Notes, "links", stats.Links, "unresolved", stats.Unresolved,
-		"warnings", stats.Warnings, "written", stats.Written, "deleted", stats.Deleted,
+		"warnings", stats.Warnings, "read", stats.Read, "written", stats.Written, "deleted", stats.Deleted,
 		"seconds", stats.Duration.Seconds())
 	return stats, nil
 }
@@ -63,6 +70,18 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		return stats, fmt.Errorf("vault: sync: %w", err)
 	}
 	done("walk", "files", len(files))
+	if !m.cfg.Rewrite {
+		restored, stale, err := m.restoreLocked(ctx)
+		switch {
+		case err != nil:
+			// The store is down or cannot say: read everything, and let
+			// the hash comparison below report the store's failure.
+			m.log.Debug("vault: cannot read note states from the store", "err", err)
+		case restored > 0:
+			done("restore from the store", "notes", restored, "stale", len(stale))
+			return m.restartLocked(ctx, files, stale)
+		}
+	}
 	bar := m.newProgress(len(files), "reading notes")
 	changes, err := m.loadAll(ctx, files, bar)
 	bar.Finish()
@@ -85,6 +104,30 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
 	done("write", "written", res.written)
+	stats.Written, stats.Deleted = res.written, res.deleted
+	return stats, err
+}
+
+// restartLocked finishes a first sync whose index was restored from the
+// store (restoreLocked): the files that changed since the store wrote them
+// are applied as a rescan applies them, then the store is compared and
+// written as usual.
+func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*entry) (SyncStats, error) {
+	var stats SyncStats
+	phase := time.Now()
+	m.ready = true
+	changes := m.scanChangesLocked("", files)
+	_, stats.Warnings = m.applyLocked(changes)
+	m.requeueLocked(stale)
+	m.log.Debug("vault: sync phase", "phase", "apply the changes", "seconds", time.Since(phase).Seconds(), "changed", len(changes))
+	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
+	if err != nil {
+		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
+	}
+	m.storeDiffLocked(hashes)
+	bar := m.newProgress(m.pendingUpserts(), "writing notes")
+	res, err := m.flushLocked(ctx, bar)
+	bar.Finish()
 	stats.Written, stats.Deleted = res.written, res.deleted
 	return stats, err
 }

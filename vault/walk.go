@@ -107,6 +107,7 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 	if err != nil {
 		return fileChange{}, err
 	}
+	m.filesRead.Add(1)
 	c := fileChange{path: rel, stat: fileStat{path: rel, size: int64(len(raw)), mtime: info.ModTime()}}
 	if known != "" && hashOf(raw) == known {
 		c.unchanged = true

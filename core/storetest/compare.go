@@ -91,6 +91,9 @@ func CompareNotes(want, got core.Note) error {
 	if want.Hash != got.Hash {
 		diff("Hash", want.Hash, got.Hash)
 	}
+	if want.Size != got.Size {
+		diff("Size", want.Size, got.Size)
+	}
 	if !slices.Equal(want.Tags, got.Tags) {
 		diff("Tags", want.Tags, got.Tags)
 	}

@@ -64,6 +64,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.StoreProvider
 		cases []testCase
 	}{
 		{"reads", readCases},
+		{"note states", stateCases},
 		{"neighbours and degree", neighborCases},
 		{"note context", contextCases},
 		{"views", viewCases},
@@ -221,6 +222,7 @@ func mkNote(id string, links ...core.Link) core.Note {
 		Content: "Content of " + id,
 		Links:   links,
 		Hash:    "hash-" + id,
+		Size:    int64(100 + len(id)),
 		ModTime: baseTime,
 		Keys:    []string{keyOf(id)},
 	}

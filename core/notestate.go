@@ -1,0 +1,37 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// NoteStateReader lets the vault mirror rebuild what it knows of a vault
+// from the store instead of reading every note file: a restart on an
+// unchanged vault then costs a stat of each file, not a read and a parse
+// (at 100k notes, 3 s of reading and parsing against a 0.4 s walk).
+type NoteStateReader interface {
+	// NoteStates calls fn with the state of every note of the project, in
+	// no particular order, stopping at fn's first error, which it returns.
+	// A store may call fn from inside a read transaction: fn must not call
+	// the store. The NoteState (its Links included) is valid only during
+	// the call.
+	NoteStates(ctx context.Context, project string, fn func(NoteState) error) error
+}
+
+// NoteState is what the vault mirror keeps of a stored note: enough to
+// tell from a file's size and modification time whether the file changed
+// since the store wrote it, and to resolve links without the note's text.
+type NoteState struct {
+	ID      string
+	Path    string    // vault-relative path as on disk
+	Hash    string    // as in Note.Hash; "" for a note a cut-off staged write left without its links
+	Size    int64     // Note.Size; -1 when the store does not know it (a note written before sizes were kept)
+	ModTime time.Time // Note.ModTime
+	// Links are the note's links in document order with Raw, Key and the
+	// Target the store holds; Alias, Heading and Embed may be left empty.
+	Links []Link
+}
+
+// Known reports whether the state can stand for its file: it has a size
+// and a hash (see NoteState).
+func (s NoteState) Known() bool { return s.Size >= 0 && s.Hash != "" && s.Path != "" }

@@ -1,0 +1,113 @@
+package vault
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// A first sync on a store that already holds the project (a restart) does
+// not read every note file: it rebuilds the index from what the store says
+// it wrote (core.NoteStateReader: each note's path, hash, size, mtime and
+// links) and then rescans the vault like a later Sync does, reading only
+// the files whose size or mtime differ from the store's and the notes that
+// the store holds otherwise than the vault's rules give now. At 100k notes
+// that is a walk of 0.4 s instead of 3 s of reading and parsing, and a
+// store that keeps note states on disk (the embedded store) restarts
+// without touching a note's text.
+
+// restoreLocked fills the empty index with the notes the store holds and
+// returns the entries whose store copy disagrees with the index (another
+// ID, or links resolved otherwise), which must be written again. restored
+// is how many notes it took; 0 when the store holds none of this project
+// (or knows too little of them: a note without a size or hash is left to
+// the rescan, which reads its file). m.mu must be held.
+func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entry, err error) {
+	type stored struct {
+		e       *entry
+		id      string
+		targets []string
+	}
+	var all []stored
+	err = m.cfg.Store.NoteStates(ctx, m.cfg.Project, func(st core.NoteState) error {
+		if !st.Known() || m.idx.byPath[st.Path] != nil || !isNotePath(st.Path) || m.ignore.skip(st.Path) {
+			return nil
+		}
+		e := newEntry(st.Path)
+		e.hash, e.size, e.mtime = st.Hash, st.Size, st.ModTime
+		e.links = make([]linkRef, len(st.Links))
+		targets := make([]string, len(st.Links))
+		for i, l := range st.Links {
+			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path)}
+			targets[i] = l.Target
+		}
+		m.idx.add(e)
+		all = append(all, stored{e: e, id: st.ID, targets: targets})
+		return nil
+	})
+	if err != nil {
+		m.idx = newIndex()
+		return 0, nil, err
+	}
+	for g := range m.idx.groups {
+		m.idx.regroup(g)
+	}
+	for _, s := range all {
+		m.idx.resolveLinks(s.e)
+		if s.e.id != s.id || !sameTargets(s.e.links, s.targets) {
+			stale = append(stale, s.e)
+		}
+	}
+	return len(all), stale, nil
+}
+
+// requeueLocked queues the notes of entries the store holds wrongly (see
+// restoreLocked) that no change queued already, reading their files.
+func (m *Mirror) requeueLocked(stale []*entry) {
+	for _, e := range stale {
+		if m.idx.byPath[e.path] != e {
+			continue // gone since
+		}
+		if _, queued := m.pending[e.id]; queued {
+			continue
+		}
+		p, st, err := m.load(e.path)
+		if err != nil {
+			m.loadFailed(e.path, err)
+			continue
+		}
+		if p.note.Hash != e.hash {
+			// Changed without a new size or mtime: apply it as a change.
+			m.applyLocked([]fileChange{{path: e.path, parsed: p, stat: st}})
+			continue
+		}
+		m.pending[e.id] = m.noteOf(e, p)
+	}
+}
+
+func sameTargets(links []linkRef, targets []string) bool {
+	for i := range links {
+		if links[i].target != targets[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// writtenOf is the target of a stored link as it was written (for the
+// "Broken link" warning), read again from its Raw text; its key when Raw
+// is not a link this parser reads.
+func writtenOf(l core.Link, notePath string) string {
+	raw := l.Raw
+	var spans []linkSpan
+	if strings.HasPrefix(raw, "[[") || strings.HasPrefix(raw, "![[") {
+		spans = scanWikilinks([]byte(raw), raw, 0)
+	} else {
+		spans = scanMarkdownLinks([]byte(raw), raw, 0, notePath)
+	}
+	if len(spans) != 1 {
+		return l.Key
+	}
+	return strings.Clone(spans[0].written) // not a window keeping Raw alive
+}

@@ -1,0 +1,193 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+func TestRestartReadsNoNoteFile(t *testing.T) {
+	root := fixtureVault(t)
+	store := memstore.New()
+	first, err := newTestMirror(t, root, store, func(c *Config) { c.Ignore = fixtureIgnore }).Sync(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, first.Notes, first.Read)
+
+	again, err := newTestMirror(t, root, store, func(c *Config) { c.Ignore = fixtureIgnore }).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, again.Read, "every note comes from the store's states")
+	assert.Zero(t, again.Written)
+	assert.Zero(t, again.Deleted)
+	assert.Equal(t, first.Notes, again.Notes)
+	assert.Equal(t, first.Links, again.Links)
+	assert.Equal(t, first.Unresolved, again.Unresolved)
+	checkGraph(t, graphOf(t, root, allNotes(t, store)))
+}
+
+func TestRestartReadsOnlyWhatChanged(t *testing.T) {
+	root := writeVault(t, map[string]string{
+		"a.md":       "[[c]] [[gone]]",
+		"x/c.md":     "deep c",
+		"gone.md":    "soon deleted",
+		"stable.md":  "never changes [[a]]",
+		"edited.md":  "before",
+		"touched.md": "same text",
+	})
+	store := memstore.New()
+	_, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+
+	writeFile(t, root, "c.md", "root c")
+	require.NoError(t, os.Remove(filepath.Join(root, "gone.md")))
+	writeFile(t, root, "edited.md", "after")
+	writeFile(t, root, "touched.md", "same text") // a new mtime, the same hash
+
+	stats, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 4, stats.Read, "c.md, edited.md, touched.md, and a.md whose links resolve otherwise")
+	assert.Equal(t, 3, stats.Written, "c.md, edited.md and a.md")
+	assert.Equal(t, 1, stats.Deleted)
+	assert.Equal(t, []string{"c.md", ""}, noteTargets(storeNote(t, store, "a.md")))
+}
+
+// TestRestartRepairsWhatTheStoreHoldsWrongly: a note whose stored links
+// resolve otherwise than the vault's rules give (here written by hand) is
+// read and written again, and so is a note the store knows no size of.
+func TestRestartRepairsWhatTheStoreHoldsWrongly(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "[[b]]", "b.md": "b", "c.md": "c"})
+	store := memstore.New()
+	_, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+
+	wrong := *storeNote(t, store, "a.md")
+	wrong.Links[0].Target = "c.md"
+	unknown := *storeNote(t, store, "c.md")
+	unknown.Size = -1
+	require.NoError(t, store.UpsertNotes(t.Context(), testProject, []core.Note{wrong, unknown}))
+
+	stats, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 2, stats.Read)
+	assert.Equal(t, 2, stats.Written)
+	assert.Equal(t, []string{"b.md"}, noteTargets(storeNote(t, store, "a.md")))
+	assert.Equal(t, int64(1), storeNote(t, store, "c.md").Size)
+}
+
+// TestRestartEqualsAFullSync changes a vault at random while no mirror
+// runs (new, edited, deleted and touched notes, case twins, notes moving
+// between folders) and checks that a restart leaves the store as a first
+// sync of the changed vault into an empty store does.
+func TestRestartEqualsAFullSync(t *testing.T) {
+	names := []string{"a", "b", "c", "x/a", "x/b", "y/c", "A", "x/A", "y/z/b", "d"}
+	text := func(r *rand.Rand) string {
+		var b strings.Builder
+		for range r.IntN(5) {
+			fmt.Fprintf(&b, "[[%s]] ", names[r.IntN(len(names))])
+		}
+		fmt.Fprintf(&b, "#t%d words %d", r.IntN(3), r.IntN(1000))
+		return b.String()
+	}
+	for seed := range uint64(30) {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 7))
+			root := t.TempDir()
+			for _, n := range names {
+				if r.IntN(3) > 0 {
+					writeFile(t, root, n+".md", text(r))
+				}
+			}
+			store := memstore.New()
+			_, err := newTestMirror(t, root, store, func(c *Config) { c.BatchSize = 3 }).Sync(t.Context())
+			require.NoError(t, err)
+
+			for _, n := range names {
+				p := filepath.Join(root, n+".md")
+				switch r.IntN(5) {
+				case 0:
+					_ = os.Remove(p)
+				case 1:
+					writeFile(t, root, n+".md", text(r))
+				case 2:
+					if raw, err := os.ReadFile(p); err == nil {
+						writeFile(t, root, n+".md", string(raw)) // touched
+					}
+				}
+			}
+			stats, err := newTestMirror(t, root, store, func(c *Config) { c.BatchSize = 3 }).Sync(t.Context())
+			require.NoError(t, err)
+			fresh := memstore.New()
+			want, err := newTestMirror(t, root, fresh).Sync(t.Context())
+			require.NoError(t, err)
+			assert.Equal(t, want.Notes, stats.Notes)
+			assert.Equal(t, want.Unresolved, stats.Unresolved)
+			assert.Equal(t, describe(t, fresh), describe(t, store))
+		})
+	}
+}
+
+// describe lists every note of the test project with its title, content
+// and links' targets, by ID.
+func describe(t *testing.T, store core.GraphReader) []string {
+	var out []string
+	for _, n := range allNotes(t, store) {
+		out = append(out, fmt.Sprintf("%s %q %q %v %d %v", n.ID, n.Path, n.Content, noteTargets(&n), n.Size, n.Tags))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestWrittenOfStoredLinks: the target as written, read back from a stored
+// link's Raw, is what parsing the note gave, for every link of the
+// fixture vault.
+func TestWrittenOfStoredLinks(t *testing.T) {
+	root := fixtureVault(t)
+	checked := 0
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		require.NoError(t, err)
+		if d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		raw, err := os.ReadFile(p)
+		require.NoError(t, err)
+		rel, err := filepath.Rel(root, p)
+		require.NoError(t, err)
+		parsed := parseNote(filepath.ToSlash(rel), raw)
+		for _, s := range parsed.spans {
+			assert.Equal(t, s.written, writtenOf(s.link, parsed.note.Path), "%s: %s", rel, s.link.Raw)
+			checked++
+		}
+		return nil
+	}))
+	require.Positive(t, checked)
+	assert.Equal(t, "k", writtenOf(core.Link{Raw: "not a link", Key: "k"}, "a.md"))
+}
+
+// statesFailing is a store whose NoteStates fails: the first sync reads
+// every file instead, as before states existed.
+type statesFailing struct{ core.GraphStore }
+
+func (statesFailing) NoteStates(context.Context, string, func(core.NoteState) error) error {
+	return core.NewProviderError("states", errStoreDown)
+}
+
+func TestRestartWithoutStatesReadsEverything(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "[[b]]", "b.md": "b"})
+	store := memstore.New()
+	_, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	stats, err := newTestMirror(t, root, statesFailing{store}).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 2, stats.Read)
+	assert.Zero(t, stats.Written)
+}
