@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -43,6 +46,7 @@ const (
 type Arguments struct {
 	tool   string
 	schema *jsonschema.Schema
+	known  []string // the top-level argument names, sorted, for messages
 }
 
 // NewArguments compiles tool's input schema.
@@ -55,7 +59,12 @@ func NewArguments(tool mcp.Tool) (*Arguments, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Arguments{tool: tool.Name, schema: schema}, nil
+	var top struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(raw, &top) // it compiled, so it decodes
+	known := slices.Sorted(maps.Keys(top.Properties))
+	return &Arguments{tool: tool.Name, schema: schema, known: known}, nil
 }
 
 // MustArguments is NewArguments for the static specs of a toolset: a
@@ -118,8 +127,11 @@ func (a *Arguments) Decode(req mcp.CallToolRequest, dst any) error {
 	if msg := tooManyItems("", value); msg != "" {
 		return &ArgumentError{Msg: msg}
 	}
+	if key, dup := DuplicateKey(raw); dup {
+		return &ArgumentError{Msg: fmt.Sprintf("invalid arguments: key %q is given twice; give each argument once", key)}
+	}
 	if err := a.schema.Validate(value); err != nil {
-		return &ArgumentError{Msg: validationMessage(err)}
+		return &ArgumentError{Msg: validationMessage(err, a.known)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(dst); err != nil {
@@ -174,8 +186,9 @@ var printer = message.NewPrinter(language.English)
 
 // validationMessage flattens a schema validation error into one line per
 // violated constraint, "<argument path>: <what was wrong>", sorted so the
-// text is stable.
-func validationMessage(err error) string {
+// text is stable. An unknown top-level argument is named with the ones
+// the tool takes (known), so a misspelling can be corrected at once.
+func validationMessage(err error, known []string) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return "invalid arguments"
@@ -185,6 +198,9 @@ func validationMessage(err error) string {
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
 			msg := e.ErrorKind.LocalizedString(printer)
+			if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+				msg = unknownMessage(ap.Properties, len(e.InstanceLocation) == 0, known)
+			}
 			if len(e.InstanceLocation) > 0 {
 				msg = strings.Join(e.InstanceLocation, "/") + ": " + msg
 			}
@@ -198,6 +214,25 @@ func validationMessage(err error) string {
 	walk(ve)
 	slices.Sort(parts)
 	return "invalid arguments: " + strings.Join(parts, "; ")
+}
+
+// unknownMessage names unknown argument keys; at the top level it lists
+// the arguments the tool takes.
+func unknownMessage(props []string, top bool, known []string) string {
+	quoted := make([]string, len(props))
+	for i, p := range props {
+		quoted[i] = strconv.Quote(p)
+	}
+	slices.Sort(quoted)
+	noun := "unknown argument"
+	if len(props) > 1 {
+		noun += "s"
+	}
+	msg := noun + " " + strings.Join(quoted, ", ")
+	if top && len(known) > 0 {
+		msg += " (this tool takes " + strings.Join(known, ", ") + ")"
+	}
+	return msg
 }
 
 // decodeMessage names the argument a Go decoding error is about without

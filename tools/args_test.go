@@ -45,6 +45,9 @@ func TestArgumentsDecode(t *testing.T) {
 		{name: "null arguments", raw: `null`, wantErr: "missing property 'id'"},
 		{name: "not an object", raw: `["a"]`, wantErr: "got array, want object"},
 		{name: "not JSON", raw: `{"id":`, wantErr: "not valid JSON"},
+		// Issue 21: the last of two equal keys used to win.
+		{name: "a key given twice", raw: `{"id":"a","id":"b"}`, wantErr: `key "id" is given twice`},
+		{name: "a key given twice, once escaped", raw: `{"id":"a","\u0069d":"b"}`, wantErr: `key "id" is given twice`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,6 +67,20 @@ func TestArgumentsDecode(t *testing.T) {
 				t.Fatalf("limit = %v, want %d", in.Limit, c.wantLimit)
 			}
 		})
+	}
+}
+
+// Issue 22: an unknown key is named, with the arguments the tool takes.
+func TestUnknownArgumentsAreNamed(t *testing.T) {
+	args := MustArguments(mcp.NewTool("t",
+		mcp.WithString("id", mcp.Required()),
+		mcp.WithInteger("limit"),
+		mcp.WithSchemaAdditionalProperties(false)))
+	var in argsInput
+	err := args.Decode(call(`{"id":"a","lmit":3,"dir":"x"}`), &in)
+	want := `invalid arguments: unknown arguments "dir", "lmit" (this tool takes id, limit)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
 	}
 }
 

@@ -26,6 +26,7 @@ func CreateNodeSpec() mcp.Tool {
 			mcp.Description("Classification tags")),
 		mcp.WithString("directory",
 			mcp.Description("Optional: subdirectory path (e.g., 'notes/drafts')")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Create a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),

@@ -16,6 +16,7 @@ func DeleteNodeSpec() mcp.Tool {
 		mcp.WithDescription("Delete a node: removes its file from the vault and the node from the graph. Links from other notes to it become unresolved. Returns {deleted: true}, or {deleted: false} when the node does not exist."),
 		mcp.WithString("id", mcp.Required(),
 			mcp.Description("Node ID to delete")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Delete a note",
 			ReadOnlyHint:    mcp.ToBoolPtr(false),

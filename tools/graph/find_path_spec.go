@@ -19,6 +19,7 @@ func FindPathSpec() mcp.Tool {
 			mcp.Description("Start node ID")),
 		mcp.WithString("target", mcp.Required(),
 			mcp.Description("End node ID")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Find a path between notes",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

@@ -31,6 +31,7 @@ func GetHubsSpec() mcp.Tool {
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxHubLimit), mcp.DefaultNumber(getHubsDefaultLimit),
 			mcp.Description("Maximum results")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get hub notes",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

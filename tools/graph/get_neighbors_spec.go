@@ -33,6 +33,7 @@ func GetNeighborsSpec() mcp.Tool {
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxNeighborLimit), mcp.DefaultNumber(getNeighborsDefaultLimit),
 			mcp.Description("Maximum neighbors to return")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get linked notes",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

@@ -27,6 +27,7 @@ func GetNodeSpec() mcp.Tool {
 		mcp.WithInteger("depth",
 			mcp.Min(0), mcp.Max(core.MaxNodeDepth), mcp.DefaultNumber(getNodeDefaultDepth),
 			mcp.Description("0 = node only, 1 = include neighbors")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get a note",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

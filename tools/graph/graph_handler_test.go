@@ -256,6 +256,10 @@ func TestErrorCodes(t *testing.T) {
 		{"directory escaping the vault", "create_node", `{"title":"x","content":"","directory":"../etc"}`, graph.CodeInvalidParams, "inside the vault"},
 		{"create over an existing node", "create_node", `{"title":"GraphCore","content":"","directory":"notes"}`, graph.CodeNodeExists, `"GraphCore"`},
 		{"update a missing node", "update_node", `{"id":"nope.md","content":"x"}`, graph.CodeNodeNotFound, `"nope.md"`},
+		// Issue 22: a misspelled key used to be ignored (create_node with
+		// "id" wrote at the vault root).
+		{"unknown key on a write", "create_node", `{"title":"x","content":"","id":"notes/x.md"}`, graph.CodeInvalidParams, `unknown argument "id" (this tool takes content, directory, tags, title)`},
+		{"unknown key on a read", "get_node", `{"id":"notes/index.md","dept":1}`, graph.CodeInvalidParams, `unknown argument "dept"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

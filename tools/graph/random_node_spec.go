@@ -17,6 +17,7 @@ func RandomNodeSpec() mcp.Tool {
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),
 			mcp.Description("Optional: limit to nodes with these tags (any match)")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get a random note",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

@@ -34,6 +34,7 @@ func SearchByTagsSpec() mcp.Tool {
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxTagSearchLimit), mcp.DefaultNumber(searchByTagsDefaultLimit),
 			mcp.Description("Maximum results")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Find notes by tags",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

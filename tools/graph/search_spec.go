@@ -28,6 +28,7 @@ func SearchSpec() mcp.Tool {
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxSearchLimit), mcp.DefaultNumber(searchDefaultLimit),
 			mcp.Description("Maximum results to return")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Search notes by meaning",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

@@ -10,8 +10,10 @@ import (
 )
 
 // specSchemas are the input schemas of spec 000 (000_dcfb8269904d0ae4.txt),
-// copied verbatim, with one documented deviation: get_hubs' metric enum
-// adds "pagerank", which spec 000 defers and spec 001 lists.
+// copied verbatim, with two documented deviations: get_hubs' metric enum
+// adds "pagerank", which spec 000 defers and spec 001 lists; and every
+// schema refuses unknown keys ("additionalProperties": false, issue 22),
+// which normalizeSchema checks and then drops.
 var specSchemas = map[string]string{
 	"search": `{"type":"object","properties":{
 		"query":{"type":"string","description":"Natural language search query"},
@@ -84,6 +86,10 @@ func TestSnapshotsMatchSpec(t *testing.T) {
 				t.Errorf("snapshot names %q", snap.Name)
 			}
 			got, wantSchema := normalizeSchema(t, snap.InputSchema), normalizeSchema(t, []byte(want))
+			if ap, ok := got["additionalProperties"]; !ok || ap != false {
+				t.Errorf("additionalProperties = %v, want false: unknown arguments must be refused", ap)
+			}
+			delete(got, "additionalProperties")
 			if !reflect.DeepEqual(got, wantSchema) {
 				g, _ := json.MarshalIndent(got, "", "  ")
 				w, _ := json.MarshalIndent(wantSchema, "", "  ")

@@ -26,6 +26,7 @@ func UpdateNodeSpec() mcp.Tool {
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),
 			mcp.Description("New tags (replaces existing)")),
+		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Update a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),
