@@ -1,14 +1,22 @@
 // Package memstore is vaultgraph's embedded store: the note graph of every
-// project held in process, and the data that has no file (project records
-// and note embeddings now; memories, relations and chunks later) kept
-// durable in a bbolt file in a state directory. Search (search.go) is an
-// exact cosine scan over contiguous per-model vector rows plus a BM25
-// index kept current on every write.
+// project held in process, and everything it holds kept durable in a bbolt
+// file in a state directory (internal/kv, which fsyncs every commit).
+// Search (search.go) is an exact cosine scan over contiguous per-model
+// vector rows plus a BM25 index kept current on every write.
 //
-// Notes are not persisted: the vault is their source of truth and the sync
-// worker rebuilds the graph from it at start (NoteHashes tells it what is
-// already there). Everything else goes through the durable layer in
-// internal/kv, which fsyncs every commit.
+// Notes are persisted (record.go, persist.go): per project, a bucket of
+// note records (what the store keeps in memory: title, path, hash, size,
+// mtime, tags, links with their current targets, entity) and a bucket of
+// bodies (content and frontmatter), which stay on disk and are read by the
+// calls that return them. Every write is applied in memory and then
+// committed to disk under the project's write lock, so the disk sees the
+// writes in memory's order and a write returns once it is on disk; a
+// failed commit makes the store forget the project, which the next call
+// loads again from the disk. A project is loaded at its first use
+// (load.go): its note records are decoded and the graph built in one pass,
+// while the keyword index, which needs every note's text, fills in the
+// background (keyword searches wait for it). NoteStates lets the vault
+// restart from the stored records without reading its files.
 //
 // Each project has its own graph behind a sync.RWMutex: many readers, one
 // writer. Notes are copied on the way in and out, so callers can never

@@ -38,6 +38,12 @@ type graph struct {
 	scratch   sync.Pool
 
 	search *searchIndex // embeddings and keyword index, see search.go
+	// keywordsReady is closed once the keyword index holds every note: a
+	// graph loaded from disk fills it in the background (buildKeywords).
+	keywordsReady chan struct{}
+	// dropped marks a graph the store forgot after a failed write (see
+	// Store.forget); a writer that finds it set takes the store's new one.
+	dropped bool
 }
 
 // tagIndex is the notes carrying one tag: by ID for ordered walks, and as
@@ -53,6 +59,7 @@ type node struct {
 	// Searches touch only these first fields of most nodes they visit:
 	// together they fit one cache line.
 	slot int32    // see graph.slots
+	gen  uint32   // counts the writes of this note (see buildKeywords)
 	out  nodeList // distinct notes this one links to
 	in   nodeList // distinct notes linking to this one
 
@@ -118,8 +125,17 @@ func newGraph() *graph {
 		unresolved: map[string]map[*node]struct{}{},
 		entities:   map[string]nodeList{},
 		search:     newSearchIndex(),
+
+		keywordsReady: closedChan,
 	}
 }
+
+// closedChan is a ready signal that needs no waiting.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // nodeList is a set of nodes kept sorted by ID.
 type nodeList []*node

@@ -16,7 +16,10 @@ func (s *Store) reader(ctx context.Context, op string, project string) (g *graph
 	if err := s.check(ctx); err != nil {
 		return nil, func() {}, fmt.Errorf("memstore: %s: %w", op, err)
 	}
-	g = s.graph(project)
+	g, err = s.graph(project)
+	if err != nil {
+		return nil, func() {}, fmt.Errorf("memstore: %s: %w", op, err)
+	}
 	if g == nil {
 		return nil, func() {}, nil
 	}
@@ -34,8 +37,11 @@ func (s *Store) GetNote(ctx context.Context, project, id string) (*core.Note, er
 	}
 	if g != nil {
 		if nd := g.notes[id]; nd != nil {
-			n := cloneNote(nd.note)
-			return &n, nil
+			notes, err := s.fullNotes(project, []*node{nd})
+			if err != nil {
+				return nil, fmt.Errorf("memstore: get note %s: %w", id, err)
+			}
+			return &notes[0], nil
 		}
 	}
 	return nil, fmt.Errorf("memstore: get note %s: %w", id, core.ErrNotFound)
@@ -55,7 +61,11 @@ func (s *Store) GetNotes(ctx context.Context, project string, ids []string) ([]c
 			found = append(found, nd)
 		}
 	}
-	return cloneNodes(found), nil
+	notes, err := s.fullNotes(project, found)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: get notes: %w", err)
+	}
+	return notes, nil
 }
 
 // ResolveTitles maps each existing ID to its title.
@@ -92,7 +102,22 @@ func (s *Store) Neighbors(ctx context.Context, project, id string, dir core.Dire
 	if nd == nil {
 		return nil, nil
 	}
-	return neighborsOf(nd, dir, limit), nil
+	found, outgoing := neighborNodes(nd, dir, limit)
+	if len(found) == 0 {
+		return nil, nil
+	}
+	notes, err := s.fullNotes(project, found)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: neighbors of %s: %w", id, err)
+	}
+	out := make([]core.Neighbor, len(found))
+	for i, n := range notes {
+		out[i] = core.Neighbor{Note: n, Direction: core.DirectionOut}
+		if i >= outgoing {
+			out[i].Direction = core.DirectionIn
+		}
+	}
+	return out, nil
 }
 
 // neighborNodes lists nd's neighbours as Neighbors orders them and how
@@ -119,29 +144,13 @@ func neighborNodes(nd *node, dir core.Direction, limit int) (found []*node, outg
 	return found, outgoing
 }
 
-// neighborsOf lists copies of nd's neighbours as Neighbors does (nil when
-// it has none); the caller holds the read lock.
-func neighborsOf(nd *node, dir core.Direction, limit int) []core.Neighbor {
-	found, outgoing := neighborNodes(nd, dir, limit)
-	if len(found) == 0 {
-		return nil
-	}
-	out := make([]core.Neighbor, len(found))
-	for i, n := range cloneNodes(found) {
-		out[i] = core.Neighbor{Note: n, Direction: core.DirectionOut}
-		if i >= outgoing {
-			out[i].Direction = core.DirectionIn
-		}
-	}
-	return out
-}
-
-// view is what a client is shown of nd (core.ViewOf), read under the
-// graph's lock. It shares the stored note's strings, tag list and view
-// links (node.links): a write replaces them rather than changing them.
+// view is what a client is shown of nd (core.ViewOf) but its content,
+// which is on disk (Store.views), read under the graph's lock. It shares
+// the stored note's strings, tag list and view links (node.links): a write
+// replaces them rather than changing them.
 func (nd *node) view() core.NodeView {
 	n := &nd.note
-	return core.NodeView{ID: n.ID, Title: n.Title, Content: n.Content, Tags: n.Tags, Links: nd.links}
+	return core.NodeView{ID: n.ID, Title: n.Title, Tags: n.Tags, Links: nd.links}
 }
 
 // NoteContext reads around id under one read lock (core.ContextReader).
@@ -171,10 +180,18 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 		Neighbors: make([]core.NeighborView, len(found)),
 	}
 	if !q.SkipNote {
-		nc.Note = nd.view()
+		v, err := s.views(project, []*node{nd}, false)
+		if err != nil {
+			return nil, fmt.Errorf("memstore: read around %s: %w", id, err)
+		}
+		nc.Note = v[0]
 	}
-	for i, n := range found {
-		nc.Neighbors[i] = core.NeighborView{NodeView: n.view(), Direction: core.DirectionOut}
+	views, err := s.views(project, found, true)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: read around %s: %w", id, err)
+	}
+	for i, v := range views {
+		nc.Neighbors[i] = core.NeighborView{NodeView: v, Direction: core.DirectionOut}
 		if i >= outgoing {
 			nc.Neighbors[i].Direction = core.DirectionIn
 		}

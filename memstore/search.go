@@ -209,9 +209,9 @@ func (a *aheadAnalysis) stop() {
 // noteWritten updates the index for a note just stored; old is the note it
 // replaced (nil for a new one), a the analysis of its keyword text.
 func (x *searchIndex) noteWritten(old, n *core.Note, a func() keyword.Analysis) {
-	if old == nil || old.Title != n.Title || old.Content != n.Content {
-		x.keywords.PutAnalyzed(n.ID, a())
-	}
+	// Always analysed: a stored note keeps its content on disk only, so
+	// there is nothing in memory to tell an unchanged text by.
+	x.keywords.PutAnalyzed(n.ID, a())
 	if _, ok := x.vectors[n.ID]; ok {
 		return
 	}
@@ -327,7 +327,10 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 	if err := checkDimensions(vectors); err != nil {
 		return fmt.Errorf("memstore: set note vectors: %w", err)
 	}
-	g := s.graph(project)
+	g, err := s.graph(project)
+	if err != nil {
+		return fmt.Errorf("memstore: set note vectors: %w", err)
+	}
 	if g == nil || len(vectors) == 0 {
 		return nil
 	}
@@ -351,7 +354,7 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 		return nil
 	}
 	bucket := vectorBucketPrefix + project
-	err := s.kv.Update(func(tx *kv.Tx) error {
+	err = s.kv.Update(func(tx *kv.Tx) error {
 		for _, e := range entries {
 			if err := tx.Put(bucket, e.id, e.stored); err != nil {
 				return err
@@ -407,6 +410,11 @@ func (s *Store) VectorSearch(ctx context.Context, project, model string, vector 
 // KeywordSearch ranks the project's notes by BM25 over title and content
 // (keyword.Index's normalised scores).
 func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit int) ([]core.ScoredID, error) {
+	if g, err := s.graph(project); err == nil && g != nil {
+		if err := g.keywordsLoaded(ctx); err != nil {
+			return nil, fmt.Errorf("memstore: keyword search: %w", err)
+		}
+	}
 	g, unlock, err := s.reader(ctx, "keyword search", project)
 	defer unlock()
 	if err != nil || g == nil || limit <= 0 {

@@ -35,7 +35,8 @@ func TestVectorsSurviveARestart(t *testing.T) {
 	defer func() { _ = s.Close(ctx) }()
 	hits, err := s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 10)
 	require.NoError(t, err)
-	assert.Empty(t, hits, "vectors wait for their notes")
+	require.Len(t, hits, 2, "the notes are on disk too: their vectors are searched at once")
+	assert.Equal(t, "a.md", hits[0].ID)
 
 	b.Hash = "hb-changed" // edited while the server was down
 	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{a, b, gone}))

@@ -32,7 +32,7 @@ var (
 // one with New or Open.
 type Store struct {
 	mu       sync.RWMutex
-	projects map[string]*graph
+	projects map[string]*graph // loaded projects; nil for one without notes
 
 	kv     *kv.DB
 	closed atomic.Bool
@@ -102,22 +102,38 @@ func (s *Store) check(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// graph returns the project's graph, nil when nothing was ever written to it.
-func (s *Store) graph(project string) *graph {
+// graph returns the project's graph, loading it from disk at its first
+// use (load.go); nil when the project holds no notes.
+func (s *Store) graph(project string) (*graph, error) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.projects[project]
+	g, ok := s.projects[project]
+	s.mu.RUnlock()
+	if ok {
+		return g, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g, ok := s.projects[project]; ok {
+		return g, nil
+	}
+	g, err := s.loadGraph(project)
+	if err != nil {
+		return nil, core.NewProviderError("read state", err)
+	}
+	s.projects[project] = g
+	return g, nil
 }
 
 // graphForWrite returns the project's graph, creating it with the
 // project's persisted vectors.
 func (s *Store) graphForWrite(project string) (*graph, error) {
-	if g := s.graph(project); g != nil {
-		return g, nil
+	g, err := s.graph(project)
+	if g != nil || err != nil {
+		return g, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.projects[project]
+	g = s.projects[project]
 	if g == nil {
 		g = newGraph()
 		if err := s.loadVectors(project, g.search); err != nil {
@@ -126,4 +142,16 @@ func (s *Store) graphForWrite(project string) (*graph, error) {
 		s.projects[project] = g
 	}
 	return g, nil
+}
+
+// forget drops the project's graph from memory after a failed write left
+// it ahead of the disk: the next call loads it again from what the disk
+// holds, which the failed transaction did not change.
+func (s *Store) forget(project string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g := s.projects[project]; g != nil {
+		g.dropped = true // the caller holds g.mu
+	}
+	delete(s.projects, project)
 }

@@ -22,7 +22,11 @@ func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, 
 	if err != nil || g == nil || len(tags) == 0 {
 		return nil, err
 	}
-	return cloneNodes(g.tagged(tags, mode, limit)), nil
+	notes, err := s.fullNotes(project, g.tagged(tags, mode, limit))
+	if err != nil {
+		return nil, fmt.Errorf("memstore: notes by tags: %w", err)
+	}
+	return notes, nil
 }
 
 // tagged lists the notes carrying any or all of tags, by ID, at most limit
@@ -85,12 +89,18 @@ func inAll(n *node, indexes []*tagIndex) bool {
 // notes or those carrying any of tags; nil, without calling pick, when there
 // is none. An index outside [0, n) is an invalid argument.
 func (s *Store) RandomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, error) {
-	return withRandomNode(ctx, s, project, tags, pick, func(nd *node) core.Note { return cloneNote(nd.note) })
+	return withRandomNode(ctx, s, project, tags, pick, func(nd *node) (core.Note, error) {
+		notes, err := s.fullNotes(project, []*node{nd})
+		if err != nil {
+			return core.Note{}, err
+		}
+		return notes[0], nil
+	})
 }
 
 // withRandomNode is what of RandomNote's pick shape returns, read under the
 // graph's lock; nil when there is none.
-func withRandomNode[T any](ctx context.Context, s *Store, project string, tags []string, pick func(n int) int, shape func(*node) T) (*T, error) {
+func withRandomNode[T any](ctx context.Context, s *Store, project string, tags []string, pick func(n int) int, shape func(*node) (T, error)) (*T, error) {
 	g, unlock, err := s.reader(ctx, "random note", project)
 	defer unlock()
 	if err != nil {
@@ -100,7 +110,10 @@ func withRandomNode[T any](ctx context.Context, s *Store, project string, tags [
 	if nd == nil || err != nil {
 		return nil, err
 	}
-	v := shape(nd)
+	v, err := shape(nd)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: random note: %w", err)
+	}
 	return &v, nil
 }
 
@@ -137,10 +150,9 @@ func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, 
 	if err != nil || g == nil || len(tags) == 0 {
 		return []core.NodeView{}, err
 	}
-	matches := g.tagged(tags, mode, limit)
-	views := make([]core.NodeView, len(matches))
-	for i, n := range matches {
-		views[i] = n.view()
+	views, err := s.views(project, g.tagged(tags, mode, limit), true)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: notes by tags: %w", err)
 	}
 	return views, nil
 }
@@ -148,5 +160,11 @@ func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, 
 // RandomView is RandomNote as a view, under one read lock
 // (core.ContextReader).
 func (s *Store) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
-	return withRandomNode(ctx, s, project, tags, pick, (*node).view)
+	return withRandomNode(ctx, s, project, tags, pick, func(nd *node) (core.NodeView, error) {
+		v, err := s.views(project, []*node{nd}, false)
+		if err != nil {
+			return core.NodeView{}, err
+		}
+		return v[0], nil
+	})
 }

@@ -14,14 +14,20 @@ import (
 // ID twice, the later note wins. Keys are used for resolution and then
 // dropped: they are not returned.
 func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
-	batch, g, err := s.prepareUpsert(ctx, project, notes)
+	batch, err := s.prepareUpsert(ctx, project, notes)
 	if err != nil || len(batch) == 0 {
 		return err
 	}
 	analyses := analyzeNotes(batch) // before the lock, on every CPU
-	g.mu.Lock()
+	g, err := s.lockForWrite(project)
+	if err != nil {
+		return fmt.Errorf("memstore: upsert notes: %w", err)
+	}
 	defer g.mu.Unlock()
-	g.upsert(batch, analyses, nil)
+	written, retargeted := g.upsert(batch, analyses, nil)
+	if err := s.persist(project, written, retargeted, nil, len(written)); err != nil {
+		return fmt.Errorf("memstore: upsert notes: %w", err)
+	}
 	return nil
 }
 
@@ -33,42 +39,49 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 // batch's analysis first and then its write. progress hears of the notes
 // as the write goes through them.
 func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(notes int)) error {
-	batch, g, err := s.prepareUpsert(ctx, project, notes)
+	batch, err := s.prepareUpsert(ctx, project, notes)
 	if err != nil {
 		return err
 	}
+	distinct := len(batch)
 	if len(batch) > 0 {
 		ahead := analyzeAhead(batch)
 		defer ahead.stop()
-		g.mu.Lock()
+		g, err := s.lockForWrite(project)
+		if err != nil {
+			return fmt.Errorf("memstore: upsert notes: %w", err)
+		}
 		defer g.mu.Unlock()
-		g.upsert(batch, ahead.analyses, func(done int) {
+		written, retargeted := g.upsert(batch, ahead.analyses, func(done int) {
 			ahead.passed(done)
-			if progress != nil {
-				progress(done)
-			}
 		})
+		batch = nil // the notes' text goes to disk, then lives there only
+		// Several transactions of stagedChunk notes: one of 100k notes kept
+		// every page it wrote in memory until its commit.
+		if err := s.persist(project, written, retargeted, progress, stagedChunk); err != nil {
+			return fmt.Errorf("memstore: upsert notes: %w", err)
+		}
 	}
-	if progress != nil && len(notes) > len(batch) { // the repeated IDs, so the counts add up
-		progress(len(notes) - len(batch))
+	if progress != nil && len(notes) > distinct { // the repeated IDs, so the counts add up
+		progress(len(notes) - distinct)
 	}
 	return nil
 }
 
 // prepareUpsert validates notes and returns the batch to write, each ID
 // once (the later note wins), as copies that share nothing mutable with
-// notes, and the project's graph.
-func (s *Store) prepareUpsert(ctx context.Context, project string, notes []core.Note) ([]core.Note, *graph, error) {
+// notes.
+func (s *Store) prepareUpsert(ctx context.Context, project string, notes []core.Note) ([]core.Note, error) {
 	if err := s.check(ctx); err != nil {
-		return nil, nil, fmt.Errorf("memstore: upsert notes: %w", err)
+		return nil, fmt.Errorf("memstore: upsert notes: %w", err)
 	}
 	if len(notes) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	last := make(map[string]int, len(notes))
 	for i, n := range notes {
 		if n.ID == "" {
-			return nil, nil, fmt.Errorf("memstore: upsert notes: %w", core.InvalidArgument("note %d of the batch has an empty id", i))
+			return nil, fmt.Errorf("memstore: upsert notes: %w", core.InvalidArgument("note %d of the batch has an empty id", i))
 		}
 		last[n.ID] = i
 	}
@@ -80,20 +93,35 @@ func (s *Store) prepareUpsert(ctx context.Context, project string, notes []core.
 			batch = append(batch, c)
 		}
 	}
-	g, err := s.graphForWrite(project)
-	if err != nil {
-		return nil, nil, fmt.Errorf("memstore: upsert notes: %w", err)
-	}
-	return batch, g, nil
+	return batch, nil
 }
 
-// upsert writes a validated, de-duplicated batch of notes it owns;
-// analyses[i] gives the keyword analysis of batch[i]. passed, when not
-// nil, hears how many more notes have been stored, every progressStep
-// notes and at the end.
-func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, passed func(notes int)) {
+// lockForWrite returns the project's graph (created if needed) locked for
+// writing, never one the store has forgotten (see Store.forget).
+func (s *Store) lockForWrite(project string) (*graph, error) {
+	for {
+		g, err := s.graphForWrite(project)
+		if err != nil {
+			return nil, err
+		}
+		g.mu.Lock()
+		if !g.dropped {
+			return g, nil
+		}
+		g.mu.Unlock()
+	}
+}
+
+// upsert writes a validated, de-duplicated batch of notes it owns into
+// memory; analyses[i] gives the keyword analysis of batch[i]. passed, when
+// not nil, hears how many more notes have been stored, every progressStep
+// notes and at the end. It returns the nodes written (in batch order,
+// still holding their text) and the other nodes whose links' targets
+// changed: what Store.persist must write.
+func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, passed func(notes int)) (written []*node, retargeted map[*node]struct{}) {
 	w := newWrite(g)
-	written := make([]*node, len(batch))
+	written = make([]*node, len(batch))
+	retargeted = map[*node]struct{}{}
 	var retitled []*node // replaced notes with a new title, which their linkers' views show
 
 	// Store the notes, detaching what a replaced note had.
@@ -117,6 +145,7 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 		}
 		g.unindexEntity(nd, nd.note.Entity)
 		nd.note = n
+		nd.gen++
 		storeIDAndTitle(&nd.note)
 		g.indexEntity(nd)
 		g.search.noteWritten(old, &nd.note, analyses[i])
@@ -180,6 +209,7 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 			w.edges.set(&linker.out, target, true)
 			w.edges.set(&target.in, linker, true)
 			refresh[linker] = struct{}{}
+			retargeted[linker] = struct{}{}
 		}
 		delete(g.unresolved, key)
 	}
@@ -188,6 +218,7 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 	}
 
 	w.commit()
+	return written, retargeted
 }
 
 // write collects what one write changes in the graph's sorted lists and
@@ -252,11 +283,19 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 	if err := s.check(ctx); err != nil {
 		return 0, fmt.Errorf("memstore: delete notes: %w", err)
 	}
-	g := s.graph(project)
-	if g == nil || len(ids) == 0 {
+	if len(ids) == 0 {
 		return 0, nil
 	}
-	g.mu.Lock()
+	g, err := s.graph(project)
+	if err != nil {
+		return 0, fmt.Errorf("memstore: delete notes: %w", err)
+	}
+	if g == nil {
+		return 0, nil
+	}
+	if g, err = s.lockForWrite(project); err != nil {
+		return 0, fmt.Errorf("memstore: delete notes: %w", err)
+	}
 	defer g.mu.Unlock()
 
 	doomed := make(map[*node]bool, len(ids))
@@ -267,6 +306,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 	}
 	w := newWrite(g)
 	var persisted []string // IDs whose vector is on disk
+	var deleted []string
 	linkers := map[*node]struct{}{}
 	for nd := range doomed {
 		for _, linker := range nd.in {
@@ -301,12 +341,16 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 			persisted = append(persisted, nd.id())
 		}
 		delete(g.notes, nd.id())
+		deleted = append(deleted, nd.id())
 		g.freeNode(nd)
 	}
 	for linker := range linkers {
 		g.refreshLinks(linker)
 	}
 	w.commit()
+	if err := s.persist(project, nil, linkers, nil, len(deleted), deleted...); err != nil {
+		return 0, fmt.Errorf("memstore: delete notes: %w", err)
+	}
 	// The notes are gone whatever happens on disk: a vector left there is
 	// only parked at the next start and never searched, so a failure here
 	// is not worth failing the delete for.

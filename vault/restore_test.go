@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,8 +18,22 @@ import (
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
 
+// ageFiles sets every file's mtime well into the past: a file read just
+// after it was written is racy (racyWindow) and read again at a restart.
+func ageFiles(t *testing.T, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			err = os.Chtimes(p, old, old)
+		}
+		return err
+	}))
+}
+
 func TestRestartReadsNoNoteFile(t *testing.T) {
 	root := fixtureVault(t)
+	ageFiles(t, root)
 	store := memstore.New()
 	first, err := newTestMirror(t, root, store, func(c *Config) { c.Ignore = fixtureIgnore }).Sync(t.Context())
 	require.NoError(t, err)
@@ -44,6 +59,7 @@ func TestRestartReadsOnlyWhatChanged(t *testing.T) {
 		"edited.md":  "before",
 		"touched.md": "same text",
 	})
+	ageFiles(t, root)
 	store := memstore.New()
 	_, err := newTestMirror(t, root, store).Sync(t.Context())
 	require.NoError(t, err)
@@ -66,6 +82,7 @@ func TestRestartReadsOnlyWhatChanged(t *testing.T) {
 // read and written again, and so is a note the store knows no size of.
 func TestRestartRepairsWhatTheStoreHoldsWrongly(t *testing.T) {
 	root := writeVault(t, map[string]string{"a.md": "[[b]]", "b.md": "b", "c.md": "c"})
+	ageFiles(t, root)
 	store := memstore.New()
 	_, err := newTestMirror(t, root, store).Sync(t.Context())
 	require.NoError(t, err)
@@ -183,6 +200,7 @@ func (statesFailing) NoteStates(context.Context, string, func(core.NoteState) er
 
 func TestRestartWithoutStatesReadsEverything(t *testing.T) {
 	root := writeVault(t, map[string]string{"a.md": "[[b]]", "b.md": "b"})
+	ageFiles(t, root)
 	store := memstore.New()
 	_, err := newTestMirror(t, root, store).Sync(t.Context())
 	require.NoError(t, err)
@@ -190,4 +208,24 @@ func TestRestartWithoutStatesReadsEverything(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, stats.Read)
 	assert.Zero(t, stats.Written)
+}
+
+// TestARacyFileIsReadAgain: a file changed within the tick of its stored
+// mtime, keeping its size, is found at a restart because it was read too
+// soon after its modification to trust its size and mtime.
+func TestARacyFileIsReadAgain(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "one"})
+	store := memstore.New()
+	_, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, int64(-1), storeNote(t, store, "a.md").Size, "read within racyWindow of its mtime")
+	st, err := os.Stat(filepath.Join(root, "a.md"))
+	require.NoError(t, err)
+	writeFile(t, root, "a.md", "two") // same size
+	require.NoError(t, os.Chtimes(filepath.Join(root, "a.md"), st.ModTime(), st.ModTime()))
+
+	stats, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 1, stats.Read)
+	assert.Equal(t, "two", storeNote(t, store, "a.md").Content)
 }

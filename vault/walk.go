@@ -114,9 +114,21 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 		return c, nil
 	}
 	parsed := parseNote(rel, raw)
+	if time.Since(info.ModTime()) < racyWindow {
+		parsed.note.Size = -1 // see racyWindow
+	}
 	c.parsed = &parsed
 	return c, nil
 }
+
+// racyWindow: a file read within this time of its last modification may
+// change again within the same tick of the file system's clock (Linux
+// stamps mtimes from a clock that advances every few milliseconds; FAT
+// every 2 s) and keep its size, which a comparison of size and mtime
+// cannot see. Such a note is stored with Size -1 (unknown), so a restart
+// reads its file instead of trusting the stored state (restore.go), as
+// git does with "racily clean" index entries.
+const racyWindow = 2 * time.Second
 
 // loadAll reads and parses files on Config.Workers goroutines and returns
 // the changes in the order of files. Files that cannot be read are left

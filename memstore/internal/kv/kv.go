@@ -52,7 +52,10 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("kv: create directory of %s: %w", path, err)
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout})
+	// The hashmap freelist finds free pages in constant time; the default
+	// array is linear in the file's free pages, which a store of note
+	// bodies (hundreds of MB, rewritten as notes change) accumulates.
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("kv: open %s: %w (waited %s)", path, ErrLocked, lockTimeout)
 	}
@@ -177,6 +180,66 @@ func (tx *Tx) Put(bucket, key string, v any) error {
 	return nil
 }
 
+// PutRaw stores value as it is under key in bucket, creating the bucket if
+// needed. value must not change until the transaction ends.
+func (tx *Tx) PutRaw(bucket, key string, value []byte) error {
+	if !tx.writable {
+		return fmt.Errorf("kv: put %s/%s: %w", bucket, key, ErrReadOnly)
+	}
+	if tx.bolt != nil {
+		b, err := tx.bolt.CreateBucketIfNotExists([]byte(bucket))
+		if err != nil {
+			return fmt.Errorf("kv: bucket %s: %w", bucket, err)
+		}
+		if err := b.Put([]byte(key), value); err != nil {
+			return fmt.Errorf("kv: put %s/%s: %w", bucket, key, err)
+		}
+		return nil
+	}
+	b := tx.mem[bucket]
+	if b == nil {
+		b = map[string][]byte{}
+		tx.mem[bucket] = b
+	}
+	old, existed := b[key]
+	tx.undo = append(tx.undo, undoEntry{bucket: bucket, key: key, old: old, existed: existed})
+	b[key] = slices.Clone(value)
+	return nil
+}
+
+// GetRaw returns the value under key in bucket, nil when missing. It is
+// valid only during the transaction and must not be changed.
+func (tx *Tx) GetRaw(bucket, key string) []byte { return tx.raw(bucket, key) }
+
+// HasBucket reports whether bucket exists (was ever written to).
+func (tx *Tx) HasBucket(bucket string) bool {
+	if tx.bolt != nil {
+		return tx.bolt.Bucket([]byte(bucket)) != nil
+	}
+	_, ok := tx.mem[bucket]
+	return ok
+}
+
+// DeleteBucket removes bucket and everything in it; a missing bucket is no
+// error.
+func (tx *Tx) DeleteBucket(bucket string) error {
+	if !tx.writable {
+		return fmt.Errorf("kv: delete bucket %s: %w", bucket, ErrReadOnly)
+	}
+	if tx.bolt != nil {
+		err := tx.bolt.DeleteBucket([]byte(bucket))
+		if err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
+			return fmt.Errorf("kv: delete bucket %s: %w", bucket, err)
+		}
+		return nil
+	}
+	for k, v := range tx.mem[bucket] {
+		tx.undo = append(tx.undo, undoEntry{bucket: bucket, key: k, old: v, existed: true})
+	}
+	delete(tx.mem, bucket)
+	return nil
+}
+
 // Get decodes the value under key in bucket into v and reports whether it
 // exists; a missing bucket is like a missing key.
 func (tx *Tx) Get(bucket, key string, v any) (bool, error) {
@@ -263,6 +326,9 @@ func (tx *Tx) rollback() {
 	for i := len(tx.undo) - 1; i >= 0; i-- {
 		u := tx.undo[i]
 		if u.existed {
+			if tx.mem[u.bucket] == nil { // the bucket was deleted
+				tx.mem[u.bucket] = map[string][]byte{}
+			}
 			tx.mem[u.bucket][u.key] = u.old
 		} else {
 			delete(tx.mem[u.bucket], u.key)

@@ -1,0 +1,330 @@
+package memstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Notes on disk. Each project has two kv buckets:
+//
+//	notes:<project>   ID -> note record: everything the store keeps in memory
+//	                  (title, path, hash, size, mtime, tags, links with their
+//	                  current targets, entity)
+//	bodies:<project>  ID -> body record: content and frontmatter, which stay on
+//	                  disk and are read by the calls that return them
+//
+// Records are a version byte and length-prefixed fields (varints), not
+// JSON: a store of 100k notes decodes its note records at every start, and
+// JSON took several times longer. A note record is decoded into one
+// allocation (recordArena): its strings are windows into a private copy of
+// the record.
+const (
+	notesBucketPrefix  = "notes:"
+	bodiesBucketPrefix = "bodies:"
+	recordVersion      = 1
+)
+
+func notesBucket(project string) string  { return notesBucketPrefix + project }
+func bodiesBucket(project string) string { return bodiesBucketPrefix + project }
+
+var errBadRecord = errors.New("damaged record")
+
+// appendString appends a length-prefixed string.
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// encodeNote appends n's note record (see above) to b.
+func encodeNote(b []byte, n *core.Note) ([]byte, error) {
+	b = append(b, recordVersion)
+	b = appendString(b, n.Title)
+	b = appendString(b, n.Path)
+	b = appendString(b, n.Hash)
+	b = binary.AppendVarint(b, n.Size)
+	if n.ModTime.IsZero() {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.AppendVarint(b, n.ModTime.UnixNano())
+	}
+	b = binary.AppendUvarint(b, uint64(len(n.Tags)))
+	for _, t := range n.Tags {
+		b = appendString(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(len(n.Links)))
+	for _, l := range n.Links {
+		b = appendString(b, l.Raw)
+		b = appendString(b, l.Key)
+		b = appendString(b, l.Target)
+		b = appendString(b, l.Alias)
+		b = appendString(b, l.Heading)
+		if l.Embed {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	var entity []byte
+	if n.Entity != nil {
+		var err error
+		if entity, err = json.Marshal(n.Entity); err != nil {
+			return nil, fmt.Errorf("encode entity of %s: %w", n.ID, err)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(entity)))
+	return append(b, entity...), nil
+}
+
+// recordReader reads the fields of a record whose bytes it owns: strings
+// are windows into them (never copied, never changed).
+type recordReader struct {
+	b   []byte
+	err error
+}
+
+func (r *recordReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *recordReader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *recordReader) byte() byte {
+	if len(r.b) == 0 {
+		r.fail()
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *recordReader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return nil
+	}
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *recordReader) string() string {
+	b := r.bytes()
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// count reads a list length, refusing one the record cannot hold (each
+// item takes at least a byte), so a damaged record never allocates wildly.
+func (r *recordReader) count() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (r *recordReader) fail() {
+	if r.err == nil {
+		r.err = errBadRecord
+	}
+	r.b = nil
+}
+
+// decodeNote decodes the note record rec of note id, copying both into one
+// new allocation that the note's strings share.
+func decodeNote(project, id string, rec []byte) (core.Note, error) {
+	arena := make([]byte, 0, len(id)+len(rec))
+	arena = append(append(arena, id...), rec...)
+	r := recordReader{b: arena[len(id):]}
+	n := core.Note{Project: project, ID: unsafe.String(unsafe.SliceData(arena), len(id))}
+	if v := r.byte(); v != recordVersion {
+		return core.Note{}, fmt.Errorf("note %s: record version %d: %w", id, v, errBadRecord)
+	}
+	n.Title = r.string()
+	n.Path = r.string()
+	n.Hash = r.string()
+	n.Size = r.varint()
+	if r.byte() == 1 {
+		n.ModTime = time.Unix(0, r.varint())
+	}
+	if c := r.count(); c > 0 {
+		n.Tags = make([]string, c)
+		for i := range n.Tags {
+			n.Tags[i] = r.string()
+		}
+	} else {
+		n.Tags = []string{}
+	}
+	if c := r.count(); c > 0 {
+		n.Links = make([]core.Link, c)
+		for i := range n.Links {
+			l := &n.Links[i]
+			l.Raw, l.Key, l.Target, l.Alias, l.Heading = r.string(), r.string(), r.string(), r.string(), r.string()
+			l.Embed = r.byte() == 1
+		}
+	}
+	if entity := r.bytes(); len(entity) > 0 && r.err == nil {
+		n.Entity = new(core.NoteEntity)
+		if err := json.Unmarshal(entity, n.Entity); err != nil {
+			return core.Note{}, fmt.Errorf("note %s: entity: %w", id, err)
+		}
+	}
+	if r.err != nil {
+		return core.Note{}, fmt.Errorf("note %s: %w", id, r.err)
+	}
+	return n, nil
+}
+
+// encodeBody appends n's body record to b.
+func encodeBody(b []byte, n *core.Note) ([]byte, error) {
+	b = append(b, recordVersion)
+	b = appendString(b, n.Content)
+	var fm []byte
+	if len(n.Frontmatter) > 0 {
+		var err error
+		if fm, err = json.Marshal(jsonSafe(n.Frontmatter)); err != nil {
+			return nil, fmt.Errorf("encode frontmatter of %s: %w", n.ID, err)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(fm)))
+	return append(b, fm...), nil
+}
+
+// body is what a body record holds.
+type body struct {
+	content     string
+	frontmatter map[string]any
+}
+
+// decodeBody decodes a body record (valid only during its transaction:
+// everything is copied). With cut, the content is cut to what a view of a
+// neighbour needs (core.ContextContentChars+1 characters) before it is
+// copied; with withFrontmatter, the frontmatter is decoded too.
+func decodeBody(id string, rec []byte, cut, withFrontmatter bool) (body, error) {
+	r := recordReader{b: rec}
+	if v := r.byte(); v != recordVersion {
+		return body{}, fmt.Errorf("body of %s: record version %d: %w", id, v, errBadRecord)
+	}
+	content := r.bytes()
+	fm := r.bytes()
+	if r.err != nil {
+		return body{}, fmt.Errorf("body of %s: %w", id, r.err)
+	}
+	if cut {
+		content = contentHead(content)
+	}
+	out := body{content: string(content)}
+	if withFrontmatter && len(fm) > 0 {
+		var err error
+		if out.frontmatter, err = decodeFrontmatter(fm); err != nil {
+			return body{}, fmt.Errorf("frontmatter of %s: %w", id, err)
+		}
+	}
+	return out, nil
+}
+
+// contentHead cuts content to its first core.ContextContentChars+1
+// characters (as core.TruncateContent counts them): enough for any
+// truncation a view of a neighbour makes.
+func contentHead(content []byte) []byte {
+	count := 0
+	for i := range string(content) { // whole runes; an invalid byte counts as one
+		if count == core.ContextContentChars+1 {
+			return content[:i]
+		}
+		count++
+	}
+	return content
+}
+
+// jsonSafe returns v with every map[any]any (which YAML gives for non-string
+// keys and encoding/json refuses) turned into a map[string]any.
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonSafe(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = jsonSafe(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonSafe(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// decodeFrontmatter parses stored frontmatter JSON, giving whole numbers
+// back as int64 (YAML's ints stay ints) and others as float64, as the
+// Neo4j store does.
+func decodeFrontmatter(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return fixNumbers(m).(map[string]any), nil
+}
+
+func fixNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x.String()
+	case map[string]any:
+		for k, e := range x {
+			x[k] = fixNumbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = fixNumbers(e)
+		}
+		return x
+	default:
+		return v
+	}
+}
