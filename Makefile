@@ -11,7 +11,7 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin
 STATICCHECK_VERSION := v0.8.2
 EXAMPLE_VAULT ?= examples/vault
 
-.PHONY: help build run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick fuzz soak neo4j tools clean
+.PHONY: help build run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak neo4j tools clean
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -55,6 +55,9 @@ tools: ## install the lint tools this Makefile uses
 
 check: ## modules tidy and generated files current
 	$(GO) mod tidy -diff
+
+eval: ## the hard retrieval evaluation (docs/SEARCH.md): keyword, static, transformer and hybrid on 252 questions
+	VAULTGRAPH_HARD_EVAL=1 $(GO) test -count=1 -timeout 30m -v -run TestHardEval ./embedding/eval
 
 snaps: ## rewrite tool schema snapshots
 	UPDATE_TOOLSNAPS=true $(GO) test ./tools/...
