@@ -3,21 +3,27 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 GO ?= go
 PKGS := ./...
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# The version and commit a build of this checkout reports: what the Go
+# toolchain records from the git tags (v0.1.0, or a pseudo-version after it),
+# computed by scripts/dist so it holds in a linked worktree too. Evaluated
+# only by the targets that link a binary.
+VERSION_COMMIT = $(shell $(GO) run ./scripts/dist -print-version 2>/dev/null)
+LDFLAGS = -X main.version=$(word 1,$(VERSION_COMMIT)) -X main.commit=$(word 2,$(VERSION_COMMIT))
 BIN := bin/vaultgraph
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 STATICCHECK_VERSION := v0.8.2
 EXAMPLE_VAULT ?= examples/vault
 
-.PHONY: help build run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak neo4j tools clean
+.PHONY: help build dist run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak neo4j tools clean
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
 
 build: ## build bin/vaultgraph
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vaultgraph
+
+dist: ## release files in dist/: archives, MCP bundles, SBOMs, checksums.txt, server.json (DIST_TARGETS=linux/amd64,... for fewer)
+	$(GO) run ./scripts/dist -out dist
 
 run: build ## serve the example vault over stdio on the embedded store
 	@echo "vaultgraph: serving $(EXAMPLE_VAULT) over stdio on the embedded store (Ctrl-D or Ctrl-C to stop)." >&2
@@ -83,4 +89,4 @@ neo4j: ## start a local Neo4j 5.26 from Maven jars (no Docker); prints the bolt 
 	bash scripts/neo4j-local/neo4j-local.sh --data $${NEO4J_DATA:-$(CURDIR)/.neo4j-data} --port $${NEO4J_PORT:-7687}
 
 clean:
-	rm -rf bin .vg-state
+	rm -rf bin dist .vg-state
