@@ -173,8 +173,8 @@ func searchPath() []string {
 	if wd, err := os.Getwd(); err == nil {
 		out = append(out, filepath.Join(wd, "vaultgraph.yaml"))
 	}
-	if p := xdgDir("XDG_CONFIG_HOME", ".config", "vaultgraph"); p != "" {
-		out = append(out, filepath.Join(p, "config.yaml"))
+	if p := UserFile(); p != "" {
+		out = append(out, p)
 	}
 	return out
 }

@@ -51,3 +51,14 @@ func xdgDir(env, fallback, sub string) string {
 // AbsPath expands a leading ~ and makes p absolute against the working
 // directory, as Load does for paths given by flag or environment.
 func AbsPath(p string) (string, error) { return expandPath(p, "") }
+
+// UserFile is the per-user config file: $XDG_CONFIG_HOME/vaultgraph/config.yaml,
+// else ~/.config/vaultgraph/config.yaml, on every OS. It is the file Load
+// finds whatever the working directory, so a server a desktop client starts
+// (in / or its own folder) reads it too. "" when the home folder is unknown.
+func UserFile() string {
+	if p := xdgDir("XDG_CONFIG_HOME", ".config", "vaultgraph"); p != "" {
+		return filepath.Join(p, "config.yaml")
+	}
+	return ""
+}

@@ -19,6 +19,7 @@ func TestHelpSaysWhatEachCommandDoes(t *testing.T) {
 		{"call", []string{"TOOL [JSON]", "runs a single tool", "exit status is 1"}},
 		{"status", []string{"prints every setting with its source", "[redacted]", "--format"}},
 		{"init", []string{"init [VAULT]", "vaultgraph.yaml", "--output", "--force", "refuses to replace"}},
+		{"setup", []string{"setup [CLIENT]", "claude-desktop", "claude-code", "cursor", "--dry-run", "vaultgraph-backup", "not\nvalid JSON", "--client-config"}},
 		{"version", []string{"<version> (<commit>, <go version>)", "pseudo-version", "serverInfo.version"}},
 	}
 	for _, tc := range cases {

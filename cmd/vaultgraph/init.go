@@ -11,7 +11,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/config"
 )
 
-// defaultConfigName is the file init writes and Load looks for first.
+// defaultConfigName is the per-folder file Load looks for first.
 const defaultConfigName = "vaultgraph.yaml"
 
 func newInitCommand(s streams) *cobra.Command {
@@ -25,13 +25,16 @@ key (its default, environment variable and flag), commented out, ready to edit.
 
 VAULT is the vault folder (default: --vault, else the current directory); it
 must exist and be a directory, and is written as an absolute path. The file
-goes to ./vaultgraph.yaml, where every command finds it when run from this
-folder, or to --output PATH (use ~/.config/vaultgraph/config.yaml for a
-per-user default). init refuses to replace an existing file unless --force.
+goes to the user config file, $XDG_CONFIG_HOME/vaultgraph/config.yaml (else
+~/.config/vaultgraph/config.yaml, on every OS): every vaultgraph command reads
+it from any folder, including a server that a desktop client starts. A
+vaultgraph.yaml in the folder a command runs from takes precedence over it;
+--output ./vaultgraph.yaml writes one for this folder only. init says where it
+wrote, and refuses to replace an existing file unless --force.
 The file is created readable by you alone (mode 0600), as it may come to hold
 secrets. Other global flags are not written to the file.`,
-		Example: `  vaultgraph init ~/notes
-  vaultgraph init ~/notes --output ~/.config/vaultgraph/config.yaml
+		Example: `  vaultgraph init ~/notes                        # ~/.config/vaultgraph/config.yaml
+  vaultgraph init ~/notes --output ./vaultgraph.yaml   # for this folder only
   vaultgraph init . --force`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,6 +52,11 @@ secrets. Other global flags are not written to the file.`,
 			if p, ok := config.CheckDir("vault", abs, "the vault folder"); !ok {
 				return &config.Error{Problems: []config.Problem{p}}
 			}
+			if output == "" {
+				if output = config.UserFile(); output == "" {
+					return usagef(cmd, "the home folder is unknown: pass --output PATH")
+				}
+			}
 			target, err := config.AbsPath(output)
 			if err != nil {
 				return usagef(cmd, "--output %q: %v", output, err)
@@ -56,13 +64,34 @@ secrets. Other global flags are not written to the file.`,
 			if err := writeConfigFile(target, config.Template(abs), force); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(s.out, "wrote %s for the vault %s\nnext: vaultgraph status, then vaultgraph serve\n", target, abs)
+			msg := fmt.Sprintf("wrote %s for the vault %s\n", target, abs)
+			if target == config.UserFile() {
+				msg += "every vaultgraph command reads it, from any folder (a desktop client's server too)\n"
+				if local, err := config.AbsPath(defaultConfigName); err == nil && fileExists(local) {
+					msg += "note: " + local + " takes precedence when vaultgraph runs from this folder\n"
+				}
+			}
+			msg += "next: vaultgraph status, then vaultgraph serve (or vaultgraph setup claude-desktop)\n"
+			_, err = fmt.Fprint(s.out, msg)
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", defaultConfigName, "file to write")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "file to write (default: the user config file, "+displayUserFile()+")")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the file if it exists")
 	return cmd
+}
+
+// displayUserFile is the user config file as help text shows it.
+func displayUserFile() string {
+	if os.Getenv("XDG_CONFIG_HOME") != "" {
+		return "$XDG_CONFIG_HOME/vaultgraph/config.yaml"
+	}
+	return "~/.config/vaultgraph/config.yaml"
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
 
 // writeConfigFile writes data to path with mode 0600. Without force it

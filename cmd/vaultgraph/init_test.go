@@ -10,34 +10,63 @@ import (
 	"github.com/vaultgraph/vaultgraph/config"
 )
 
-func TestInitWritesAFileThatLoads(t *testing.T) {
+func TestInitWritesTheUserConfigFile(t *testing.T) {
 	wd := isolate(t)
 	vault := newVault(t)
 
 	r := runCLI(t, "init", vault)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	file := filepath.Join(wd, "vaultgraph.yaml")
-	assert.Contains(t, r.stdout, "wrote "+file)
+	file := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "vaultgraph", "config.yaml")
+	assert.Equal(t, file, config.UserFile())
+	assert.Contains(t, r.stdout, "wrote "+file+" for the vault "+vault+"\n", "init says where it wrote")
+	assert.Contains(t, r.stdout, "from any folder")
+	assert.NoFileExists(t, filepath.Join(wd, "vaultgraph.yaml"))
 	st, err := os.Stat(file)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 
+	// A command started in another folder, as a desktop client starts
+	// serve (in / or its own folder), reads it.
+	t.Chdir(t.TempDir())
 	c, err := config.Load(config.LoadOptions{RequireVault: true})
 	require.NoError(t, err)
 	assert.Equal(t, file, c.File)
 	assert.Equal(t, vault, c.Vault)
-
-	// Every other command finds it too.
 	r = runCLI(t, "status")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "config file: "+file)
 	assert.Regexp(t, `vault\s+`+vault+`\s+`+file, r.stdout)
 }
 
-func TestInitRefusesToOverwriteUnlessForced(t *testing.T) {
+func TestInitSaysWhenAFolderFileTakesPrecedence(t *testing.T) {
 	wd := isolate(t)
 	vault := newVault(t)
+	require.NoError(t, os.WriteFile(filepath.Join(wd, "vaultgraph.yaml"), []byte("store: embedded\n"), 0o600))
+	r := runCLI(t, "init", vault)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "note: "+filepath.Join(wd, "vaultgraph.yaml")+" takes precedence when vaultgraph runs from this folder")
+}
+
+func TestInitWritesAFolderFileOnRequest(t *testing.T) {
+	wd := isolate(t)
+	vault := newVault(t)
+
+	r := runCLI(t, "init", vault, "--output", "vaultgraph.yaml")
+	require.Equal(t, exitOK, r.code, r.stderr)
 	file := filepath.Join(wd, "vaultgraph.yaml")
+	assert.Contains(t, r.stdout, "wrote "+file)
+	assert.NotContains(t, r.stdout, "from any folder")
+	c, err := config.Load(config.LoadOptions{RequireVault: true})
+	require.NoError(t, err)
+	assert.Equal(t, file, c.File)
+	assert.Equal(t, vault, c.Vault)
+}
+
+func TestInitRefusesToOverwriteUnlessForced(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	file := config.UserFile()
+	require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o755))
 	require.NoError(t, os.WriteFile(file, []byte("store: neo4j\n"), 0o600))
 
 	r := runCLI(t, "init", vault)
@@ -52,7 +81,7 @@ func TestInitRefusesToOverwriteUnlessForced(t *testing.T) {
 	data, err = os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Equal(t, string(config.Template(vault)), string(data))
-	leftovers, err := filepath.Glob(filepath.Join(wd, ".vaultgraph.yaml.*"))
+	leftovers, err := filepath.Glob(filepath.Join(filepath.Dir(file), ".config.yaml.*"))
 	require.NoError(t, err)
 	assert.Empty(t, leftovers, "no temporary file is left behind")
 }
@@ -84,6 +113,7 @@ func TestInitVaultPath(t *testing.T) {
 		assert.Equal(t, exitUsage, r.code)
 		assert.Equal(t, "vaultgraph: invalid configuration:\n  vault: \""+filepath.Join(wd, "nope")+"\" does not exist, want the vault folder\n", r.stderr)
 		assert.NoFileExists(t, filepath.Join(wd, "vaultgraph.yaml"))
+		assert.NoFileExists(t, config.UserFile())
 	})
 	t.Run("a file is not a vault", func(t *testing.T) {
 		wd := isolate(t)

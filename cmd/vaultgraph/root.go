@@ -39,9 +39,10 @@ func newRootCommand(s streams) *cobra.Command {
 		Use:   "vaultgraph",
 		Short: "Serve a markdown vault as a knowledge graph over MCP",
 		Long:  rootLong,
-		Example: `  vaultgraph init ~/notes            # write ./vaultgraph.yaml for the vault
+		Example: `  vaultgraph init ~/notes            # write ~/.config/vaultgraph/config.yaml for the vault
   vaultgraph status                  # show the effective configuration
-  vaultgraph serve                   # serve MCP over stdio (e.g. for Claude Desktop)`,
+  vaultgraph setup claude-desktop    # add vaultgraph to Claude Desktop's configuration
+  vaultgraph serve                   # serve MCP over stdio (what a desktop client runs)`,
 		Version:       versionString(),
 		Args:          unknownCommand,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -63,6 +64,7 @@ func newRootCommand(s streams) *cobra.Command {
 		newCallCommand(s),
 		newStatusCommand(s),
 		newInitCommand(s),
+		newSetupCommand(s),
 		newVersionCommand(s),
 	)
 	return root
