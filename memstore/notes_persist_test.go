@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore"
@@ -295,4 +297,39 @@ func TestAcknowledgedNotesSurviveSIGKILL(t *testing.T) {
 	}
 	t.Logf("%d kills, %d operations on disk, %d in-flight writes landed", rounds, done, landedInFlight)
 	require.Positive(t, done, "nothing was written; the test proved nothing")
+}
+
+// TestAStoreWithoutTermVectorsIndexesItsNotesAgain: notes stored before
+// the keyword index's term vectors were kept are analysed from their text
+// at the load, and their term vectors written for the next one.
+func TestAStoreWithoutTermVectorsIndexesItsNotesAgain(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	ops := noteOps{seed: 5}
+	want := memstore.New()
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	for i := range 30 {
+		require.NoError(t, ops.apply(ctx, want, i))
+		require.NoError(t, ops.apply(ctx, s, i))
+	}
+	require.NoError(t, s.Close(ctx))
+
+	db, err := bolt.Open(filepath.Join(dir, memstore.StateFileName), 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for _, b := range []string{"kwdocs:" + opsProject, "kwterms:" + opsProject} {
+			if err := tx.DeleteBucket([]byte(b)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, db.Close())
+
+	for range 2 { // analysed, then read back
+		s, err = memstore.Open(dir)
+		require.NoError(t, err)
+		require.Equal(t, describeStore(t, want), describeStore(t, s))
+		require.NoError(t, s.Close(ctx))
+	}
 }

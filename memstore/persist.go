@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -20,8 +21,10 @@ const stagedChunk = 2048
 // as their transactions commit. When a transaction fails, the project's
 // graph is forgotten (memory is ahead of the disk) and reloaded from the
 // disk by the next call; the error is a provider error.
-func (s *Store) persist(project string, written []*node, retargeted map[*node]struct{}, progress func(int), chunk int, deleted ...string) error {
+func (s *Store) persist(project string, g *graph, written []*node, retargeted map[*node]struct{}, progress func(int), chunk int, deleted ...string) error {
 	notes, bodies := notesBucket(project), bodiesBucket(project)
+	kwDocs, kwTerms := kwDocsBucket(project), kwTermsBucket(project)
+	kw := g.search.keywords
 	isWritten := make(map[*node]struct{}, len(written))
 	for _, nd := range written {
 		isWritten[nd] = struct{}{}
@@ -55,13 +58,28 @@ func (s *Store) persist(project string, written []*node, retargeted map[*node]st
 		if arena, err = encodeBody(arena, &nd.note); err != nil {
 			return err
 		}
-		return tx.PutRaw(bodies, nd.id(), arena[start:len(arena):len(arena)])
+		if err := tx.PutRaw(bodies, nd.id(), arena[start:len(arena):len(arena)]); err != nil {
+			return err
+		}
+		if vec, length, ok := kw.vec(nd.id()); ok {
+			start = len(arena)
+			arena = binary.AppendUvarint(arena, uint64(length))
+			arena = append(arena, vec...)
+			return tx.PutRaw(kwDocs, nd.id(), arena[start:len(arena):len(arena)])
+		}
+		return nil
 	}
 	for start := 0; start < len(written) || start == 0; start += chunk {
 		part := written[start:min(start+chunk, len(written))]
 		last := start+chunk >= len(written)
 		arena = nil
+		newTerms := len(kw.names)
 		err := s.kv.Update(func(tx *kv.Tx) error {
+			for i := kw.persisted; i < newTerms; i++ {
+				if err := tx.PutRaw(kwTerms, termKey(i), []byte(kw.names[i])); err != nil {
+					return err
+				}
+			}
 			for _, nd := range part {
 				if err := put(tx, nd, true); err != nil {
 					return err
@@ -82,6 +100,9 @@ func (s *Store) persist(project string, written []*node, retargeted map[*node]st
 				if _, err := tx.Delete(bodies, id); err != nil {
 					return err
 				}
+				if _, err := tx.Delete(kwDocs, id); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
@@ -89,6 +110,7 @@ func (s *Store) persist(project string, written []*node, retargeted map[*node]st
 			s.forget(project)
 			return core.NewProviderError("write state", err)
 		}
+		kw.persisted = newTerms
 		for _, nd := range part {
 			nd.note.Content, nd.note.Frontmatter = "", nil
 		}
@@ -155,4 +177,12 @@ func (s *Store) views(project string, nodes []*node, cut bool) ([]core.NodeView,
 		out[i].Content = bodies[i].content
 	}
 	return out, nil
+}
+
+// termKey is the key of term number n in the kwterms bucket: big-endian,
+// so the bucket lists the dictionary in number order.
+func termKey(n int) string {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(n))
+	return string(b[:])
 }

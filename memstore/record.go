@@ -25,14 +25,23 @@ import (
 // JSON took several times longer. A note record is decoded into one
 // allocation (recordArena): its strings are windows into a private copy of
 // the record.
+//
+// Two more buckets keep the keyword index's term vectors (keywords.go):
+//
+//	kwdocs:<project>   ID -> uvarint length, then the note's term vector
+//	kwterms:<project>  term number (4 bytes, big-endian) -> term
 const (
 	notesBucketPrefix  = "notes:"
 	bodiesBucketPrefix = "bodies:"
+	kwDocsPrefix       = "kwdocs:"
+	kwTermsPrefix      = "kwterms:"
 	recordVersion      = 1
 )
 
-func notesBucket(project string) string  { return notesBucketPrefix + project }
-func bodiesBucket(project string) string { return bodiesBucketPrefix + project }
+func notesBucket(project string) string   { return notesBucketPrefix + project }
+func bodiesBucket(project string) string  { return bodiesBucketPrefix + project }
+func kwDocsBucket(project string) string  { return kwDocsPrefix + project }
+func kwTermsBucket(project string) string { return kwTermsPrefix + project }
 
 var errBadRecord = errors.New("damaged record")
 

@@ -33,7 +33,7 @@ const vectorBucketPrefix = "note_vectors:"
 // searchIndex is the search state of one project's graph, guarded by the
 // graph's mutex.
 type searchIndex struct {
-	keywords *keyword.Index
+	keywords *kwIndex
 	vectors  map[string]vectorRecord // note ID -> its vector's record
 	slabs    map[string]*flat.Index  // model -> its vectors
 	parked   map[string]storedVector // read from disk, note not synced yet
@@ -54,7 +54,7 @@ type storedVector struct {
 
 func newSearchIndex() *searchIndex {
 	return &searchIndex{
-		keywords: keyword.NewIndex(),
+		keywords: newKwIndex(),
 		vectors:  map[string]vectorRecord{},
 		slabs:    map[string]*flat.Index{},
 		parked:   map[string]storedVector{},
@@ -211,7 +211,7 @@ func (a *aheadAnalysis) stop() {
 func (x *searchIndex) noteWritten(old, n *core.Note, a func() keyword.Analysis) {
 	// Always analysed: a stored note keeps its content on disk only, so
 	// there is nothing in memory to tell an unchanged text by.
-	x.keywords.PutAnalyzed(n.ID, a())
+	x.keywords.put(n.ID, a())
 	if _, ok := x.vectors[n.ID]; ok {
 		return
 	}
@@ -224,7 +224,7 @@ func (x *searchIndex) noteWritten(old, n *core.Note, a func() keyword.Analysis) 
 // noteDeleted forgets a deleted note and reports whether it had a vector
 // on disk.
 func (x *searchIndex) noteDeleted(id string) bool {
-	x.keywords.Delete(id)
+	x.keywords.remove(id)
 	_, had := x.vectors[id]
 	_, parked := x.parked[id]
 	x.unset(id)
@@ -300,6 +300,9 @@ func (s *Store) loadVectors(project string, x *searchIndex) error {
 // StaleVectors lists the notes without a vector of model for their current
 // content, by ID.
 func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core.StaleNote, error) {
+	if err := s.awaitLoaded(ctx, project, true); err != nil {
+		return nil, fmt.Errorf("memstore: stale vectors: %w", err)
+	}
 	g, unlock, err := s.reader(ctx, "stale vectors", project)
 	defer unlock()
 	if err != nil || g == nil {
@@ -394,6 +397,9 @@ func checkDimensions(vectors []core.NoteVector) error {
 // VectorSearch scans every vector of model exactly and returns the limit
 // with the highest cosine similarity to vector.
 func (s *Store) VectorSearch(ctx context.Context, project, model string, vector []float32, limit int) ([]core.ScoredID, error) {
+	if err := s.awaitLoaded(ctx, project, true); err != nil {
+		return nil, fmt.Errorf("memstore: vector search: %w", err)
+	}
 	g, unlock, err := s.reader(ctx, "vector search", project)
 	defer unlock()
 	if err != nil || g == nil || limit <= 0 {
@@ -408,19 +414,17 @@ func (s *Store) VectorSearch(ctx context.Context, project, model string, vector 
 }
 
 // KeywordSearch ranks the project's notes by BM25 over title and content
-// (keyword.Index's normalised scores).
+// (keyword.Index's normalised scores, from the compact kwIndex).
 func (s *Store) KeywordSearch(ctx context.Context, project, query string, limit int) ([]core.ScoredID, error) {
-	if g, err := s.graph(project); err == nil && g != nil {
-		if err := g.keywordsLoaded(ctx); err != nil {
-			return nil, fmt.Errorf("memstore: keyword search: %w", err)
-		}
+	if err := s.awaitLoaded(ctx, project, false); err != nil {
+		return nil, fmt.Errorf("memstore: keyword search: %w", err)
 	}
 	g, unlock, err := s.reader(ctx, "keyword search", project)
 	defer unlock()
 	if err != nil || g == nil || limit <= 0 {
 		return nil, err
 	}
-	return g.search.keywords.Search(query, limit), nil
+	return g.search.keywords.search(query, limit), nil
 }
 
 func encodeVector(v []float32) []byte {
@@ -443,4 +447,21 @@ func decodeVector(b []byte) []float32 {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
+}
+
+// awaitLoaded waits until the project's vectors (vectors) or keyword
+// index (!vectors) are loaded: a graph loaded from disk fills them in the
+// background (loadSearch).
+func (s *Store) awaitLoaded(ctx context.Context, project string, vectors bool) error {
+	g, err := s.graph(project)
+	if err != nil || g == nil {
+		return err
+	}
+	g.mu.RLock()
+	ready := g.keywordsReady
+	if vectors {
+		ready = g.vectorsReady
+	}
+	g.mu.RUnlock()
+	return loaded(ctx, ready)
 }

@@ -78,7 +78,7 @@ func (g *graph) allTags(tags []string, limit int) []*node {
 
 func inAll(n *node, indexes []*tagIndex) bool {
 	for _, ti := range indexes {
-		if _, ok := ti.set[n]; !ok {
+		if i := ti.list.index(n.id()); i == len(ti.list) || ti.list[i] != n {
 			return false
 		}
 	}

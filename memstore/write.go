@@ -25,7 +25,7 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 	}
 	defer g.mu.Unlock()
 	written, retargeted := g.upsert(batch, analyses, nil)
-	if err := s.persist(project, written, retargeted, nil, len(written)); err != nil {
+	if err := s.persist(project, g, written, retargeted, nil, len(written)); err != nil {
 		return fmt.Errorf("memstore: upsert notes: %w", err)
 	}
 	return nil
@@ -58,7 +58,7 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 		batch = nil // the notes' text goes to disk, then lives there only
 		// Several transactions of stagedChunk notes: one of 100k notes kept
 		// every page it wrote in memory until its commit.
-		if err := s.persist(project, written, retargeted, progress, stagedChunk); err != nil {
+		if err := s.persist(project, g, written, retargeted, progress, stagedChunk); err != nil {
 			return fmt.Errorf("memstore: upsert notes: %w", err)
 		}
 	}
@@ -237,11 +237,6 @@ func newWrite(g *graph) *write {
 func (w *write) tag(name string, nd *node, present bool) {
 	ti := w.g.tagIndex(name)
 	w.tags.set(&ti.list, nd, present)
-	if present {
-		ti.set[nd] = struct{}{}
-	} else {
-		delete(ti.set, nd)
-	}
 	w.tagNames[name] = struct{}{}
 }
 
@@ -270,7 +265,7 @@ func (w *write) commit() {
 	}
 	w.tags.apply()
 	for name := range w.tagNames {
-		if ti := w.g.tags[name]; ti != nil && len(ti.set) == 0 {
+		if ti := w.g.tags[name]; ti != nil && len(ti.list) == 0 {
 			delete(w.g.tags, name)
 		}
 	}
@@ -348,7 +343,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		g.refreshLinks(linker)
 	}
 	w.commit()
-	if err := s.persist(project, nil, linkers, nil, len(deleted), deleted...); err != nil {
+	if err := s.persist(project, g, nil, linkers, nil, len(deleted), deleted...); err != nil {
 		return 0, fmt.Errorf("memstore: delete notes: %w", err)
 	}
 	// The notes are gone whatever happens on disk: a vector left there is

@@ -103,6 +103,41 @@ func Analyze(parts ...string) Analysis {
 	return a
 }
 
+// Len is the number of terms the analysed text holds, repeats counted:
+// the document's length for BM25.
+func (a Analysis) Len() int { return a.length }
+
+// Each calls fn with every distinct term of the analysis and how often it
+// occurs, in no particular order: for indexes other than Index (the
+// embedded store keeps its own, compact one).
+func (a Analysis) Each(fn func(term string, tf int)) {
+	for t, at := range a.slots {
+		fn(t, int(a.counts[at]))
+	}
+}
+
+// BM25 scores one posting: a term of inverse document frequency idf found
+// tf times in a document of length docLen, where documents are avgLen
+// long on average. Index.Search sums these over a query's terms; another
+// index that sums them in the same order gives the same scores.
+func BM25(idf float64, tf, docLen int32, avgLen float64) float64 {
+	f := float64(tf)
+	norm := k1 * (1 - b + b*float64(docLen)/avgLen)
+	return idf * f * (k1 + 1) / (f + norm)
+}
+
+// IDF is BM25's inverse document frequency of a term that df of n
+// documents hold.
+func IDF(n, df float64) float64 { return math.Log(1 + (n-df+0.5)/(df+0.5)) }
+
+// QueryTerms are the distinct terms of a query, in order: what Search sums
+// over.
+func QueryTerms(query string) []string { return dedupe(Terms(query)) }
+
+// ByScoreThenID orders hits best first, ties by ID ascending, as Search
+// returns them.
+func ByScoreThenID(a, b core.ScoredID) int { return byScoreThenID(a, b) }
+
 // Put adds or replaces the document id.
 func (ix *Index) Put(id, text string) { ix.PutAnalyzed(id, Analyze(text)) }
 
@@ -221,7 +256,7 @@ func (ix *Index) Search(query string, limit int) []core.ScoredID {
 		if ok {
 			df = float64(ix.df[tn])
 		}
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := IDF(n, df)
 		bound += idf
 		if !ok {
 			continue
@@ -231,12 +266,10 @@ func (ix *Index) Search(query string, limit int) []core.ScoredID {
 			if d.id == "" {
 				continue
 			}
-			f := float64(p.tf)
-			norm := k1 * (1 - b + b*float64(d.length)/avg)
 			if sc.scores[p.slot] == 0 {
 				sc.touched = append(sc.touched, p.slot)
 			}
-			sc.scores[p.slot] += idf * f * (k1 + 1) / (f + norm)
+			sc.scores[p.slot] += BM25(idf, p.tf, d.length, avg)
 		}
 	}
 	top := make([]core.ScoredID, 0, min(limit, len(sc.touched)))

@@ -308,6 +308,29 @@ func (tx *Tx) ForEach(bucket string, fn func(key string, value []byte) error) er
 	return nil
 }
 
+// ForEachFrom is ForEach starting at the first key not before from.
+func (tx *Tx) ForEachFrom(bucket, from string, fn func(key string, value []byte) error) error {
+	if tx.bolt != nil {
+		b := tx.bolt.Bucket([]byte(bucket))
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		for k, v := c.Seek([]byte(from)); k != nil; k, v = c.Next() {
+			if err := fn(string(k), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return tx.ForEach(bucket, func(key string, value []byte) error {
+		if key < from {
+			return nil
+		}
+		return fn(key, value)
+	})
+}
+
 // All decodes every value of bucket, in key order.
 func All[T any](tx *Tx, bucket string) ([]T, error) {
 	var out []T
