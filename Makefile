@@ -80,10 +80,12 @@ bench-quick: build ## quick benchmark run (10k notes only)
 fuzz: ## run every fuzz target for FUZZTIME each (default 60s)
 	bash scripts/fuzz.sh $${FUZZTIME:-60s}
 
-soak: build ## reliability soak: 1000 SIGKILL runs (VAULTGRAPH_CRASH_RUNS), load 64 x 1000 calls (VAULTGRAPH_LOAD_CALLS), 60 s of document symlink swaps (VAULTGRAPH_DOCRACE_SECONDS)
+soak: build ## reliability soak: 1000 SIGKILL runs (VAULTGRAPH_CRASH_RUNS), load 64 x 1000 calls (VAULTGRAPH_LOAD_CALLS), 60 s of document symlink swaps (VAULTGRAPH_DOCRACE_SECONDS), 50000 HTTP sessions (VAULTGRAPH_SESSION_SOAK)
 	VAULTGRAPH_CRASH_RUNS=$${VAULTGRAPH_CRASH_RUNS:-1000} VAULTGRAPH_LOAD_CALLS=$${VAULTGRAPH_LOAD_CALLS:-1000} \
 		VAULTGRAPH_DOCRACE_SECONDS=$${VAULTGRAPH_DOCRACE_SECONDS:-60} \
 		$(GO) test -count=1 -timeout 60m -v -run 'TestCrashSafety|TestLoad|TestWatcherStorm|TestDocumentSymlinkRace' ./integration/e2e/
+	VAULTGRAPH_SESSION_SOAK=$${VAULTGRAPH_SESSION_SOAK:-50000} \
+		$(GO) test -count=1 -timeout 30m -v -run 'TestHTTPSessionsKeepMemoryFlat' ./server/
 
 neo4j: ## start a local Neo4j 5.26 from Maven jars (no Docker); prints the bolt URI
 	bash scripts/neo4j-local/neo4j-local.sh --data $${NEO4J_DATA:-$(CURDIR)/.neo4j-data} --port $${NEO4J_PORT:-7687}

@@ -57,6 +57,8 @@ type Config struct {
 	Neo4j Neo4jConfig
 	// HTTP configures serve's streamable HTTP transport.
 	HTTP HTTPConfig
+	// Metrics configures the Prometheus metrics of serve --http.
+	Metrics MetricsConfig
 	// ReadOnly exposes only tools whose read-only hint is set.
 	ReadOnly bool
 	// Toolsets are the enabled toolsets, without duplicates, in the order of
@@ -120,6 +122,24 @@ type HTTPConfig struct {
 	// Tokens are the bearer tokens clients may present. A read-only token
 	// gets only the tools a read-only server would expose.
 	Tokens []Token
+	// AllowedOrigins are browser origins allowed besides loopback ones;
+	// "*" allows all.
+	AllowedOrigins []string
+	// AllowedHosts are Host header values accepted on a loopback
+	// connection besides loopback names (a reverse proxy's public name).
+	AllowedHosts []string
+	// SessionIdleTimeout closes a session unused for this long.
+	SessionIdleTimeout time.Duration
+	// MaxSessions and MaxSessionsPerToken bound the open sessions.
+	MaxSessions, MaxSessionsPerToken int
+	// TLSCert and TLSKey, both set, serve HTTPS (absolute paths).
+	TLSCert, TLSKey string
+}
+
+// MetricsConfig configures the Prometheus metrics endpoint.
+type MetricsConfig struct {
+	// Addr is where serve --http serves /metrics (host:port); empty: off.
+	Addr string
 }
 
 // Token is one bearer token accepted by the HTTP transport.

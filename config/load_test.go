@@ -43,8 +43,8 @@ func TestPrecedenceDefaultFileEnvFlag(t *testing.T) {
 		},
 		{
 			key: "http.addr", get: func(c *Config) any { return c.HTTP.Addr },
-			l:    layer{file: "http:\n  addr: 127.0.0.1:1", env: "127.0.0.1:2", flag: []string{"--http", ":3"}},
-			want: [4]any{"", "127.0.0.1:1", "127.0.0.1:2", ":3"},
+			l:    layer{file: "http:\n  addr: 127.0.0.1:1", env: "127.0.0.1:2", flag: []string{"--http", "localhost:3"}},
+			want: [4]any{"", "127.0.0.1:1", "127.0.0.1:2", "localhost:3"},
 		},
 		{
 			key: "watch", get: func(c *Config) any { return c.Watch },

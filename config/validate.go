@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"maps"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path"
@@ -231,6 +232,94 @@ func checkEmbeddingURL(c *Config) []Problem {
 		return []Problem{problemf("embedding.url", "%q has scheme %q, want http or https", raw, u.Scheme)}
 	case u.Host == "":
 		return []Problem{problemf("embedding.url", "%q has no host, want e.g. http://127.0.0.1:11434", raw)}
+	}
+	return nil
+}
+
+// checkTokensNeeded checks the tokens, and that there is one when
+// http.addr is not a loopback address: a server other machines can reach
+// must not answer everyone. serve would refuse it too, but only after
+// opening the store and syncing the vault; a configuration error stops it
+// at once with exit code 2.
+func checkTokensNeeded(c *Config) []Problem {
+	out := checkTokens(c)
+	if c.HTTP.Addr != "" && len(c.HTTP.Tokens) == 0 && checkListenAddr(c) == nil && !isLoopbackAddr(c.HTTP.Addr) {
+		out = append(out, problemf("http.tokens", "not set, but http.addr %q is reachable from other machines; set a token (env VAULTGRAPH_HTTP_TOKENS, or http.tokens in the config file) or listen on 127.0.0.1", c.HTTP.Addr))
+	}
+	return out
+}
+
+// isLoopbackAddr reports whether the host of a host:port address is a
+// loopback address or "localhost"; an empty host (":8080") listens on
+// every interface and is not.
+func isLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+func checkAllowedOrigins(c *Config) []Problem {
+	var out []Problem
+	for _, o := range c.HTTP.AllowedOrigins {
+		if o == "*" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			out = append(out, problemf("http.allowed_origins", "%q is not an origin, want scheme://host[:port] such as https://app.example.com, or *", o))
+		}
+	}
+	return out
+}
+
+func checkAllowedHosts(c *Config) []Problem {
+	var out []Problem
+	for _, h := range c.HTTP.AllowedHosts {
+		if h == "" || strings.ContainsAny(h, "/ @") {
+			out = append(out, problemf("http.allowed_hosts", "%q is not a host name, want e.g. vault.example.com or vault.example.com:443", h))
+		}
+	}
+	return out
+}
+
+// checkTLS: a certificate and a key, both or neither, both readable files.
+func checkTLS(c *Config) []Problem {
+	cert, key := c.HTTP.TLSCert, c.HTTP.TLSKey
+	switch {
+	case cert == "" && key == "":
+		return nil
+	case cert == "":
+		return []Problem{problemf("http.tls_cert", "not set, but http.tls_key is; set both to serve HTTPS, or neither")}
+	case key == "":
+		return []Problem{problemf("http.tls_key", "not set, but http.tls_cert is; set both to serve HTTPS, or neither")}
+	}
+	var out []Problem
+	for _, f := range []struct{ key, path string }{{"http.tls_cert", cert}, {"http.tls_key", key}} {
+		if st, err := os.Stat(f.path); err != nil || st.IsDir() {
+			out = append(out, problemf(f.key, "%q is not a readable file, want a PEM file", f.path))
+		}
+	}
+	return out
+}
+
+func checkMetricsAddr(c *Config) []Problem {
+	addr := c.Metrics.Addr
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return []Problem{problemf("metrics.addr", "%q is not a listen address, want host:port such as 127.0.0.1:9464", addr)}
+	}
+	if addr == c.HTTP.Addr && port != "0" { // port 0: each gets a free port of its own
+		return []Problem{problemf("metrics.addr", "%q is http.addr too, want an address of its own", addr)}
 	}
 	return nil
 }

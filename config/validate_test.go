@@ -40,6 +40,13 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "string given a list", file: "neo4j: {user: [a, b]}", want: []string{`neo4j.user: a list is not a string`}},
 		{name: "listen address", args: []string{"--http", "8080"}, want: []string{`http.addr: "8080" is not a listen address, want host:port such as 127.0.0.1:8080 or :8080`}},
 		{name: "listen port out of range", env: map[string]string{"VAULTGRAPH_HTTP_ADDR": ":70000"}, want: []string{`http.addr: ":70000" is not a listen address, want host:port such as 127.0.0.1:8080 or :8080`}},
+		// Issue 23: refused before any sync, not after it.
+		{name: "no token off loopback", args: []string{"--http", "0.0.0.0:8080"}, want: []string{`http.tokens: not set, but http.addr "0.0.0.0:8080" is reachable from other machines; set a token (env VAULTGRAPH_HTTP_TOKENS, or http.tokens in the config file) or listen on 127.0.0.1`}},
+		{name: "TLS key without a certificate", env: map[string]string{"VAULTGRAPH_HTTP_TLS_KEY": "/etc/key.pem"}, want: []string{`http.tls_cert: not set, but http.tls_key is; set both to serve HTTPS, or neither`}},
+		{name: "TLS files missing", env: map[string]string{"VAULTGRAPH_HTTP_TLS_CERT": "/nonexistent/c.pem", "VAULTGRAPH_HTTP_TLS_KEY": "/nonexistent/k.pem"}, want: []string{`http.tls_cert: "/nonexistent/c.pem" is not a readable file, want a PEM file`, `http.tls_key: "/nonexistent/k.pem" is not a readable file, want a PEM file`}},
+		{name: "allowed origin with a path", file: "http:\n  allowed_origins: [https://a.example.com/app]", want: []string{`http.allowed_origins: "https://a.example.com/app" is not an origin, want scheme://host[:port] such as https://app.example.com, or *`}},
+		{name: "metrics on the MCP address", env: map[string]string{"VAULTGRAPH_HTTP_ADDR": "127.0.0.1:9000", "VAULTGRAPH_METRICS_ADDR": "127.0.0.1:9000"}, want: []string{`metrics.addr: "127.0.0.1:9000" is http.addr too, want an address of its own`}},
+		{name: "session limit", env: map[string]string{"VAULTGRAPH_HTTP_MAX_SESSIONS": "0"}, want: []string{`http.max_sessions: 0 is too small, want at least 1`}},
 		{
 			name: "token objects",
 			file: "http:\n  tokens:\n    - {token: secret1, readonly: true}\n    - {read_only: true}\n    - {token: [a]}\n    - {token: secret4, read_only: perhaps}\n    - [nested]",
@@ -78,7 +85,7 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "vault missing", args: []string{"--vault", "/nonexistent/vault"}, want: []string{`vault: "/nonexistent/vault" does not exist, want the vault folder`}},
 		{name: "unknown keys", file: "verbose: true\nneo4j:\n  url: bolt://x\n", want: []string{
 			`neo4j.url: unknown key, want one of uri, user, password, database, max_connections, timeout, vector_cache`,
-			`verbose: unknown key, want one of vault, projects, store, state_dir, neo4j, http, read_only, toolsets, tool_renames, embedding, watch, ignore, documents, entities, log`,
+			`verbose: unknown key, want one of vault, projects, store, state_dir, neo4j, http, metrics, read_only, toolsets, tool_renames, embedding, watch, ignore, documents, entities, log`,
 		}},
 		{name: "section not a mapping", file: "neo4j: oops", want: []string{`neo4j: "oops" is not a mapping, want keys uri, user, password, database, max_connections, timeout, vector_cache`}},
 		{name: "missing --config file", args: []string{"--config", "/nonexistent/vg.yaml"}, want: []string{`config file: "/nonexistent/vg.yaml" cannot be read: no such file or directory`}},

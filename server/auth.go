@@ -19,8 +19,13 @@ type Token struct {
 	ReadOnly bool
 }
 
-// principal is who an authenticated request acts as.
-type principal struct{ readOnly bool }
+// principal is who an authenticated request acts as: token is the
+// position of its token in HTTPOptions.Tokens plus one (0 when the server
+// has no tokens); sessions belong to it.
+type principal struct {
+	readOnly bool
+	token    int
+}
 
 type principalKey struct{}
 
@@ -72,7 +77,7 @@ func newTokenSet(tokens []Token) tokenSet {
 // show in the timing.
 func (ts tokenSet) match(presented string) (principal, bool) {
 	h := sha256.Sum256([]byte(presented))
-	found, readOnly := 0, 0
+	found, readOnly, index := 0, 0, 0
 	for i, want := range ts.hashes {
 		eq := subtle.ConstantTimeCompare(h[:], want[:])
 		found |= eq
@@ -81,16 +86,25 @@ func (ts tokenSet) match(presented string) (principal, bool) {
 			ro = 1
 		}
 		readOnly |= eq & ro
+		index = subtle.ConstantTimeSelect(eq, i+1, index)
 	}
-	return principal{readOnly: readOnly == 1}, found == 1
+	return principal{readOnly: readOnly == 1, token: index}, found == 1
 }
 
 // bearerToken returns the token of an "Authorization: Bearer <token>"
-// header ("" when there is none).
-func bearerToken(r *http.Request) string {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ""
+// header, or what is wrong with the header, for the 401's message.
+func bearerToken(r *http.Request) (token, problem string) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return "", "no Authorization header; send Authorization: Bearer <token> with a token from the server's http.tokens"
 	}
-	return strings.TrimSpace(token)
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", "the Authorization header is not a bearer token; send Authorization: Bearer <token>"
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return "", "the bearer token is empty; send Authorization: Bearer <token>"
+	}
+	return token, ""
 }

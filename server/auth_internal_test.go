@@ -32,11 +32,21 @@ func TestTokenSetMatch(t *testing.T) {
 }
 
 func TestBearerToken(t *testing.T) {
-	for header, want := range map[string]string{"Bearer abc": "abc", "bearer  abc ": "abc", "Basic abc": "", "Bearer": "", "": ""} {
+	for header, want := range map[string]string{"Bearer abc": "abc", "bearer  abc ": "abc", "Basic abc": "", "Bearer": "", "Bearer  ": "", "": ""} {
 		r, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "/", nil)
 		r.Header.Set("Authorization", header)
-		if got := bearerToken(r); got != want {
-			t.Errorf("%q: got %q", header, got)
+		got, problem := bearerToken(r)
+		if got != want || (want == "") != (problem != "") {
+			t.Errorf("%q: got %q, problem %q", header, got, problem)
+		}
+	}
+}
+
+func TestTokenMatchNamesTheToken(t *testing.T) {
+	ts := newTokenSet([]Token{{Value: "a"}, {Value: "b", ReadOnly: true}, {Value: "c"}})
+	for presented, want := range map[string]int{"a": 1, "b": 2, "c": 3} {
+		if p, ok := ts.match(presented); !ok || p.token != want {
+			t.Errorf("%q: token %d, ok %v; want %d", presented, p.token, ok, want)
 		}
 	}
 }

@@ -175,6 +175,7 @@ func httpServer(t testing.TB, f *fixture, opts server.HTTPOptions) (*httptest.Se
 	}
 	ts := httptest.NewServer(h.Handler())
 	t.Cleanup(ts.Close)
+	t.Cleanup(func() { h.Close(context.Background()) })
 	return ts, h
 }
 

@@ -10,15 +10,19 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/metrics"
 )
 
 // HTTP paths.
 const (
 	MCPPath    = "/mcp"     // streamable HTTP endpoint
 	HealthPath = "/healthz" // liveness, no auth
+	ReadyPath  = "/readyz"  // readiness, no auth
 )
 
 // HTTP limits. Each has a reason; none is a tuning knob users need.
@@ -52,8 +56,29 @@ type HTTPOptions struct {
 	Tokens []Token
 	// MaxBodyBytes caps request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// Health, when set, is asked by /healthz; an error answers 503.
-	Health func(context.Context) error
+	// AllowedOrigins are the browser origins (scheme://host[:port]) that
+	// may call the server besides those on a loopback host; "*" allows
+	// every origin. A request with another Origin header gets 403.
+	AllowedOrigins []string
+	// AllowedHosts are Host header values (with or without a port)
+	// accepted on a loopback connection besides loopback names: the
+	// public name of a reverse proxy on the same machine that does not
+	// rewrite Host.
+	AllowedHosts []string
+	// SessionIdleTimeout closes a session unused for this long; 0 means
+	// DefaultSessionIdleTimeout.
+	SessionIdleTimeout time.Duration
+	// MaxSessions and MaxSessionsPerToken bound the open sessions of the
+	// server and of one token; 0 means the defaults.
+	MaxSessions, MaxSessionsPerToken int
+	// TLSCert and TLSKey, both set, serve HTTPS with that certificate
+	// and key (PEM files).
+	TLSCert, TLSKey string
+	// Ready, when set, is asked by /readyz; an error answers 503. /healthz
+	// only says the process answers.
+	Ready func(context.Context) error
+	// Metrics, when set, counts sessions and refused requests.
+	Metrics *metrics.Metrics
 	// Logger receives transport logs; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -63,9 +88,16 @@ type HTTPServer struct {
 	opts      HTTPOptions
 	logger    *slog.Logger
 	tokens    tokenSet
-	streamer  *mcpserver.StreamableHTTPServer
+	sessions  *sessions
+	streamer  atomic.Pointer[mcpserver.StreamableHTTPServer] // nil until Attach
 	handler   http.Handler
 	shutdownT time.Duration
+
+	// "serving MCP over HTTP" is logged once the server both listens and
+	// has its MCP server, whichever comes second.
+	logMu    sync.Mutex
+	listenOn net.Addr
+	attached bool
 }
 
 // ErrNoTokenOffLoopback is returned when asked to serve without tokens on
@@ -74,6 +106,12 @@ var ErrNoTokenOffLoopback = errors.New("refusing to serve HTTP without a token o
 
 // NewHTTPServer checks opts and builds the transport. It refuses an empty
 // token, and no token at all unless opts.Addr is a loopback address.
+// Close (or Serve's end) stops its session sweeper.
+//
+// srv may be nil: the transport then answers /healthz at once, /readyz
+// with 503, and /mcp with 503 "starting" until Attach gives it the MCP
+// server (serve listens before its first sync, and builds the MCP server
+// after it).
 func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, error) {
 	for i, t := range opts.Tokens {
 		if strings.TrimSpace(t.Value) == "" {
@@ -83,24 +121,73 @@ func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, err
 	if len(opts.Tokens) == 0 && !isLoopbackAddr(opts.Addr) {
 		return nil, fmt.Errorf("server: %w %q: set an HTTP token (http.tokens / VAULTGRAPH_HTTP_TOKENS) or listen on 127.0.0.1", ErrNoTokenOffLoopback, opts.Addr)
 	}
+	if (opts.TLSCert == "") != (opts.TLSKey == "") {
+		return nil, errors.New("server: TLS needs both a certificate and a key (http.tls_cert and http.tls_key)")
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.SessionIdleTimeout <= 0 {
+		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerToken <= 0 {
+		opts.MaxSessionsPerToken = DefaultMaxSessionsPerToken
 	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
 	h := &HTTPServer{opts: opts, logger: logger, tokens: newTokenSet(opts.Tokens), shutdownT: shutdownTimeout}
-	h.streamer = mcpserver.NewStreamableHTTPServer(srv,
-		mcpserver.WithEndpointPath(MCPPath),
-		mcpserver.WithHeartbeatInterval(heartbeatInterval),
-		mcpserver.WithStreamableHTTPLogger(logger),
-	)
+	h.sessions = newSessions(opts.MaxSessions, opts.MaxSessionsPerToken, opts.SessionIdleTimeout)
+	h.sessions.onChange = func(open int) { opts.Metrics.SessionsOpen(open) }
+	h.sessions.onOpen = opts.Metrics.SessionOpened
+	if srv != nil {
+		h.Attach(srv)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, h.health)
-	mux.Handle(MCPPath, h.limitBody(h.authenticate(h.streamer)))
+	mux.HandleFunc(ReadyPath, h.ready)
+	mux.Handle(MCPPath, h.checkHost(h.checkOrigin(h.authenticate(h.limitBody(h.guardMessages(http.HandlerFunc(h.serveMCP)))))))
 	h.handler = mux
 	return h, nil
+}
+
+// OpenSessions returns the number of open MCP sessions.
+func (h *HTTPServer) OpenSessions() int { return h.sessions.open() }
+
+// Attach starts serving srv at /mcp. Call it once.
+func (h *HTTPServer) Attach(srv *mcpserver.MCPServer) {
+	defer h.logServing(nil, true)
+	h.streamer.Store(mcpserver.NewStreamableHTTPServer(srv,
+		mcpserver.WithEndpointPath(MCPPath),
+		mcpserver.WithHeartbeatInterval(heartbeatInterval),
+		mcpserver.WithStreamableHTTPLogger(h.logger),
+		// Sessions are issued, bound to their token and counted by
+		// h.sessions; mcp-go's sweeper ends those idle for too long.
+		mcpserver.WithSessionIdManagerResolver(h.sessions),
+		mcpserver.WithSessionIdleTTL(h.opts.SessionIdleTimeout),
+		// checkHost does the same with allowed hosts.
+		mcpserver.WithDisableLocalhostProtection(true),
+	))
+}
+
+// startingRetry is the Retry-After of a request that came before Attach.
+const startingRetry = "5"
+
+// serveMCP hands a request to the MCP server, or answers 503 while there
+// is none yet.
+func (h *HTTPServer) serveMCP(w http.ResponseWriter, r *http.Request) {
+	st := h.streamer.Load()
+	if st == nil {
+		w.Header().Set("Retry-After", startingRetry)
+		writeHTTPError(w, http.StatusServiceUnavailable, nil, CodeStarting,
+			"vaultgraph is starting (its first sync of the vault is running); retry in a few seconds")
+		return
+	}
+	st.ServeHTTP(w, r)
 }
 
 // Handler returns the HTTP handler: /mcp (authenticated, body-capped) and
@@ -118,9 +205,18 @@ func (h *HTTPServer) ListenAndServe(ctx context.Context) error {
 	return h.Serve(ctx, ln)
 }
 
+// Close stops the session sweeper and ends every session; Serve does it
+// when it returns. Tests that only use Handler call it.
+func (h *HTTPServer) Close(ctx context.Context) {
+	if st := h.streamer.Load(); st != nil {
+		_ = st.Shutdown(ctx) // no http.Server of its own: ends sessions and the sweeper
+	}
+}
+
 // Serve serves on ln until ctx is cancelled, then stops accepting, closes
 // the MCP sessions' streams, and waits up to 10 s for in-flight requests.
-// It returns nil after a shutdown caused by ctx.
+// It returns nil after a shutdown caused by ctx. With opts.TLSCert and
+// opts.TLSKey it serves HTTPS.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	if len(h.opts.Tokens) == 0 && !isLoopbackAddr(ln.Addr().String()) {
 		_ = ln.Close()
@@ -134,17 +230,25 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(h.logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	h.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", MCPPath, "auth", len(h.opts.Tokens) > 0)
+	tls := h.opts.TLSCert != ""
+	h.logServing(ln.Addr(), false)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if tls {
+			errc <- srv.ServeTLS(ln, h.opts.TLSCert, h.opts.TLSKey)
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
+		h.Close(context.WithoutCancel(ctx))
 		return fmt.Errorf("server: serve http: %w", err)
 	case <-ctx.Done():
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.shutdownT)
 	defer cancel()
-	h.streamer.CloseSessions(shutdownCtx) // ends GET streams, which Shutdown would wait for
+	h.Close(shutdownCtx) // ends GET streams, which Shutdown would wait for
 	err := srv.Shutdown(shutdownCtx)
 	<-errc // http.ErrServerClosed
 	if err != nil {
@@ -154,19 +258,46 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// logServing records that the server listens on addr (non-nil) or has
+// its MCP server (attached), and logs "serving MCP over HTTP" when both
+// are true for the first time; before that, it logs that it listens.
+func (h *HTTPServer) logServing(addr net.Addr, attached bool) {
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	wasServing := h.listenOn != nil && h.attached
+	if addr != nil {
+		h.listenOn = addr
+	}
+	h.attached = h.attached || attached
+	if wasServing || h.listenOn == nil {
+		return
+	}
+	if !h.attached {
+		h.logger.Info("HTTP listening; MCP starts after the first sync", "addr", h.listenOn.String(), "health", HealthPath, "ready", ReadyPath)
+		return
+	}
+	h.logger.Info("serving MCP over HTTP", "addr", h.listenOn.String(), "path", MCPPath, "auth", len(h.opts.Tokens) > 0, "tls", h.opts.TLSCert != "")
+}
+
 // authenticate requires a valid bearer token when tokens are configured,
 // and puts the token's principal in the request context. A missing or
-// wrong token gets 401 with an empty body: nothing about the server.
+// wrong token gets 401 with a JSON-RPC error saying which, and how a
+// token is sent; nothing about the server or its tokens.
 func (h *HTTPServer) authenticate(next http.Handler) http.Handler {
 	if len(h.opts.Tokens) == 0 {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, ok := h.tokens.match(bearerToken(r))
-		if !ok {
+		presented, problem := bearerToken(r)
+		p, ok := h.tokens.match(presented)
+		if problem == "" && !ok {
+			problem = "the token is not one this server accepts; check the token sent as Authorization: Bearer <token> (a read-only token is sent without its ro: prefix)"
+		}
+		if problem != "" {
 			h.logger.Info("http request refused: missing or unknown bearer token", "remote", r.RemoteAddr, "method", r.Method)
+			h.opts.Metrics.HTTPRefused("unauthorized")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="vaultgraph"`)
-			w.WriteHeader(http.StatusUnauthorized)
+			writeHTTPError(w, http.StatusUnauthorized, nil, CodeUnauthorized, "unauthorized: "+problem)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(withPrincipal(r.Context(), p)))
@@ -174,11 +305,12 @@ func (h *HTTPServer) authenticate(next http.Handler) http.Handler {
 }
 
 // limitBody answers 413 to a declared oversized body and caps the read of
-// any other, before the MCP handler buffers it.
+// any other, before anything buffers it.
 func (h *HTTPServer) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > h.opts.MaxBodyBytes {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			h.opts.Metrics.HTTPRefused("too_large")
+			writeHTTPError(w, http.StatusRequestEntityTooLarge, nil, codeInvalidRequest, h.tooLargeMessage())
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
@@ -186,16 +318,28 @@ func (h *HTTPServer) limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// health answers /healthz: 200 {"status":"ok"}, or 503 with a generic
-// status when opts.Health fails (the cause is logged, not shown).
-func (h *HTTPServer) health(w http.ResponseWriter, r *http.Request) {
-	status, code := "ok", http.StatusOK
-	if h.opts.Health != nil {
-		if err := h.opts.Health(r.Context()); err != nil {
-			h.logger.Warn("health check failed", "err", err)
-			status, code = "unavailable", http.StatusServiceUnavailable
+// health answers /healthz: 200 {"status":"ok"} as long as the process
+// answers HTTP at all (liveness: from the first moment, during the first
+// sync, with the store down). Whether it can serve is /readyz's question.
+func (h *HTTPServer) health(w http.ResponseWriter, _ *http.Request) {
+	writeStatus(w, http.StatusOK, "ok")
+}
+
+// ready answers /readyz: 200 {"status":"ready"} when opts.Ready says so
+// (the first sync is done and the store answers), else 503
+// {"status":"not ready"}; the cause is logged, not shown.
+func (h *HTTPServer) ready(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Ready != nil {
+		if err := h.opts.Ready(r.Context()); err != nil {
+			h.logger.Info("readiness check failed", "err", err)
+			writeStatus(w, http.StatusServiceUnavailable, "not ready")
+			return
 		}
 	}
+	writeStatus(w, http.StatusOK, "ready")
+}
+
+func writeStatus(w http.ResponseWriter, code int, status string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

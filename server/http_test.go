@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -51,8 +52,14 @@ func TestHTTPRefusesMissingAndWrongTokensWithoutData(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			got, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != http.StatusUnauthorized || len(got) != 0 || resp.Header.Get("Mcp-Session-Id") != "" {
+			if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Mcp-Session-Id") != "" {
 				t.Fatalf("status %d, body %q", resp.StatusCode, got)
+			}
+			// Issue 23: a JSON-RPC error saying what is wrong, and
+			// nothing about the server or its tokens.
+			e := rpcErrorOf(t, got)
+			if e.Code != server.CodeUnauthorized || !strings.Contains(e.Message, "Bearer") || strings.Contains(string(got), writeToken) || strings.Contains(string(got), readToken) {
+				t.Fatalf("body %s", got)
 			}
 		})
 	}
@@ -143,17 +150,19 @@ func TestHTTPLoopbackWithoutTokenNeedsNoAuth(t *testing.T) {
 	}
 }
 
-func TestHTTPHealthz(t *testing.T) {
+// Issue 23: /healthz says the process is alive, whatever the store does;
+// /readyz says whether it can serve.
+func TestHTTPHealthzAndReadyz(t *testing.T) {
 	f := newFixture(t)
-	healthy := true
-	ts, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens, Health: func(context.Context) error {
-		if healthy {
+	ready := true
+	ts, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens, Ready: func(context.Context) error {
+		if ready {
 			return nil
 		}
 		return errors.New("neo4j down at 10.0.0.1")
 	}})
-	get := func() (int, string) {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+server.HealthPath, nil)
+	get := func(path string) (int, string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+path, nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -162,12 +171,44 @@ func TestHTTPHealthz(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := get(); code != http.StatusOK || !strings.Contains(body, `"ok"`) {
-		t.Fatalf("healthy: %d %s", code, body)
+	if code, body := get(server.HealthPath); code != http.StatusOK || !strings.Contains(body, `"ok"`) {
+		t.Fatalf("healthz: %d %s", code, body)
 	}
-	healthy = false
-	if code, body := get(); code != http.StatusServiceUnavailable || strings.Contains(body, "10.0.0.1") {
-		t.Fatalf("unhealthy: %d %s", code, body)
+	if code, body := get(server.ReadyPath); code != http.StatusOK || !strings.Contains(body, `"ready"`) {
+		t.Fatalf("readyz: %d %s", code, body)
+	}
+	ready = false
+	if code, body := get(server.HealthPath); code != http.StatusOK {
+		t.Fatalf("healthz while not ready: %d %s", code, body)
+	}
+	if code, body := get(server.ReadyPath); code != http.StatusServiceUnavailable || strings.Contains(body, "10.0.0.1") {
+		t.Fatalf("readyz while not ready: %d %s", code, body)
+	}
+}
+
+// Before Attach (serve's first sync), /healthz answers and /mcp says the
+// server is starting.
+func TestHTTPBeforeAttachAnswersStarting(t *testing.T) {
+	h, err := server.NewHTTPServer(nil, server.HTTPOptions{Addr: "127.0.0.1:0", Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h.Handler())
+	defer ts.Close()
+	resp := postJSON(t, ts.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	body := readAll(t, resp)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || rpcErrorOf(t, body).Code != server.CodeStarting {
+		t.Fatalf("status %d, body %s", resp.StatusCode, body)
+	}
+	if h.OpenSessions() != 0 {
+		t.Fatalf("%d sessions open after a refused initialize", h.OpenSessions())
+	}
+	f := newFixture(t)
+	h.Attach(f.mcp)
+	defer h.Close(context.Background())
+	resp = postJSON(t, ts.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if b := readAll(t, resp); resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("after Attach: status %d, body %s", resp.StatusCode, b)
 	}
 }
 
@@ -182,9 +223,9 @@ func TestHTTPCapsTheBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Fatalf("status %d", resp.StatusCode)
+	body := readAll(t, resp)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || rpcErrorOf(t, body).Code != -32600 {
+		t.Fatalf("status %d, body %s", resp.StatusCode, body)
 	}
 }
 

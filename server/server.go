@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -23,6 +24,8 @@ type Options struct {
 	Tools []tools.Tool
 	// Logger receives one line per tool call; nil means slog.Default().
 	Logger *slog.Logger
+	// Metrics, when set, counts every tool call by outcome and times it.
+	Metrics *metrics.Metrics
 }
 
 // New returns the MCP server named "vaultgraph" with opts.Tools registered.
@@ -49,7 +52,7 @@ func New(opts Options) *mcpserver.MCPServer {
 		mcpserver.WithToolCapabilities(false),
 		// Logging first, so it is the outermost middleware and sees the
 		// error WithRecovery makes of a panic.
-		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets)),
+		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets, opts.Metrics)),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolFilter(readOnlyPrincipalFilter),
 	)

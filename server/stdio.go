@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // maxStdioRequests bounds the requests served at once over stdio; reading
@@ -49,17 +50,8 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 	defer cancel()
 
 	growPipe(stdout)
-	out := &stdioWriter{w: stdout, logger: logger}
-	go func() { // server → client notifications (list changes, log messages)
-		for {
-			select {
-			case n := <-session.notifications:
-				out.write(n)
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	out := newStdioWriter(stdout, session.notifications, logger)
+	defer out.stop() // after the requests below: their answers are written first
 
 	lines, readErr := readLines(ctx, newLineLimiter(stdin, MaxStdioMessageBytes, out, logger).nextLine)
 
@@ -88,6 +80,17 @@ func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, 
 		}
 		if head.Method == "" { // a response: the server sends no requests
 			logger.Debug("stdio: message without a method ignored", "bytes", len(line))
+			continue
+		}
+		if r, refused := strictRefusal(line); refused {
+			logger.Info("stdio: message refused", "method", head.Method, "reason", r.msg)
+			if (len(head.ID) > 0 && string(head.ID) != "null") || r.nullID {
+				id := head.ID
+				if r.nullID {
+					id = nil
+				}
+				out.writeRaw(newRPCError(id, r.code, r.msg))
+			}
 			continue
 		}
 		if len(head.ID) == 0 || string(head.ID) == "null" { // a notification
@@ -151,18 +154,106 @@ func handleStdio(ctx context.Context, srv *mcpserver.MCPServer, line, id json.Ra
 	}
 }
 
-// stdioWriter writes whole messages, one line each, one at a time.
+// stdioWriter writes whole messages to stdout, one line each, one at a
+// time, from one goroutine (run) that takes both the server's
+// notifications and the answers. Before it writes an answer it writes
+// every notification already queued: a tool's progress notifications,
+// queued while it ran, so reach the client before the tool's result, as
+// the spec wants (a progress token is dead once its request is answered).
+// The answers are encoded by the goroutines that produce them.
 type stdioWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	logger *slog.Logger
+	w       io.Writer
+	logger  *slog.Logger
+	notes   <-chan mcp.JSONRPCNotification
+	answers chan *[]byte
+	stopped chan struct{} // closed by stop: run drains and returns
+	done    chan struct{} // closed when run has returned
 }
 
-// Write writes p as it is (the line limiter's ready-made error answers).
+func newStdioWriter(w io.Writer, notes <-chan mcp.JSONRPCNotification, logger *slog.Logger) *stdioWriter {
+	s := &stdioWriter{w: w, logger: logger, notes: notes, answers: make(chan *[]byte, maxStdioRequests),
+		stopped: make(chan struct{}), done: make(chan struct{})}
+	go s.run()
+	return s
+}
+
+func (s *stdioWriter) run() {
+	defer close(s.done)
+	for {
+		select {
+		case n := <-s.notes:
+			s.writeNote(n)
+		case b := <-s.answers:
+			s.drainNotes()
+			s.writeLine(b)
+		case <-s.stopped:
+			for {
+				select {
+				case b := <-s.answers:
+					s.drainNotes()
+					s.writeLine(b)
+				default:
+					s.drainNotes()
+					return
+				}
+			}
+		}
+	}
+}
+
+// stop writes what is queued and ends run; later writes are dropped.
+func (s *stdioWriter) stop() {
+	close(s.stopped)
+	<-s.done
+}
+
+// drainNotes writes the notifications queued now.
+func (s *stdioWriter) drainNotes() {
+	for {
+		select {
+		case n := <-s.notes:
+			s.writeNote(n)
+		default:
+			return
+		}
+	}
+}
+
+func (s *stdioWriter) writeNote(n mcp.JSONRPCNotification) {
+	buf := lineBuffers.Get().(*[]byte)
+	b, err := encodeMessage((*buf)[:0], n)
+	*buf = b
+	if err != nil {
+		s.logger.Error("stdio: encode a notification", "err", err)
+		putLine(buf)
+		return
+	}
+	s.writeLine(buf)
+}
+
+// writeLine writes one encoded line and gives its buffer back.
+func (s *stdioWriter) writeLine(buf *[]byte) {
+	if _, err := s.w.Write(*buf); err != nil {
+		s.logger.Error("stdio: write an answer", "err", err)
+	}
+	putLine(buf)
+}
+
+// queue hands an encoded line to run, unless the writer has stopped.
+func (s *stdioWriter) queue(buf *[]byte) {
+	select {
+	case s.answers <- buf:
+	case <-s.stopped:
+		putLine(buf)
+	}
+}
+
+// Write queues p as it is (the line limiter's ready-made error answers).
 func (s *stdioWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
+	buf := lineBuffers.Get().(*[]byte)
+	*buf = append((*buf)[:0], p...)
+	s.queue(buf)
+	return len(p), nil
 }
 
 // lineBuffers hold answers between their encoding and their write: a
@@ -170,23 +261,36 @@ func (s *stdioWriter) Write(p []byte) (int, error) {
 // what a call left for the garbage collector.
 var lineBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// write encodes msg (outside the lock) and writes it as one line.
+func putLine(buf *[]byte) {
+	if cap(*buf) <= 1<<20 { // one huge answer does not pin its buffer
+		*buf = (*buf)[:0]
+		lineBuffers.Put(buf)
+	}
+}
+
+// write encodes msg (in the caller's goroutine) and queues it as one line.
 func (s *stdioWriter) write(msg mcp.JSONRPCMessage) {
 	buf := lineBuffers.Get().(*[]byte)
-	defer func() {
-		if cap(*buf) <= 1<<20 { // one huge answer does not pin its buffer
-			lineBuffers.Put(buf)
-		}
-	}()
 	b, err := encodeMessage((*buf)[:0], msg)
-	*buf = b[:0]
+	*buf = b
+	if err != nil {
+		s.logger.Error("stdio: encode an answer", "err", err)
+		putLine(buf)
+		return
+	}
+	s.queue(buf)
+}
+
+// writeRaw queues a message encoding/json can encode, as one line.
+func (s *stdioWriter) writeRaw(msg any) {
+	b, err := json.Marshal(msg)
 	if err != nil {
 		s.logger.Error("stdio: encode an answer", "err", err)
 		return
 	}
-	if _, err := s.Write(b); err != nil {
-		s.logger.Error("stdio: write an answer", "err", err)
-	}
+	buf := lineBuffers.Get().(*[]byte)
+	*buf = append(append((*buf)[:0], b...), '\n')
+	s.queue(buf)
 }
 
 // stdioSession is the one client of a stdio server.
@@ -204,6 +308,11 @@ func newStdioSession() *stdioSession {
 }
 
 func (s *stdioSession) SessionID() string { return "stdio" }
+
+// OrderedNotifications: the stdio writer writes every notification queued
+// during a request before the request's answer (tools.Progress needs no
+// settling here).
+func (s *stdioSession) OrderedNotifications() {}
 
 func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
 	return s.notifications
@@ -260,4 +369,5 @@ func (s *stdioSession) SetClientCapabilities(caps mcp.ClientCapabilities) {
 var (
 	_ mcpserver.SessionWithLogging    = (*stdioSession)(nil)
 	_ mcpserver.SessionWithClientInfo = (*stdioSession)(nil)
+	_ tools.OrderedNotifications      = (*stdioSession)(nil)
 )

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // maxDupKeyDepth bounds the nesting DuplicateKey follows, as encoding/json
@@ -28,13 +29,23 @@ const mapKeysFrom = 32
 // Data that is not valid JSON, or nested deeper than 10,000 levels, may
 // report nothing: the JSON decoder that reads it next refuses it.
 func DuplicateKey(data []byte) (path string, found bool) {
-	s := dupScanner{data: data}
+	s := dupScanners.Get().(*dupScanner)
+	s.data = data
 	s.value(0)
-	if !s.found {
-		return "", false
-	}
-	return s.dupPath, true
+	path, found = s.dupPath, s.found
+	// Forget the message (the kept keys point into it) before pooling.
+	clear(s.keys[:cap(s.keys)])
+	clear(s.path[:cap(s.path)])
+	*s = dupScanner{keys: s.keys[:0], path: s.path[:0]}
+	dupScanners.Put(s)
+	return path, found
 }
+
+// dupScanners are reused: every JSON-RPC message is scanned, and a new
+// scanner's key and path slices were most of what a scan allocated.
+var dupScanners = sync.Pool{New: func() any {
+	return &dupScanner{keys: make([][]byte, 0, 32), path: make([]pathSeg, 0, 16)}
+}}
 
 type dupScanner struct {
 	data    []byte
@@ -125,11 +136,15 @@ func (s *dupScanner) str() (raw []byte, escaped bool) {
 
 func (s *dupScanner) object(depth int) {
 	s.pos++ // {
-	base := len(s.keys)
-	defer func() { s.keys = s.keys[:base] }()
-	var set map[string]struct{}
+	base, pathLen := len(s.keys), len(s.path)
 	s.path = append(s.path, pathSeg{})
-	defer func() { s.path = s.path[:len(s.path)-1] }()
+	s.objectBody(depth, base)
+	s.keys, s.path = s.keys[:base], s.path[:pathLen]
+}
+
+// objectBody reads the members of an object whose keys start at base.
+func (s *dupScanner) objectBody(depth, base int) {
+	var set map[string]struct{}
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
 		s.pos++
@@ -208,8 +223,14 @@ func (s *dupScanner) object(depth int) {
 
 func (s *dupScanner) array(depth int) {
 	s.pos++ // [
+	pathLen := len(s.path)
 	s.path = append(s.path, pathSeg{})
-	defer func() { s.path = s.path[:len(s.path)-1] }()
+	s.arrayBody(depth)
+	s.path = s.path[:pathLen]
+}
+
+// arrayBody reads the elements of an array.
+func (s *dupScanner) arrayBody(depth int) {
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == ']' {
 		s.pos++

@@ -146,3 +146,14 @@ func FuzzDuplicateKey(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkDuplicateKey(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"get_node","arguments":{"id":"concepts/bm25.md","depth":1},"_meta":{"progressToken":"p"}}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if _, dup := DuplicateKey(msg); dup {
+			b.Fatal("dup")
+		}
+	}
+}

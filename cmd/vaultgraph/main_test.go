@@ -239,3 +239,29 @@ func TestEachVaultGetsItsOwnStateFolder(t *testing.T) {
 	assert.Equal(t, a, vaultStateDir("/state", "/home/me/My Notes"), "the folder must be stable across runs")
 	assert.True(t, strings.HasPrefix(a, "/state/My-Notes-"), a)
 }
+
+// Issue 23: a non-loopback address without tokens is a configuration
+// error, reported before the store is opened or the vault synced.
+func TestServeOffLoopbackWithoutTokensExitsTwoAtOnce(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	r := runCLI(t, "serve", "--vault", vault, "--http", "0.0.0.0:0")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, `http.tokens: not set, but http.addr "0.0.0.0:0" is reachable from other machines`)
+	assert.NotContains(t, r.stderr, "sync")
+	assert.Empty(t, r.stdout)
+	entries, err := os.ReadDir(os.Getenv("XDG_STATE_HOME"))
+	assert.True(t, os.IsNotExist(err) || len(entries) == 0, "the store was opened: %v", entries)
+}
+
+// Issue 23: a shim without a token says so when it starts.
+func TestShimWarnsWithoutAToken(t *testing.T) {
+	isolate(t)
+	r := runCLI(t, "shim", "--url", "http://127.0.0.1:1/mcp")
+	assert.Equal(t, 0, r.code)
+	assert.Contains(t, r.stderr, "no bearer token")
+	assert.Contains(t, r.stderr, "VAULTGRAPH_TOKEN")
+	t.Setenv("VAULTGRAPH_TOKEN", "x")
+	r = runCLI(t, "shim", "--url", "http://127.0.0.1:1/mcp")
+	assert.NotContains(t, r.stderr, "no bearer token")
+}

@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/server"
 )
 
@@ -20,9 +26,14 @@ func newServeCommand(s streams) *cobra.Command {
 Without --http it speaks MCP over stdio: stdin and stdout carry JSON-RPC, logs
 go to stderr. This is how a desktop client (Claude Desktop) runs it.
 
-With --http ADDR it serves streamable HTTP at ADDR for many clients; clients
-authenticate with a bearer token from http.tokens (env VAULTGRAPH_HTTP_TOKENS;
-a token starting with ro: gets read-only tools).
+With --http ADDR it serves streamable HTTP at ADDR/mcp for many clients;
+clients send "Authorization: Bearer TOKEN" with a token from http.tokens (env
+VAULTGRAPH_HTTP_TOKENS; a token configured as ro:TOKEN gets read-only tools and
+is sent without the ro: prefix). /healthz answers from the start, /readyz once
+the first sync is done and the store answers. Sessions are bound to their token,
+closed after http.session_idle_timeout unused and capped (http.max_sessions,
+http.max_sessions_per_token). http.tls_cert and http.tls_key serve HTTPS;
+--metrics-addr serves Prometheus metrics at ADDR/metrics.
 
 Unless --watch=false, serve keeps the store in sync with the vault as files
 change. The vault (or projects, see docs/ENTITIES.md) is required.
@@ -51,8 +62,51 @@ SIGINT or SIGTERM shuts it down gracefully.`,
 }
 
 // serve runs the MCP server until ctx ends: sync, then watch the vault in
-// the background while a transport answers clients.
+// the background while a transport answers clients. Over HTTP it listens
+// before the first sync, so that a port in use fails at once and /healthz
+// answers from the first moment (/readyz and /mcp say it is starting).
 func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var m *metrics.Metrics
+	if cfg.Metrics.Addr != "" {
+		m = metrics.New()
+		if _, err := m.Serve(ctx, cfg.Metrics.Addr, logger); err != nil {
+			return err
+		}
+	}
+	var (
+		ready   atomic.Pointer[app] // set once the first sync is done
+		httpSrv *server.HTTPServer
+		served  = make(chan error, 1)
+	)
+	if cfg.HTTP.Addr != "" {
+		var err error
+		httpSrv, err = server.NewHTTPServer(nil, httpOptions(cfg, m, logger, func(ctx context.Context) error {
+			a := ready.Load()
+			if a == nil {
+				return errors.New("the first sync of the vault is running")
+			}
+			ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+			defer cancel()
+			_, err := a.store.CountNotes(ctx, a.primary.Key)
+			return err
+		}))
+		if err != nil {
+			return err
+		}
+		var lc net.ListenConfig
+		ln, err := lc.Listen(ctx, "tcp", cfg.HTTP.Addr)
+		if err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
+		}
+		go func() { served <- httpSrv.Serve(ctx, ln) }()
+		defer func() {
+			cancel()
+			<-served
+		}()
+	}
+
 	a, err := openApp(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -66,7 +120,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
+	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger, Metrics: m})
 
 	// Background work: the watcher and the indexer, stopped and awaited
 	// when serving ends.
@@ -83,24 +137,41 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		}
 	})
 
-	if cfg.HTTP.Addr == "" {
+	if httpSrv == nil {
 		return server.ServeStdio(ctx, srv, s.in, s.out, logger)
 	}
+	httpSrv.Attach(srv)
+	ready.Store(a)
+	select {
+	case err := <-served:
+		served <- err // for the deferred wait
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// readyTimeout bounds /readyz's question to the store.
+const readyTimeout = 5 * time.Second
+
+// httpOptions maps the configuration onto the HTTP transport's options.
+func httpOptions(cfg *config.Config, m *metrics.Metrics, logger *slog.Logger, ready func(context.Context) error) server.HTTPOptions {
 	tokens := make([]server.Token, 0, len(cfg.HTTP.Tokens))
 	for _, t := range cfg.HTTP.Tokens {
 		tokens = append(tokens, server.Token{Value: t.Value.Reveal(), ReadOnly: t.ReadOnly})
 	}
-	h, err := server.NewHTTPServer(srv, server.HTTPOptions{
-		Addr:   cfg.HTTP.Addr,
-		Tokens: tokens,
-		Health: func(ctx context.Context) error {
-			_, err := a.store.CountNotes(ctx, a.primary.Key)
-			return err
-		},
-		Logger: logger,
-	})
-	if err != nil {
-		return err
+	return server.HTTPOptions{
+		Addr:                cfg.HTTP.Addr,
+		Tokens:              tokens,
+		AllowedOrigins:      cfg.HTTP.AllowedOrigins,
+		AllowedHosts:        cfg.HTTP.AllowedHosts,
+		SessionIdleTimeout:  cfg.HTTP.SessionIdleTimeout,
+		MaxSessions:         cfg.HTTP.MaxSessions,
+		MaxSessionsPerToken: cfg.HTTP.MaxSessionsPerToken,
+		TLSCert:             cfg.HTTP.TLSCert,
+		TLSKey:              cfg.HTTP.TLSKey,
+		Ready:               ready,
+		Metrics:             m,
+		Logger:              logger,
 	}
-	return h.ListenAndServe(ctx)
 }

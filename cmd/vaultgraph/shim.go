@@ -47,7 +47,14 @@ JSON-RPC errors: -32000 server unreachable, -32001 token refused (HTTP 401),
 			if err != nil {
 				return err
 			}
-			return server.RunShim(cmd.Context(), target, os.Getenv(tokenEnv), s.in, s.out, logger)
+			token := os.Getenv(tokenEnv)
+			if token == "" {
+				// Not an error: a server on loopback may run without
+				// tokens. But a missing token is the usual cause of a
+				// shim that gets nothing but 401s, so say it at start.
+				logger.Warn("shim: no bearer token: the environment variable "+tokenEnv+" is not set, so requests carry none; a server with http.tokens refuses them (401)", "env", tokenEnv)
+			}
+			return server.RunShim(cmd.Context(), target, token, s.in, s.out, logger)
 		},
 	}
 	cmd.Flags().StringVar(&target, "url", "", "URL of the vaultgraph streamable HTTP endpoint (required)")

@@ -42,8 +42,8 @@ func createNoteCall(title string) string {
 	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_node","arguments":{"title":"` + title + `","content":"x"}}}`
 }
 
-// TestHTTPAuth: a request without a token or with a wrong one gets 401 and
-// no data; a read-only token lists and calls the read tools only, and a
+// TestHTTPAuth: a request without a token or with a wrong one gets 401
+// with a JSON-RPC error saying so, and no data; a read-only token lists and calls the read tools only, and a
 // write it tries is refused without touching the vault or the store.
 func TestHTTPAuth(t *testing.T) {
 	t.Parallel()
@@ -60,8 +60,11 @@ func TestHTTPAuth(t *testing.T) {
 					createNoteCall("Unauthorized Write"),
 				} {
 					code, resp := rawPost(t, h.url(), token, body)
-					if code != http.StatusUnauthorized || resp != "" {
-						t.Errorf("POST %.60s: %d %q, want 401 and no body", body, code, resp)
+					// A JSON-RPC error saying what is wrong (issue 23),
+					// and nothing of the server's.
+					if code != http.StatusUnauthorized || !strings.Contains(resp, `"code":-32001`) || !strings.Contains(resp, "Bearer") ||
+						strings.Contains(resp, rwToken) || strings.Contains(resp, roToken) || strings.Contains(resp, "home") {
+						t.Errorf("POST %.60s: %d %q, want 401 with a JSON-RPC error", body, code, resp)
 					}
 				}
 				// The mcp-go client fails at initialize.
@@ -128,8 +131,9 @@ func TestHTTPAuth(t *testing.T) {
 }
 
 // TestHTTPRefusesNoTokenOffLoopback: serve --http on an address other
-// hosts can reach, with no token configured, exits at start with a message
-// that says why; on loopback it serves.
+// hosts can reach, with no token configured, is a configuration error
+// (exit 2) reported before the store is opened or the vault synced, with
+// a message that says why; on loopback it serves.
 func TestHTTPRefusesNoTokenOffLoopback(t *testing.T) {
 	t.Parallel()
 	st := embeddedStore(t)
@@ -137,7 +141,7 @@ func TestHTTPRefusesNoTokenOffLoopback(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		args := append([]string{"serve", "--vault", vault, "--http", addr}, st.args...)
 		code, out, errOut := runProc(t, processEnv(t, st), args...)
-		if code == 0 || out != "" || !strings.Contains(errOut, "without a token") {
+		if code != 2 || out != "" || !strings.Contains(errOut, "reachable from other machines") || strings.Contains(errOut, "sync") {
 			t.Errorf("serve --http %s without tokens: exit %d, stdout %q, stderr:\n%s", addr, code, out, errOut)
 		}
 	}
@@ -262,4 +266,54 @@ func isRefused(err error) bool {
 		// as idle at the same moment: no answer header came back, so the
 		// server never took it (it waits for those it took).
 		(strings.Contains(err.Error(), "failed to send request") && strings.HasSuffix(err.Error(), ": EOF"))
+}
+
+// TestHTTPMetricsAndReadiness: serve --http with --metrics-addr exposes
+// Prometheus metrics on an address of its own (tool calls by outcome,
+// sessions), and /readyz says ready once the first sync is done (issue 23).
+func TestHTTPMetricsAndReadiness(t *testing.T) {
+	t.Parallel()
+	st := embeddedStore(t)
+	h := startHTTP(t, st, copyVault(t, nil), "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
+	metricsAddr, _ := h.waitLog(t, "serving metrics", readyTimeout)["addr"].(string)
+	get := func(url string) (int, string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("http://" + h.addr + "/readyz"); code != http.StatusOK || !strings.Contains(body, "ready") {
+		t.Errorf("/readyz: %d %s", code, body)
+	}
+	// A client of protocol 2025-11-25 holds a session; later ones have none.
+	c := httpClient(t, h.url(), rwToken, legacyProtocol())
+	initialize(t, c)
+	getNode(t, c, map[string]any{"id": "home.md"})
+	wantCode(t, c, invalidParams, "get_node", map[string]any{"id": "home.md", "depht": 1})
+	code, body := get("http://" + metricsAddr + "/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: %d", code)
+	}
+	for _, want := range []string{
+		`vaultgraph_tool_calls_total{outcome="ok",tool="get_node"} 1`,
+		`vaultgraph_tool_calls_total{outcome="error_result",tool="get_node"} 1`,
+		`vaultgraph_tool_errors_total{code="INVALID_PARAMS",tool="get_node"} 1`,
+		`vaultgraph_tool_call_duration_seconds_count{tool="get_node"} 2`,
+		`vaultgraph_http_sessions_open 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("/metrics:\n%s", body)
+	}
+	// The MCP port does not serve them.
+	if code, _ := get("http://" + h.addr + "/metrics"); code == http.StatusOK {
+		t.Error("/metrics is served on the MCP address")
+	}
 }
