@@ -11,7 +11,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // rawPost posts body to url with token ("" for none) and returns the
@@ -246,8 +245,9 @@ func TestGracefulShutdown(t *testing.T) {
 			defer w.Close()
 			p := startProc(t, processEnv(t, st), in, args...)
 			in.Close()
+			// The handler of SIGINT and SIGTERM is installed before anything
+			// is logged (main), so the sync's log line is past it.
 			p.waitLog(t, "vault: sync done", readyTimeout)
-			time.Sleep(100 * time.Millisecond) // past the signal handler's installation
 			p.signal(t, sig)
 			if code, ok := p.exitCode(readyTimeout); !ok || code != 0 {
 				t.Fatalf("after %v: exited %v with %d; stderr:\n%s", sig, ok, code, p.stderr.String())
