@@ -290,7 +290,7 @@ var keys = []key{
 	},
 	{
 		name:  "embedding.model",
-		help:  "embedding model name; empty uses the provider's default",
+		help:  "embedding model name; empty uses the provider's default (builtin: minilm, the in-process transformer; static: its static table alone)",
 		def:   "",
 		field: func(c *Config) any { return &c.Embedding.Model },
 	},

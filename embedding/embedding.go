@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/builtin"
+	"github.com/vaultgraph/vaultgraph/embedding/minilm"
 )
 
 // Provider names, the values of the embedding.provider setting.
@@ -27,13 +28,25 @@ const (
 	DefaultOpenAIModel = "text-embedding-3-small"
 )
 
+// Models of the built-in provider, the values its embedding.model takes.
+const (
+	// BuiltinTransformer (the default, also for "") is all-MiniLM-L6-v2
+	// run in process, with the static table as its fast tier (NewFast).
+	BuiltinTransformer = "minilm"
+	// BuiltinStatic is the static table alone: thousands of notes a second
+	// and no background work, for machines where the transformer is too
+	// slow; lower quality (docs/SEARCH.md).
+	BuiltinStatic = "static"
+)
+
 // New returns the embedder of provider: ProviderBuiltin (also for ""),
 // ProviderOllama, ProviderOpenAI, or ProviderNone, which returns (nil, nil):
 // semantic search is off. url and model fall back to the provider's
 // defaults when empty; apiKey is sent as a bearer token when not empty (an
 // OpenAI-compatible server on the local machine usually needs none). The
-// built-in provider has exactly one model and no URL: setting either is an
-// error rather than silently ignored. New does not contact the provider.
+// built-in provider has no URL and two models, BuiltinTransformer (the
+// default) and BuiltinStatic; anything else is an error rather than
+// silently ignored. New does not contact the provider.
 func New(provider, url, model, apiKey string, opts ...Option) (core.Embedder, error) {
 	o := defaultOptions()
 	for _, opt := range opts {
@@ -46,10 +59,16 @@ func New(provider, url, model, apiKey string, opts ...Option) (core.Embedder, er
 	case ProviderNone:
 		return nil, nil
 	case "", ProviderBuiltin:
-		if url != "" || model != "" {
-			return nil, core.InvalidArgument("embedding: the builtin provider takes no url or model (got url %q, model %q); unset them or choose ollama or openai", url, model)
+		switch {
+		case url != "":
+			return nil, core.InvalidArgument("embedding: the builtin provider takes no url (got %q); unset it or choose ollama or openai", url)
+		case model == "" || model == BuiltinTransformer:
+			return nonNil(minilm.New())
+		case model == BuiltinStatic:
+			return nonNil(builtin.New())
+		default:
+			return nil, core.InvalidArgument("embedding: the builtin provider's model is %s (default) or %s, got %q", BuiltinTransformer, BuiltinStatic, model)
 		}
-		return nonNil(builtin.New())
 	case ProviderOllama:
 		return nonNil(newRemote(ProviderOllama, ollamaWire{}, orDefault(url, DefaultOllamaURL), orDefault(model, DefaultOllamaModel), apiKey, o))
 	case ProviderOpenAI:

@@ -18,7 +18,19 @@ func TestNewChoosesProvider(t *testing.T) {
 		e, err := New(name, "", "", "")
 		require.NoError(t, err)
 		assert.Equal(t, ProviderBuiltin, e.Name())
-		assert.Equal(t, 256, e.Dimension())
+		assert.Equal(t, 384, e.Dimension(), "the transformer by default")
+		fast, err := NewFast(name, "")
+		require.NoError(t, err)
+		assert.Equal(t, 384, fast.Dimension(), "the static table, padded")
+		assert.NotEqual(t, e.Model(), fast.Model())
+	}
+	e, err = New(ProviderBuiltin, "", BuiltinStatic, "")
+	require.NoError(t, err)
+	assert.Equal(t, 256, e.Dimension())
+	for _, tc := range []struct{ provider, model string }{{ProviderBuiltin, BuiltinStatic}, {ProviderOllama, ""}, {ProviderOpenAI, ""}} {
+		fast, err := NewFast(tc.provider, tc.model)
+		require.NoError(t, err)
+		assert.Nil(t, fast, "%s %s has one tier", tc.provider, tc.model)
 	}
 
 	e, err = New(ProviderOllama, "", "", "")
@@ -57,4 +69,30 @@ func TestProbeDimensionAsksOnlyWhenUnknown(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 6, d)
 	assert.Equal(t, 1, f.requests())
+}
+
+func TestFastTierPadsAndCalibrates(t *testing.T) {
+	fast, err := NewFast(ProviderBuiltin, "")
+	require.NoError(t, err)
+	static, err := New(ProviderBuiltin, "", BuiltinStatic, "")
+	require.NoError(t, err)
+	texts := []string{"splitting long documents into pieces", ""}
+	got, err := fast.Embed(t.Context(), texts)
+	require.NoError(t, err)
+	want, err := static.Embed(t.Context(), texts)
+	require.NoError(t, err)
+	for i := range texts {
+		require.Len(t, got[i], 384)
+		assert.Equal(t, want[i], got[i][:256])
+		assert.Equal(t, make([]float32, 128), got[i][256:])
+	}
+	c := fast.(interface{ Calibrate(float64) float64 })
+	prev := -2.0
+	for x := -1.0; x <= 1; x += 0.01 {
+		y := c.Calibrate(x)
+		assert.GreaterOrEqual(t, y, prev, "monotone at %g", x)
+		assert.True(t, y >= -1 && y <= 1)
+		prev = y
+	}
+	assert.Equal(t, 1.0, c.Calibrate(1))
 }

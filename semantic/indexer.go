@@ -4,7 +4,10 @@
 // The Indexer embeds the notes a store reports stale (no vector of the
 // embedder's model for their current content hash), in batches, and stores
 // the vectors; it runs once after a sync and again whenever the store
-// receives notes (NotifyingStore). The Searcher fuses the store's nearest
+// receives notes (NotifyingStore). With a fast tier (the built-in
+// provider's static table beside its transformer), a note without any
+// current vector gets the fast tier's first, so it is searchable at once,
+// and the slow model's vectors then replace them in the background. The Searcher fuses the store's nearest
 // vectors with its keyword relevance (embedding/hybrid) and implements
 // core.Searcher for the graph service.
 //
@@ -17,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -25,6 +29,7 @@ import (
 // Defaults of IndexerConfig.
 const (
 	DefaultBatchSize        = 256
+	DefaultSlowBatchSize    = 32
 	DefaultProgressInterval = 3 * time.Second
 	DefaultDebounce         = 200 * time.Millisecond
 	DefaultRetryMin         = time.Second
@@ -43,8 +48,20 @@ type IndexerConfig struct {
 	Project  string
 	Store    Store
 	Embedder core.Embedder
-	// BatchSize is how many notes are embedded and stored at once.
+	// Fast, when set, is a fast tier of Embedder (embedding.NewFast): notes
+	// with no current vector of either model are embedded by Fast first,
+	// then every note by Embedder, whose vector replaces Fast's.
+	Fast core.Embedder
+	// BatchSize is how many notes are embedded and stored at once
+	// (DefaultBatchSize); with a fast tier it applies to Fast, and
+	// Embedder's batches are DefaultSlowBatchSize (each a few seconds of
+	// transformer work, so a stop loses little).
 	BatchSize int
+	// SlowBatchSize sets Embedder's batches when Fast is set.
+	SlowBatchSize int
+	// OnProgress, when set, hears about each pass's progress (start, every
+	// ProgressInterval, end), e.g. to show it in vaultgraph status.
+	OnProgress func(Progress)
 	// ProgressInterval is how often a long pass logs its progress.
 	ProgressInterval time.Duration
 	// Debounce is how long Run waits after a notification for more
@@ -58,17 +75,30 @@ type IndexerConfig struct {
 // Indexer embeds stale notes. It is safe for concurrent use; passes never
 // overlap.
 type Indexer struct {
-	cfg    IndexerConfig
-	log    *slog.Logger
-	pass   sync.Mutex    // one pass at a time
-	notify chan struct{} // buffered(1): a pass is wanted
+	cfg     IndexerConfig
+	log     *slog.Logger
+	pass    sync.Mutex    // one pass at a time
+	notify  chan struct{} // buffered(1): a pass is wanted
+	pending atomic.Int64  // notes without a vector of Embedder's model at the last count; -1 before
 }
 
 // IndexStats summarises one pass.
 type IndexStats struct {
-	Stale    int           // notes found stale at the start
-	Embedded int           // notes whose vector was stored
-	Duration time.Duration // wall time
+	Stale       int           // notes found stale for Embedder's model at the start
+	Fast        int           // notes given a vector of the fast tier first
+	Embedded    int           // notes whose vector of Embedder's model was stored
+	Interrupted bool          // the pass stopped early to give new notes their fast vectors
+	Duration    time.Duration // wall time
+}
+
+// Progress is where the indexer stands with Embedder's model.
+type Progress struct {
+	Model    string
+	Embedded int     // notes embedded by this pass so far
+	Total    int     // notes stale for the model when the pass started
+	Rate     float64 // notes per second in this pass
+	Done     bool    // the pass finished: every note has a current vector of the model
+	Updated  time.Time
 }
 
 // NewIndexer checks cfg and returns an Indexer.
@@ -89,6 +119,9 @@ func NewIndexer(cfg IndexerConfig) (*Indexer, error) {
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultBatchSize
 	}
+	if cfg.SlowBatchSize <= 0 {
+		cfg.SlowBatchSize = DefaultSlowBatchSize
+	}
 	if cfg.ProgressInterval <= 0 {
 		cfg.ProgressInterval = DefaultProgressInterval
 	}
@@ -104,8 +137,16 @@ func NewIndexer(cfg IndexerConfig) (*Indexer, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Indexer{cfg: cfg, log: cfg.Logger, notify: make(chan struct{}, 1)}, nil
+	ix := &Indexer{cfg: cfg, log: cfg.Logger, notify: make(chan struct{}, 1)}
+	ix.pending.Store(-1)
+	return ix, nil
 }
+
+// Pending is how many notes had no current vector of Embedder's model at
+// the indexer's last count, less those embedded since; -1 before the first
+// count. While it is above 0 with a fast tier, some notes are searchable
+// only through their fast vectors (Searcher asks).
+func (ix *Indexer) Pending() int { return int(ix.pending.Load()) }
 
 // Notify asks Run for a pass soon; it never blocks.
 func (ix *Indexer) Notify() {
@@ -128,45 +169,155 @@ func Text(n *core.Note) string {
 // as soon as it is embedded, so an interrupted pass keeps its work. Notes
 // are read again right before embedding, and the vector records the hash
 // of what was read, so a note edited meanwhile stays stale for the next
-// pass. Progress is logged every ProgressInterval.
+// pass. With a fast tier, the notes with no current vector of either model
+// get the fast tier's first. Progress is logged every ProgressInterval.
 func (ix *Indexer) IndexStale(ctx context.Context) (IndexStats, error) {
+	return ix.index(ctx, false)
+}
+
+// IndexFast gives every note without a current vector of either model its
+// fast tier's vector, and embeds nothing with Embedder: the quick part of
+// a pass, after which every note is searchable. Without a fast tier it is
+// IndexStale.
+func (ix *Indexer) IndexFast(ctx context.Context) (IndexStats, error) {
+	if ix.cfg.Fast == nil {
+		return ix.IndexStale(ctx)
+	}
 	ix.pass.Lock()
 	defer ix.pass.Unlock()
 	start := time.Now()
 	var stats IndexStats
-	model := ix.cfg.Embedder.Model()
+	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, ix.cfg.Embedder.Model())
+	if err != nil {
+		return stats, fmt.Errorf("semantic: list stale notes: %w", err)
+	}
+	stats.Stale = len(stale)
+	ix.pending.Store(int64(len(stale)))
+	stats.Fast, err = ix.indexFast(ctx, stale)
+	stats.Duration = time.Since(start)
+	return stats, err
+}
+
+// index is one pass; interruptible passes (Run's, with a fast tier) stop
+// between slow batches when notes were written meanwhile, so that the next
+// pass gives them fast vectors within seconds instead of after the whole
+// slow pass.
+func (ix *Indexer) index(ctx context.Context, interruptible bool) (IndexStats, error) {
+	ix.pass.Lock()
+	defer ix.pass.Unlock()
+	start := time.Now()
+	var stats IndexStats
+	best := ix.cfg.Embedder
+	model := best.Model()
 	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, model)
 	if err != nil {
 		return stats, fmt.Errorf("semantic: list stale notes: %w", err)
 	}
 	stats.Stale = len(stale)
+	ix.pending.Store(int64(len(stale)))
 	if len(stale) == 0 {
+		ix.report(Progress{Model: model, Done: true})
 		return stats, nil
 	}
-	ix.log.Info("semantic: embedding notes", "notes", len(stale), "provider", ix.cfg.Embedder.Name(), "model", model)
+	batchSize := ix.cfg.BatchSize
+	if fast := ix.cfg.Fast; fast != nil {
+		batchSize = ix.cfg.SlowBatchSize
+		n, err := ix.indexFast(ctx, stale)
+		stats.Fast = n
+		if err != nil {
+			stats.Duration = time.Since(start)
+			return stats, err
+		}
+	}
+	ix.log.Info("semantic: embedding notes", "notes", len(stale), "provider", best.Name(), "model", model)
 	lastLog := time.Now()
-	for b := 0; b < len(stale); b += ix.cfg.BatchSize {
-		batch := stale[b:min(b+ix.cfg.BatchSize, len(stale))]
-		n, err := ix.embedBatch(ctx, model, batch)
+	progress := func(done bool) Progress {
+		secs := time.Since(start).Seconds()
+		return Progress{Model: model, Embedded: stats.Embedded, Total: len(stale), Rate: float64(stats.Embedded) / max(secs, 1e-3), Done: done}
+	}
+	ix.report(progress(false))
+	for b := 0; b < len(stale); b += batchSize {
+		batch := stale[b:min(b+batchSize, len(stale))]
+		n, err := ix.embedBatch(ctx, best, batch)
 		stats.Embedded += n
+		ix.pending.Add(-int64(len(batch)))
 		if err != nil {
 			stats.Duration = time.Since(start)
 			return stats, err
 		}
 		if time.Since(lastLog) >= ix.cfg.ProgressInterval {
 			lastLog = time.Now()
+			p := progress(false)
 			ix.log.Info("semantic: embedding progress", "done", b+len(batch), "total", len(stale),
-				"seconds", time.Since(start).Seconds())
+				"seconds", time.Since(start).Seconds(), "notes_per_s", p.Rate, "model", model)
+			ix.report(p)
+		}
+		if interruptible && ix.cfg.Fast != nil && len(ix.notify) > 0 && b+len(batch) < len(stale) {
+			stats.Interrupted = true
+			stats.Duration = time.Since(start)
+			ix.log.Info("semantic: notes written; embedding them before the rest", "done", b+len(batch), "total", len(stale))
+			ix.report(progress(false))
+			return stats, nil
 		}
 	}
 	stats.Duration = time.Since(start)
-	ix.log.Info("semantic: embedding done", "embedded", stats.Embedded, "seconds", stats.Duration.Seconds())
+	ix.report(progress(true))
+	ix.log.Info("semantic: embedding done", "embedded", stats.Embedded, "seconds", stats.Duration.Seconds(), "model", model)
 	return stats, nil
+}
+
+// indexFast gives the notes of stale (by ID ascending) that have no
+// current vector of the fast tier either their fast vector.
+func (ix *Indexer) indexFast(ctx context.Context, stale []core.StaleNote) (int, error) {
+	fast := ix.cfg.Fast
+	staleFast, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, fast.Model())
+	if err != nil {
+		return 0, fmt.Errorf("semantic: list stale notes: %w", err)
+	}
+	need := intersectByID(stale, staleFast)
+	if len(need) == 0 {
+		return 0, nil
+	}
+	start := time.Now()
+	done := 0
+	for b := 0; b < len(need); b += ix.cfg.BatchSize {
+		n, err := ix.embedBatch(ctx, fast, need[b:min(b+ix.cfg.BatchSize, len(need))])
+		done += n
+		if err != nil {
+			return done, err
+		}
+	}
+	ix.log.Info("semantic: notes searchable through the fast tier", "notes", done, "model", fast.Model(),
+		"seconds", time.Since(start).Seconds())
+	return done, nil
+}
+
+// intersectByID returns the notes of a (by ID ascending) whose ID is in b
+// (by ID ascending too).
+func intersectByID(a, b []core.StaleNote) []core.StaleNote {
+	var out []core.StaleNote
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j].ID < x.ID {
+			j++
+		}
+		if j < len(b) && b[j].ID == x.ID {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (ix *Indexer) report(p Progress) {
+	if ix.cfg.OnProgress != nil {
+		p.Updated = time.Now()
+		ix.cfg.OnProgress(p)
+	}
 }
 
 // embedBatch embeds and stores one batch; it returns how many vectors it
 // stored.
-func (ix *Indexer) embedBatch(ctx context.Context, model string, batch []core.StaleNote) (int, error) {
+func (ix *Indexer) embedBatch(ctx context.Context, e core.Embedder, batch []core.StaleNote) (int, error) {
 	ids := make([]string, len(batch))
 	for i, s := range batch {
 		ids[i] = s.ID
@@ -182,19 +333,19 @@ func (ix *Indexer) embedBatch(ctx context.Context, model string, batch []core.St
 	for i := range notes {
 		texts[i] = Text(&notes[i])
 	}
-	vecs, err := ix.cfg.Embedder.Embed(ctx, texts)
+	vecs, err := e.Embed(ctx, texts)
 	if err != nil {
 		return 0, fmt.Errorf("semantic: embed %d notes: %w", len(texts), err)
 	}
 	if len(vecs) != len(notes) {
 		return 0, core.NewProviderError("embed notes",
-			fmt.Errorf("%d vectors for %d texts from %s", len(vecs), len(notes), ix.cfg.Embedder.Name()))
+			fmt.Errorf("%d vectors for %d texts from %s", len(vecs), len(notes), e.Name()))
 	}
 	out := make([]core.NoteVector, len(notes))
 	for i := range notes {
 		out[i] = core.NoteVector{ID: notes[i].ID, Hash: notes[i].Hash, Vector: vecs[i]}
 	}
-	if err := ix.cfg.Store.SetNoteVectors(ctx, ix.cfg.Project, model, out); err != nil {
+	if err := ix.cfg.Store.SetNoteVectors(ctx, ix.cfg.Project, e.Model(), out); err != nil {
 		return 0, fmt.Errorf("semantic: store %d vectors: %w", len(out), err)
 	}
 	return len(out), nil
@@ -215,7 +366,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if _, err := ix.IndexStale(ctx); err != nil {
+		if _, err := ix.index(ctx, true); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}

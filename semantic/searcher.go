@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/hybrid"
@@ -27,24 +29,47 @@ const (
 // answers from keyword relevance alone, whose share of the score is at
 // most 1 - VectorWeight, and logs the failure: a degraded answer beats
 // none for a model looking for a note.
+//
+// With a fast tier (WithFastTier), a note is compared through the best
+// vector it has: its vector of the embedder's model, or, while it has
+// none yet, its fast vector, whose cosine is first mapped onto the
+// embedder's scale (the fast tier's Calibrate method).
 type Searcher struct {
 	project  string
 	store    core.SearchStore
 	embedder core.Embedder
+	fast     core.Embedder
+	pending  func() int
 	weight   float64
 	log      *slog.Logger
 }
 
+// SearcherOption tunes a Searcher.
+type SearcherOption func(*Searcher)
+
+// WithFastTier makes searches also compare the notes that have only a
+// vector of fast (see IndexerConfig.Fast), as long as pending (usually
+// Indexer.Pending) is not 0: some notes still wait for the embedder's
+// vector. fast may have a method Calibrate(float64) float64 mapping its
+// cosines onto the embedder's; without one they are compared as they are.
+func WithFastTier(fast core.Embedder, pending func() int) SearcherOption {
+	return func(s *Searcher) { s.fast, s.pending = fast, pending }
+}
+
 // NewSearcher returns a Searcher over project's notes in store; logger
 // (nil: discarded) hears about embedding failures.
-func NewSearcher(project string, store core.SearchStore, embedder core.Embedder, logger *slog.Logger) (*Searcher, error) {
+func NewSearcher(project string, store core.SearchStore, embedder core.Embedder, logger *slog.Logger, opts ...SearcherOption) (*Searcher, error) {
 	if project == "" || store == nil || embedder == nil {
 		return nil, errors.New("semantic: searcher needs a project, a store and an embedder")
 	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Searcher{project: project, store: store, embedder: embedder, weight: hybrid.DefaultVectorWeight, log: logger}, nil
+	s := &Searcher{project: project, store: store, embedder: embedder, weight: hybrid.DefaultVectorWeight, log: logger}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
 }
 
 var _ core.Searcher = (*Searcher)(nil)
@@ -67,8 +92,23 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 		hits, err := s.store.KeywordSearch(ctx, s.project, query, n)
 		keywordDone <- result{hits, err}
 	}()
+	var fastDone chan result
+	if s.fast != nil && (s.pending == nil || s.pending() != 0) {
+		fastDone = make(chan result, 1)
+		go func() {
+			hits, err := s.fastHalf(ctx, query, n)
+			fastDone <- result{hits, err}
+		}()
+	}
 	vector, err := s.vectorHalf(ctx, query, n)
 	kw := <-keywordDone
+	if fastDone != nil {
+		f := <-fastDone
+		if err == nil {
+			err = f.err
+		}
+		vector = mergeBest(vector, f.hits, n)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -106,4 +146,62 @@ func (s *Searcher) vectorHalf(ctx context.Context, query string, n int) ([]core.
 			"provider", s.embedder.Name(), "err", err)
 		return nil, nil
 	}
+}
+
+// fastHalf returns the n nearest notes by their fast vectors, scores mapped
+// onto the embedder's scale; nil without an error when the fast tier
+// failed.
+func (s *Searcher) fastHalf(ctx context.Context, query string, n int) ([]core.ScoredID, error) {
+	vecs, err := s.fast.Embed(ctx, []string{query})
+	if err != nil || len(vecs) != 1 {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("semantic: embed query: %w", ctx.Err())
+		}
+		s.log.Warn("semantic: the fast tier failed to embed the query", "err", err)
+		return nil, nil
+	}
+	hits, err := s.store.VectorSearch(ctx, s.project, s.fast.Model(), vecs[0], n)
+	if err != nil {
+		return nil, fmt.Errorf("semantic: vector search: %w", err)
+	}
+	if c, ok := s.fast.(interface{ Calibrate(float64) float64 }); ok {
+		for i := range hits {
+			hits[i].Score = min(1, max(0, c.Calibrate(hits[i].Score)))
+		}
+	}
+	return hits, nil
+}
+
+// mergeBest merges two vector rankings (a note has one vector, so they are
+// normally disjoint; a note in both keeps its better score) into the n
+// best, score descending, ties by ID.
+func mergeBest(a, b []core.ScoredID, n int) []core.ScoredID {
+	if len(b) == 0 {
+		return a
+	}
+	best := make(map[string]float64, len(a)+len(b))
+	for _, list := range [][]core.ScoredID{a, b} {
+		for _, h := range list {
+			if cur, ok := best[h.ID]; !ok || h.Score > cur {
+				best[h.ID] = h.Score
+			}
+		}
+	}
+	out := make([]core.ScoredID, 0, len(best))
+	for id, sc := range best {
+		out = append(out, core.ScoredID{ID: id, Score: sc})
+	}
+	slices.SortFunc(out, func(x, y core.ScoredID) int {
+		switch {
+		case x.Score > y.Score:
+			return -1
+		case x.Score < y.Score:
+			return 1
+		}
+		return strings.Compare(x.ID, y.ID)
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
 }

@@ -94,7 +94,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		return nil, err
 	}
 	served := cfg.ServedProjects()
-	sem, err := newSearch(cfg, served[0].Key, store, logger)
+	sem, err := newSearch(cfg, served[0].Key, store, vaultStateDir(cfg.StateDir, served[0].Path), logger)
 	if err != nil {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err

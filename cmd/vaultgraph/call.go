@@ -62,7 +62,7 @@ func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s st
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
-	a.indexNow(ctx, 0)
+	a.indexNow(ctx, 0, true)
 	toolList, err := a.tools()
 	if err != nil {
 		return err

@@ -115,7 +115,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
-	a.indexNow(ctx, firstPassBudget)
+	a.indexNow(ctx, firstPassBudget, false)
 	toolList, err := a.tools()
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 )
@@ -34,6 +35,30 @@ func writeStoreStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 		writeNeo4jStatus(ctx, w, cfg, logger)
 	default:
 		writeEmbeddedStatus(w, cfg)
+	}
+	writeEmbeddingStatus(w, cfg)
+}
+
+// writeEmbeddingStatus says where the background embedding stands, from
+// the progress file the indexer of serve or sync keeps in the vault's
+// state folder.
+func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
+	served := cfg.ServedProjects()
+	if len(served) == 0 || cfg.Embedding.Provider == embedding.ProviderNone {
+		return
+	}
+	p, ok := readProgress(vaultStateDir(cfg.StateDir, served[0].Path))
+	fmt.Fprintln(w)
+	switch {
+	case !ok:
+		fmt.Fprintln(w, "embedding: no pass recorded yet (serve or sync embeds the notes)")
+	case p.Done:
+		fmt.Fprintf(w, "embedding: every note has a vector of %s (last pass embedded %d, %s)\n",
+			p.Model, p.Embedded, p.Updated.Format(time.RFC3339))
+	default:
+		fmt.Fprintf(w, "embedding: %d of %d notes embedded with %s by the last pass (%.1f notes/s, %s); "+
+			"notes without one are searched through the static table and keywords until a serve or sync --watch embeds them\n",
+			p.Embedded, p.Total, p.Model, p.NotesPerS, p.Updated.Format(time.RFC3339))
 	}
 }
 

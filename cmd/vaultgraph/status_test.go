@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -83,4 +85,19 @@ func TestStatusReportsAnUnreachableNeo4jWithoutFailing(t *testing.T) {
 	r := runCLI(t, "status", "--store", "neo4j")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Regexp(t, `(?m)^store: neo4j at bolt://127\.0\.0\.1:1\n  unreachable: .+`, r.stdout)
+}
+
+func TestStatusSaysWhereEmbeddingStands(t *testing.T) {
+	dir := isolate(t)
+	vault := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(vault, "a.md"), []byte("# A\n\nsplitting long documents into chunks\n"), 0o600))
+	r := runCLI(t, "status", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "embedding: no pass recorded yet")
+
+	r = runCLI(t, "sync", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	r = runCLI(t, "status", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `embedding: every note has a vector of all-minilm-l6-v2-int8:[0-9a-f]{12} \(last pass embedded 1,`, r.stdout)
 }

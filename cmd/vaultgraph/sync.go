@@ -57,13 +57,13 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 		if err := a.projects.Sync(ctx); err != nil {
 			return fmt.Errorf("sync project records: %w", err)
 		}
-		a.indexNow(ctx, 0)
+		a.indexNow(ctx, 0, true)
 		return nil
 	}
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
-	a.indexNow(ctx, firstPassBudget)
+	a.indexNow(ctx, firstPassBudget, false)
 	indexCtx, stopIndexer := context.WithCancel(ctx)
 	var indexer sync.WaitGroup
 	indexer.Go(func() { a.runIndexer(indexCtx) })

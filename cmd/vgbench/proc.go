@@ -26,6 +26,12 @@ type target struct {
 // VAULTGRAPH_ setting of the user's (but the VAULTGRAPH_PPROF developer
 // switch, to profile a benchmark's serve), plus a config home with no
 // config file, so only the flags and env the benchmark sets apply.
+//
+// The built-in provider runs with its static table alone
+// (embedding.model: static): the default transformer's first embedding of
+// 100k notes takes hours on 2 cores, and its background work would share
+// the CPUs with every read measured. The transformer's search latency and
+// throughput are measured in process (docs/BENCHMARKS.md, issue 27).
 func baseEnv(configHome string, extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -34,7 +40,7 @@ func baseEnv(configHome string, extra []string) []string {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "XDG_CONFIG_HOME="+configHome, "VAULTGRAPH_LOG_LEVEL=warn")
+	env = append(env, "XDG_CONFIG_HOME="+configHome, "VAULTGRAPH_LOG_LEVEL=warn", "VAULTGRAPH_EMBEDDING_MODEL=static")
 	return append(env, extra...)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/embedding/builtin"
 	"github.com/vaultgraph/vaultgraph/embedding/hybrid"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
@@ -109,6 +110,9 @@ func TestHardEval(t *testing.T) {
 	require.NoError(t, err)
 	tr, err := minilm.New()
 	require.NoError(t, err)
+	fast, err := embedding.NewFast(embedding.ProviderBuiltin, "")
+	require.NoError(t, err)
+	calibrator := fast.(interface{ Calibrate(float64) float64 })
 	ctx := t.Context()
 
 	methods := []string{
@@ -121,9 +125,9 @@ func TestHardEval(t *testing.T) {
 		"**transformer hybrid 0.7** (default)",
 		"transformer hybrid 0.8",
 		"transformer + BM25, RRF k=60",
-		"mixed: half the notes static, hybrid 0.7",
-		"mixed, query-note linear map, hybrid 0.7",
-		"mixed, query-note quantile map, hybrid 0.7",
+		"mixed: half the notes static, note-note line, hybrid 0.7",
+		"mixed, query-note line, hybrid 0.7",
+		"mixed, quantile map (as search does), hybrid 0.7",
 	}
 	chunked := mode == "chunks"
 	if chunked {
@@ -144,6 +148,7 @@ func TestHardEval(t *testing.T) {
 	group("all")
 
 	corpusNames := []string{"godoc", "manpages", "examples"}
+	var pairsStatic, pairsTr []float64 // every query-note cosine of both models
 	var embedTime time.Duration
 	var embedded int
 	for _, corpus := range corpusNames {
@@ -186,7 +191,13 @@ func TestHardEval(t *testing.T) {
 				qsAll, qtAll = append(qsAll, a[0]), append(qtAll, b[0])
 			}
 		}
-		lin, quant := calibrateQueries(qsAll, qtAll, staticVecs, trVecs)
+		lin := calibrateQueries(qsAll, qtAll, staticVecs, trVecs)
+		for q := range qsAll {
+			for i := range staticVecs {
+				pairsStatic = append(pairsStatic, dot(qsAll[q], staticVecs[i]))
+				pairsTr = append(pairsTr, dot(qtAll[q], trVecs[i]))
+			}
+		}
 		for _, q := range file.Queries {
 			if q.Corpus != corpus {
 				continue
@@ -233,7 +244,7 @@ func TestHardEval(t *testing.T) {
 				hybrid.RRF(hybrid.DefaultRRFK, 0, head(tv, 30), head(kw, 30)),
 				hybrid.Weighted(0.7, 0, mixed, kw),
 				hybrid.Weighted(0.7, 0, mixedWith(lin), kw),
-				hybrid.Weighted(0.7, 0, mixedWith(quant), kw),
+				hybrid.Weighted(0.7, 0, mixedWith(calibrator.Calibrate), kw),
 			}
 			if chunked {
 				best := make([]core.ScoredID, len(notes))
@@ -264,6 +275,17 @@ func TestHardEval(t *testing.T) {
 		}
 		t.Log("\n" + b.String())
 	}
+	// The quantiles embedding.NewFast's Calibrate interpolates.
+	slices.Sort(pairsStatic)
+	slices.Sort(pairsTr)
+	var qs, qt []string
+	percentiles := []float64{0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95, 96, 97, 98, 99, 99.5, 99.8, 100}
+	for _, p := range percentiles {
+		i := int(p / 100 * float64(len(pairsStatic)-1))
+		qs, qt = append(qs, fmt.Sprintf("%.4f", pairsStatic[i])), append(qt, fmt.Sprintf("%.4f", pairsTr[i]))
+	}
+	t.Logf("query-note cosine percentiles %v over %d pairs:\nstatic: %s\ntransformer: %s",
+		percentiles, len(pairsStatic), strings.Join(qs, ", "), strings.Join(qt, ", "))
 	a := all["all"]
 	def, trOnly, bm25 := a[6], a[3], a[0]
 	t.Logf("default hybrid recall@5 %.3f: transformer alone %.3f (%+.3f), BM25 %.3f (%+.3f)",
@@ -422,28 +444,16 @@ func calibrate(static, tr [][]float32) func(float64) float64 {
 }
 
 // calibrateQueries fits the transformer's query-note cosines against the
-// static table's over every query and note: a least-squares line, and a
-// quantile map (a static score goes to the transformer score of the same
-// rank).
-func calibrateQueries(qs, qt, static, tr [][]float32) (linear, quantile func(float64) float64) {
-	var xs, ys []float64
+// static table's over every query and note: a least-squares line.
+func calibrateQueries(qs, qt, static, tr [][]float32) func(float64) float64 {
+	var sx, sy, sxx, sxy, n float64
 	for q := range qs {
 		for i := range static {
-			xs = append(xs, dot(qs[q], static[i]))
-			ys = append(ys, dot(qt[q], tr[i]))
+			x, y := dot(qs[q], static[i]), dot(qt[q], tr[i])
+			sx, sy, sxx, sxy, n = sx+x, sy+y, sxx+x*x, sxy+x*y, n+1
 		}
-	}
-	var sx, sy, sxx, sxy float64
-	n := float64(len(xs))
-	for i := range xs {
-		sx, sy, sxx, sxy = sx+xs[i], sy+ys[i], sxx+xs[i]*xs[i], sxy+xs[i]*ys[i]
 	}
 	a := (n*sxy - sx*sy) / (n*sxx - sx*sx)
 	b := (sy - a*sx) / n
-	slices.Sort(xs)
-	slices.Sort(ys)
-	return func(x float64) float64 { return a*x + b }, func(x float64) float64 {
-		i, _ := slices.BinarySearch(xs, x)
-		return ys[min(i, len(ys)-1)]
-	}
+	return func(x float64) float64 { return a*x + b }
 }

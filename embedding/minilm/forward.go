@@ -54,7 +54,9 @@ func (s *state) reset(m *model, n, workers int) {
 // writes the mean of the last hidden states, L2-normalised, into out.
 // workers > 1 splits each step's work across that many goroutines (for
 // one short text, a query); batches run one sequence per goroutine instead.
-func (m *model) forward(s *state, ids []int32, workers int, out []float32) {
+// It gives up between layers once done is closed (a long note takes a
+// while, more under the race detector) and then returns false.
+func (m *model) forward(s *state, ids []int32, workers int, out []float32, done <-chan struct{}) bool {
 	h := m.hdr
 	H, dh := h.Hidden, h.Hidden/h.Heads
 	s.reset(m, len(ids), workers)
@@ -71,6 +73,11 @@ func (m *model) forward(s *state, ids []int32, workers int, out []float32) {
 	layerNorm(s.h, s.rows, H, m.embLN, eps)
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	for li := range m.layers {
+		select {
+		case <-done:
+			return false
+		default:
+		}
 		l := &m.layers[li]
 		matmul(s.qkv, 3*H, s.h, H, s.rows, l.qkv, workers)
 		parallel(h.Heads, workers, func(worker, lo, hi int) {
@@ -98,12 +105,13 @@ func (m *model) forward(s *state, ids []int32, workers int, out []float32) {
 	}
 	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
 		clear(out)
-		return
+		return true
 	}
 	inv := float32(1 / math.Sqrt(sum))
 	for i := range out {
 		out[i] *= inv
 	}
+	return true
 }
 
 // attention computes head hd's context for every token into s.ctx.

@@ -27,6 +27,9 @@ import (
 // provider's second, slower and better model.
 const Name = builtin.Name
 
+// Dimension is the length of the transformer's vectors.
+const Dimension = 384
+
 // Special tokens of the vocabulary.
 const (
 	clsID = 101
@@ -39,12 +42,13 @@ var modelBin []byte
 // Embedder embeds texts with the transformer. It implements core.Embedder
 // and is safe for concurrent use.
 type Embedder struct {
-	m       *model
-	id      string
-	tok     *wordpiece.Tokenizer
-	workers int
-	states  sync.Pool // *state
-	ids     sync.Pool // *[]int32
+	m            *model
+	id           string
+	tok          *wordpiece.Tokenizer
+	workers      int       // goroutines splitting one text's products
+	batchWorkers int       // texts of a batch embedded at once
+	states       sync.Pool // *state
+	ids          sync.Pool // *[]int32
 }
 
 var shared = sync.OnceValues(func() (*model, error) { return decode(modelBin) })
@@ -59,13 +63,25 @@ var modelID = sync.OnceValue(func() string {
 // Option tunes an Embedder.
 type Option func(*Embedder)
 
-// WithWorkers sets how many goroutines one Embed call uses (default
-// GOMAXPROCS): a batch embeds that many texts at once, a single text
-// splits its products across them.
+// WithWorkers sets how many goroutines split one text's products when
+// Embed is given a single text (a query; default GOMAXPROCS).
 func WithWorkers(n int) Option {
 	return func(e *Embedder) {
 		if n > 0 {
 			e.workers = n
+		}
+	}
+}
+
+// WithBatchWorkers sets how many texts of a batch (Embed given several)
+// are embedded at once, one goroutine each. The default, GOMAXPROCS - 1
+// (at least 1), leaves a CPU to the rest of the process: batches are the
+// background indexing of a vault, which must not starve the searches and
+// tool calls served meanwhile.
+func WithBatchWorkers(n int) Option {
+	return func(e *Embedder) {
+		if n > 0 {
+			e.batchWorkers = n
 		}
 	}
 }
@@ -82,10 +98,14 @@ func New(opts ...Option) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.hdr.Hidden != Dimension {
+		return nil, fmt.Errorf("minilm: model of %d dimensions, want %d", m.hdr.Hidden, Dimension)
+	}
 	if tok.VocabSize() != m.hdr.VocabSize {
 		return nil, fmt.Errorf("minilm: vocabulary of %d tokens, model of %d", tok.VocabSize(), m.hdr.VocabSize)
 	}
-	e := &Embedder{m: m, id: modelID(), tok: tok, workers: runtime.GOMAXPROCS(0)}
+	procs := runtime.GOMAXPROCS(0)
+	e := &Embedder{m: m, id: modelID(), tok: tok, workers: procs, batchWorkers: max(1, procs-1)}
 	for _, o := range opts {
 		o(e)
 	}
@@ -125,8 +145,8 @@ func (e *Embedder) idBuf() *[]int32 {
 
 // Embed returns one L2-normalised 384-dimensional vector per text, the
 // mean of the encoder's last hidden states over the text's first
-// MaxTokens tokens. A text without tokens gives a zero vector. ctx is
-// checked between texts.
+// MaxTokens tokens. A text without tokens gives a zero vector. A cancelled
+// ctx stops it between layers.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	dim := e.m.hdr.Hidden
 	out := make([][]float32, len(texts))
@@ -134,23 +154,21 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	for i := range out {
 		out[i] = flat[i*dim : (i+1)*dim : (i+1)*dim]
 	}
-	if len(texts) == 1 || e.workers == 1 {
+	done := ctx.Done()
+	if len(texts) == 1 {
 		// One text: its products are split across the workers.
-		for i, text := range texts {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("minilm: embed: %w", err)
-			}
-			e.embedOne(text, e.workers, out[i])
+		if !e.embedOne(texts[0], e.workers, out[0], done) {
+			return nil, fmt.Errorf("minilm: embed: %w", ctx.Err())
 		}
 		return out, nil
 	}
-	// Several texts: one text per worker at a time.
+	// Several texts: one text per batch worker at a time.
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(e.workers, len(texts)) {
+	for range min(e.batchWorkers, len(texts)) {
 		wg.Go(func() {
 			for i := range next {
-				e.embedOne(texts[i], 1, out[i])
+				e.embedOne(texts[i], 1, out[i], done)
 			}
 		})
 	}
@@ -163,20 +181,24 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	}
 	close(next)
 	wg.Wait()
+	if err == nil {
+		err = ctx.Err() // a text given up half-way
+	}
 	if err != nil {
 		return nil, fmt.Errorf("minilm: embed: %w", err)
 	}
 	return out, nil
 }
 
-func (e *Embedder) embedOne(text string, workers int, out []float32) {
+// embedOne embeds text into out; false when done closed first.
+func (e *Embedder) embedOne(text string, workers int, out []float32, done <-chan struct{}) bool {
 	p := e.idBuf()
 	defer e.ids.Put(p)
 	ids := append((*p)[:0], clsID)
 	ids = e.tok.AppendIDs(ids, text)
 	if len(ids) == 1 {
 		*p = ids
-		return // nothing to embed: a zero vector
+		return true // nothing to embed: a zero vector
 	}
 	if limit := e.m.hdr.MaxTokens - 1; len(ids) > limit {
 		ids = ids[:limit]
@@ -188,5 +210,5 @@ func (e *Embedder) embedOne(text string, workers int, out []float32) {
 		s = &state{}
 	}
 	defer e.states.Put(s)
-	e.m.forward(s, ids, workers, out)
+	return e.m.forward(s, ids, workers, out, done)
 }

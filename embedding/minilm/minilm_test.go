@@ -1,6 +1,7 @@
 package minilm
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -47,7 +48,7 @@ func cosine(a, b []float32) float64 {
 func TestMatchesPython(t *testing.T) {
 	ref := loadReference(t)
 	for _, workers := range []int{1, 3} {
-		e, err := New(WithWorkers(workers))
+		e, err := New(WithWorkers(workers), WithBatchWorkers(workers))
 		require.NoError(t, err)
 		require.Equal(t, ref.MaxTokens, e.MaxTokens())
 		texts := make([]string, len(ref.Cases))
@@ -156,4 +157,15 @@ func TestExpInPlaceAndGELU(t *testing.T) {
 		exact := 0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2))
 		require.InDelta(t, exact, float64(g[i]), 2e-6, "gelu(%g)", v)
 	}
+}
+
+func TestEmbedStopsWhenCancelled(t *testing.T) {
+	e, err := New()
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = e.Embed(ctx, []string{"one text"})
+	require.ErrorIs(t, err, context.Canceled)
+	_, err = e.Embed(ctx, []string{"two", "texts"})
+	require.ErrorIs(t, err, context.Canceled)
 }
