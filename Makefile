@@ -14,7 +14,7 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin
 STATICCHECK_VERSION := v0.8.2
 EXAMPLE_VAULT ?= examples/vault
 
-.PHONY: help build dist run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak neo4j tools clean
+.PHONY: help build dist run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak conformance neo4j tools clean
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -86,6 +86,9 @@ soak: build ## reliability soak: 1000 SIGKILL runs (VAULTGRAPH_CRASH_RUNS), load
 		$(GO) test -count=1 -timeout 60m -v -run 'TestCrashSafety|TestLoad|TestWatcherStorm|TestDocumentSymlinkRace' ./integration/e2e/
 	VAULTGRAPH_SESSION_SOAK=$${VAULTGRAPH_SESSION_SOAK:-50000} \
 		$(GO) test -count=1 -timeout 30m -v -run 'TestHTTPSessionsKeepMemoryFlat' ./server/
+
+conformance: ## the official MCP conformance suite (server scenarios without fixture tools) against serve --http
+	bash scripts/conformance.sh
 
 neo4j: ## start a local Neo4j 5.26 from Maven jars (no Docker); prints the bolt URI
 	bash scripts/neo4j-local/neo4j-local.sh --data $${NEO4J_DATA:-$(CURDIR)/.neo4j-data} --port $${NEO4J_PORT:-7687}

@@ -83,6 +83,7 @@ type fixture struct {
 	vault    string
 	store    *memstore.Store
 	warnings *vault.Warnings
+	mirror   *vault.Mirror
 	mcp      *mcpserver.MCPServer
 }
 
@@ -124,6 +125,7 @@ func fixtureOn(t testing.TB, dir string, wrap func(core.GraphReader) core.GraphR
 	if _, err := mirror.Sync(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	f.mirror = mirror
 	f.warnings.Drain() // start without the seed's warnings
 	var reader core.GraphReader = store
 	if wrap != nil {

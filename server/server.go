@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/tools"
@@ -26,6 +28,26 @@ type Options struct {
 	Logger *slog.Logger
 	// Metrics, when set, counts every tool call by outcome and times it.
 	Metrics *metrics.Metrics
+	// Vault, when set, offers the vault's notes as resources, with
+	// prompts and completions (package resources).
+	Vault Surface
+	// Title is serverInfo's human-readable name.
+	Title string
+	// ClientLogs, when set, sends log lines to the sessions that asked
+	// for them (logging/setLevel).
+	ClientLogs *ClientLogs
+}
+
+// Surface is the vault's notes as MCP resources, its prompts and the
+// completion of their arguments; package resources implements it.
+type Surface interface {
+	// Template addresses every note; List pages through them (mcp-go lists
+	// only resources registered one by one).
+	Template() mcpserver.ServerResourceTemplate
+	List(ctx context.Context, cursor string) ([]mcp.Resource, string, error)
+	Prompts() []mcpserver.ServerPrompt
+	mcpserver.ResourceCompletionProvider
+	mcpserver.PromptCompletionProvider
 }
 
 // New returns the MCP server named "vaultgraph" with opts.Tools registered.
@@ -47,7 +69,12 @@ func New(opts Options) *mcpserver.MCPServer {
 	for _, t := range opts.Tools {
 		toolsets[t.Tool.Name] = t.Toolset
 	}
-	s := mcpserver.NewMCPServer(Name, version,
+	title := opts.Title
+	if title == "" {
+		title = DefaultTitle
+	}
+	serverOpts := []mcpserver.ServerOption{
+		mcpserver.WithTitle(title),
 		mcpserver.WithInstructions(instructions),
 		mcpserver.WithToolCapabilities(false),
 		// Logging first, so it is the outermost middleware and sees the
@@ -55,7 +82,52 @@ func New(opts Options) *mcpserver.MCPServer {
 		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets, opts.Metrics)),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolFilter(readOnlyPrincipalFilter),
-	)
+		// logging/setLevel per session; ClientLogs sends the lines.
+		mcpserver.WithLogging(),
+	}
+	hooks := &mcpserver.Hooks{}
+	serverOpts = append(serverOpts, mcpserver.WithHooks(hooks))
+	if opts.Vault != nil {
+		hooks.AddAfterListResources(listNotes(opts.Vault, logger))
+		serverOpts = append(serverOpts,
+			// No subscriptions or list changes yet: the vault's watcher
+			// does not publish its changes to the server.
+			mcpserver.WithResourceCapabilities(false, false),
+			mcpserver.WithPromptCapabilities(false),
+			mcpserver.WithCompletions(),
+			mcpserver.WithResourceCompletionProvider(opts.Vault),
+			mcpserver.WithPromptCompletionProvider(opts.Vault),
+			mcpserver.WithResourceRecovery(),
+		)
+	}
+	s := mcpserver.NewMCPServer(Name, version, serverOpts...)
+	if opts.ClientLogs != nil {
+		opts.ClientLogs.attach(s, hooks)
+	}
 	s.AddTools(tools.ServerTools(opts.Tools)...)
+	if opts.Vault != nil {
+		s.AddResourceTemplates(opts.Vault.Template())
+		s.AddPrompts(opts.Vault.Prompts()...)
+	}
 	return s
+}
+
+// DefaultTitle is serverInfo's title.
+const DefaultTitle = "vaultgraph: your markdown vault as a graph"
+
+// listNotes fills resources/list with a page of the vault's notes. mcp-go
+// lists only resources registered one by one, which a vault of 100,000
+// notes, changing live, cannot be; its answer (empty: none are) is
+// replaced after the fact, in the hook mcp-go calls before it encodes the
+// answer. A store that fails leaves the page empty, and is logged.
+func listNotes(v Surface, logger *slog.Logger) func(context.Context, any, *mcp.ListResourcesRequest, *mcp.ListResourcesResult) {
+	return func(ctx context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+		page, next, err := v.List(ctx, string(req.Params.Cursor))
+		if err != nil {
+			logger.WarnContext(ctx, "resources/list failed", "err", err)
+			return
+		}
+		res.Resources = page
+		res.NextCursor = mcp.Cursor(next)
+	}
 }

@@ -161,3 +161,12 @@ func TestInventoryNamesAreUniqueWithEveryToolsetEnabled(t *testing.T) {
 		t.Errorf("read-only selection kept %d of %d tools", len(ro), len(picked))
 	}
 }
+
+// Issue 26: every tool served has a top-level title.
+func TestServedToolsHaveATitle(t *testing.T) {
+	for _, st := range tools.ServerTools(inventory(t)) {
+		if st.Tool.Title == "" || st.Tool.Title != st.Tool.Annotations.Title {
+			t.Errorf("%s: title %q, annotations' title %q", st.Tool.Name, st.Tool.Title, st.Tool.Annotations.Title)
+		}
+	}
+}

@@ -69,11 +69,18 @@ func IsReadOnly(tool mcp.Tool) bool {
 	return h != nil && *h
 }
 
-// ServerTools converts tools for server.MCPServer.AddTools.
+// ServerTools converts tools for server.MCPServer.AddTools. Each tool gets
+// a top-level title, its annotations' title unless it has one of its own:
+// clients that show a tool's name read the top-level field first
+// (MCP 2025-06-18), and the specs' annotations carry the title already.
 func ServerTools(ts []Tool) []server.ServerTool {
 	out := make([]server.ServerTool, len(ts))
 	for i, t := range ts {
-		out[i] = server.ServerTool{Tool: t.Tool, Handler: t.Handler}
+		tool := t.Tool
+		if tool.Title == "" {
+			tool.Title = tool.Annotations.Title
+		}
+		out[i] = server.ServerTool{Tool: tool, Handler: t.Handler}
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/metrics"
+	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/server"
 )
 
@@ -68,6 +69,9 @@ SIGINT or SIGTERM shuts it down gracefully.`,
 func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Log lines also go to the MCP clients that ask (logging/setLevel).
+	clientLogs := server.NewClientLogs()
+	logger = slog.New(clientLogs.Handler(logger.Handler(), redactAttr))
 	var m *metrics.Metrics
 	if cfg.Metrics.Addr != "" {
 		m = metrics.New()
@@ -120,7 +124,10 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger, Metrics: m})
+	srv := server.New(server.Options{
+		Version: versionNumber(), Tools: toolList, Logger: logger, Metrics: m, ClientLogs: clientLogs,
+		Vault: resources.Deps{Project: a.primary.Key, Store: a.store, Files: a.mirror.Writer(), Logger: logger},
+	})
 
 	// Background work: the watcher and the indexer, stopped and awaited
 	// when serving ends.

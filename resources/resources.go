@@ -1,0 +1,227 @@
+// Package resources offers the vault through MCP's other primitives than
+// tools: every note as a resource (listed with paging, read as the
+// markdown on disk, addressed by a URI template), prompts that put the
+// graph to use in one click, and completion of note IDs and tags for the
+// template and the prompts' arguments. Like the toolsets it knows core and
+// mcp-go only; cmd gives it the store and the vault's files.
+//
+// URIs are vault://note/<ID>, the ID being the note's graph ID (the
+// lower-cased vault-relative path, "concepts/bm25.md") with each path
+// segment percent-escaped ("vault://note/daily/2024-03-04.md",
+// "vault://note/my%20notes/idea.md"). The template vault://note/{+id}
+// accepts the same ID forms as the tools: any letter case, with or without
+// ".md".
+package resources
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// URI scheme and template of a note.
+const (
+	URIPrefix   = "vault://note/"
+	URITemplate = "vault://note/{+id}"
+	// MIMEType is every note's.
+	MIMEType = "text/markdown"
+	// DefaultPageSize is how many notes one resources/list page holds.
+	DefaultPageSize = 100
+)
+
+// Store is what the resources read of the graph store.
+type Store interface {
+	NoteHashes(ctx context.Context, project string) (map[string]string, error)
+	GetNote(ctx context.Context, project, id string) (*core.Note, error)
+	GetNotes(ctx context.Context, project string, ids []string) ([]core.Note, error)
+	Neighbors(ctx context.Context, project, id string, dir core.Direction, limit int) ([]core.Neighbor, error)
+	ResolveTitles(ctx context.Context, project string, ids []string) (map[string]string, error)
+	core.NoteStateReader
+}
+
+// Files reads a note's file as it is on disk (the vault's writer): its
+// bytes and their hash, core.ErrNotFound when it is gone.
+type Files interface {
+	ReadFile(rel string) ([]byte, string, error)
+}
+
+// Deps are what the resources need; cmd builds them once.
+type Deps struct {
+	Project string
+	Store   Store
+	Files   Files
+	Logger  *slog.Logger
+	// PageSize is the notes of one resources/list page; 0 means
+	// DefaultPageSize.
+	PageSize int
+}
+
+func (d Deps) logger() *slog.Logger {
+	if d.Logger == nil {
+		return slog.Default()
+	}
+	return d.Logger
+}
+
+// URI is the resource URI of the note with this ID.
+func URI(id string) string {
+	segs := strings.Split(id, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return URIPrefix + strings.Join(segs, "/")
+}
+
+// idOf returns the note ID a URI names ("" when it is not a note URI).
+func idOf(uri string) string {
+	rest, ok := strings.CutPrefix(uri, URIPrefix)
+	if !ok || rest == "" {
+		return ""
+	}
+	id, err := url.PathUnescape(rest)
+	if err != nil {
+		return ""
+	}
+	return id
+}
+
+// sortedIDs returns every note ID of the project in byte order.
+func (d Deps) sortedIDs(ctx context.Context) ([]string, error) {
+	hashes, err := d.Store.NoteHashes(ctx, d.Project)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(hashes))
+	for id := range hashes {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// List returns one page of notes as resources, in ID order, after the
+// cursor ("" for the first page), and the cursor of the next page ("" at
+// the end). The cursor is the last ID of the page in base64 (mcp-go's own
+// cursor form, which it checks before vaultgraph sees the request): a note
+// added or removed between two pages moves no other note to another page.
+func (d Deps) List(ctx context.Context, cursor string) ([]mcp.Resource, string, error) {
+	after := ""
+	if cursor != "" {
+		c, err := base64.StdEncoding.DecodeString(cursor)
+		if err != nil {
+			return nil, "", fmt.Errorf("resources: invalid cursor %q", cursor)
+		}
+		after = string(c)
+	}
+	ids, err := d.sortedIDs(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	start, _ := slices.BinarySearch(ids, after)
+	if after != "" && start < len(ids) && ids[start] == after {
+		start++
+	}
+	size := d.PageSize
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	end := min(start+size, len(ids))
+	page := ids[start:end]
+	notes, err := d.Store.GetNotes(ctx, d.Project, page)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]mcp.Resource, 0, len(notes))
+	for _, n := range notes {
+		out = append(out, resourceOf(&n))
+	}
+	next := ""
+	if end < len(ids) {
+		next = base64.StdEncoding.EncodeToString([]byte(ids[end-1]))
+	}
+	return out, next, nil
+}
+
+// resourceOf describes a note: its title as name and title, its size and
+// last modification.
+func resourceOf(n *core.Note) mcp.Resource {
+	r := mcp.Resource{
+		URI:         URI(n.ID),
+		Name:        n.Title,
+		Title:       n.Title,
+		Description: n.Path,
+		MIMEType:    MIMEType,
+	}
+	if n.Size >= 0 {
+		size := n.Size
+		r.Size = &size
+	}
+	if !n.ModTime.IsZero() {
+		r.Annotations = &mcp.Annotations{LastModified: n.ModTime.UTC().Format(time.RFC3339)}
+	}
+	return r
+}
+
+// ErrNoteNotFound answers a read of a URI that names no note.
+var ErrNoteNotFound = errors.New("resources: no note has this URI")
+
+// find returns the note an ID names in any of the forms the tools accept.
+func (d Deps) find(ctx context.Context, id string) (*core.Note, error) {
+	for _, c := range core.IDCandidates(id) {
+		n, err := d.Store.GetNote(ctx, d.Project, c)
+		if errors.Is(err, core.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n != nil {
+			return n, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNoteNotFound, id)
+}
+
+// Read returns the note a URI names, as its file is on disk.
+func (d Deps) Read(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
+	id := idOf(uri)
+	if id == "" {
+		return nil, fmt.Errorf("%w: %q (want %s<note ID>)", ErrNoteNotFound, uri, URIPrefix)
+	}
+	n, err := d.find(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	raw, _, err := d.Files.ReadFile(n.Path)
+	if errors.Is(err, core.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %q", ErrNoteNotFound, id)
+	}
+	if err != nil {
+		d.logger().WarnContext(ctx, "resource read failed", "note_id", n.ID, "err", err)
+		return nil, errors.New("resources: the vault failed to answer; try again later")
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: URI(n.ID), MIMEType: MIMEType, Text: string(raw)}}, nil
+}
+
+// Template is the resource template of every note, with its handler.
+func (d Deps) Template() server.ServerResourceTemplate {
+	return server.ServerResourceTemplate{
+		Template: mcp.NewResourceTemplate(URITemplate, "note",
+			mcp.WithTemplateTitle("A note of the vault"),
+			mcp.WithTemplateDescription("A note's markdown as it is on disk, frontmatter included. id is the note's ID as the tools give it (e.g. concepts/bm25.md), in any letter case, with or without .md."),
+			mcp.WithTemplateMIMEType(MIMEType)),
+		Handler: func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return d.Read(ctx, req.Params.URI)
+		},
+	}
+}

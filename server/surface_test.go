@@ -1,0 +1,188 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/resources"
+	"github.com/vaultgraph/vaultgraph/server"
+)
+
+// surfaceServer serves f's vault as resources and prompts (no tools),
+// with client logs, over HTTP.
+func surfaceServer(t *testing.T, f *fixture, pageSize int) (*client.Client, *server.ClientLogs) {
+	t.Helper()
+	logs := server.NewClientLogs()
+	srv := server.New(server.Options{Version: "test", Logger: quietLogger(), ClientLogs: logs,
+		Vault: resources.Deps{Project: project, Store: f.store, Files: f.mirror.Writer(), Logger: quietLogger(), PageSize: pageSize}})
+	g := &fixture{mcp: srv}
+	ts, _ := httpServer(t, g, server.HTTPOptions{Tokens: tokens})
+	return httpClient(t, ts, writeToken, legacyProtocol()), logs
+}
+
+// Issue 26: the vault's notes are resources, listed page by page, read as
+// on disk, addressed by a template in any ID form.
+func TestNotesAreResources(t *testing.T) {
+	f := newFixture(t)
+	c, _ := surfaceServer(t, f, 3)
+	var uris []string
+	cursor := mcp.Cursor("")
+	for pages := 0; ; pages++ {
+		var req mcp.ListResourcesRequest
+		req.Params.Cursor = cursor
+		res, err := c.ListResourcesByPage(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Resources) > 3 {
+			t.Fatalf("a page of %d resources, want at most 3", len(res.Resources))
+		}
+		// Size is left out while the store does not know it (a file
+		// written within 2 s of its read, as these are).
+		for _, r := range res.Resources {
+			if r.MIMEType != "text/markdown" || r.Name == "" || r.Title == "" || r.Annotations == nil || r.Annotations.LastModified == "" {
+				t.Errorf("resource %+v lacks a field", r)
+			}
+			uris = append(uris, r.URI)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		cursor = res.NextCursor
+		if pages > 20 {
+			t.Fatal("paging does not end")
+		}
+	}
+	if len(uris) != len(seedFiles) || !strings.Contains(strings.Join(uris, " "), "vault://note/notes/graphcore.md") {
+		t.Fatalf("%d resources for %d notes: %v", len(uris), len(seedFiles), uris)
+	}
+
+	for _, uri := range []string{"vault://note/notes/graphcore.md", "vault://note/Notes/GraphCore", "vault://note/notes/graphcore"} {
+		var req mcp.ReadResourceRequest
+		req.Params.URI = uri
+		res, err := c.ReadResource(t.Context(), req)
+		if err != nil {
+			t.Fatalf("read %s: %v", uri, err)
+		}
+		tc, ok := res.Contents[0].(mcp.TextResourceContents)
+		if !ok || tc.Text != seedFiles["notes/GraphCore.md"] || tc.URI != "vault://note/notes/graphcore.md" {
+			t.Fatalf("read %s: %+v", uri, res.Contents)
+		}
+	}
+	var req mcp.ReadResourceRequest
+	req.Params.URI = "vault://note/nope.md"
+	if _, err := c.ReadResource(t.Context(), req); err == nil {
+		t.Fatal("a note that does not exist was read")
+	}
+	tmpl, err := c.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
+	if err != nil || len(tmpl.ResourceTemplates) != 1 {
+		t.Fatalf("templates: %+v, %v", tmpl, err)
+	}
+}
+
+// Issue 26: completion of the template's id and of prompt arguments.
+func TestCompletions(t *testing.T) {
+	f := newFixture(t)
+	c, _ := surfaceServer(t, f, 0)
+	complete := func(ref any, name, value string) []string {
+		t.Helper()
+		var req mcp.CompleteRequest
+		req.Params.Ref = ref
+		req.Params.Argument.Name = name
+		req.Params.Argument.Value = value
+		res, err := c.Complete(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Completion.Values
+	}
+	got := complete(mcp.ResourceReference{Type: "ref/resource", URI: resources.URITemplate}, "id", "NOTES/G")
+	if len(got) == 0 || got[0] != "notes/graphcore.md" {
+		t.Fatalf("template id completion: %v", got)
+	}
+	// A title matches too ("StoreProvider" is notes/storeprovider.md), after ID prefixes.
+	got = complete(mcp.PromptReference{Type: "ref/prompt", Name: resources.PromptExplore}, "id", "storeprov")
+	if len(got) != 1 || got[0] != "notes/storeprovider.md" {
+		t.Fatalf("prompt id completion: %v", got)
+	}
+	got = complete(mcp.PromptReference{Type: "ref/prompt", Name: resources.PromptTidy}, "tag", "arch")
+	if len(got) != 1 || got[0] != "architecture" {
+		t.Fatalf("tag completion: %v", got)
+	}
+}
+
+// Issue 26: prompts embed the notes they are about.
+func TestPrompts(t *testing.T) {
+	f := newFixture(t)
+	c, _ := surfaceServer(t, f, 0)
+	list, err := c.ListPrompts(t.Context(), mcp.ListPromptsRequest{})
+	if err != nil || len(list.Prompts) != 4 {
+		t.Fatalf("prompts: %+v, %v", list, err)
+	}
+	var req mcp.GetPromptRequest
+	req.Params.Name = resources.PromptExplore
+	req.Params.Arguments = map[string]string{"id": "StoreProvider"} // a title
+	res, err := c.GetPrompt(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if !strings.Contains(string(b), `"uri":"vault://note/notes/storeprovider.md"`) || !strings.Contains(string(b), "GraphCore (notes/graphcore.md)") {
+		t.Fatalf("explore_note: %s", b)
+	}
+	req.Params.Name = resources.PromptConnect
+	req.Params.Arguments = map[string]string{"source": "notes/index.md", "target": "nope"}
+	if _, err := c.GetPrompt(t.Context(), req); err == nil || !strings.Contains(err.Error(), "target") {
+		t.Fatalf("connect_notes with an unknown target: %v", err)
+	}
+	req.Params.Name = resources.PromptReview
+	req.Params.Arguments = map[string]string{"days": "3"}
+	res, err = c.GetPrompt(t.Context(), req)
+	if err != nil || len(res.Messages) < 2 {
+		t.Fatalf("weekly_review: %+v, %v", res, err)
+	}
+}
+
+// Issue 26: logging/setLevel per session; the server's log lines at or
+// above it reach the client as notifications/message, secrets redacted.
+func TestLogLinesReachTheClientAtItsLevel(t *testing.T) {
+	logs := server.NewClientLogs()
+	redact := func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == "token" {
+			return slog.String("token", "[redacted]")
+		}
+		return a
+	}
+	logger := slog.New(logs.Handler(slog.NewTextHandler(io.Discard, nil), redact))
+	opts := progressServer()
+	opts.Logger, opts.ClientLogs = logger, logs
+	f := &fixture{mcp: server.New(*opts)}
+	c := rawStdio(t, f)
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{}}}`
+
+	// mcp-go's default level for a session is error: an INFO line stays out.
+	c.send(t, call)
+	if line := string(c.read(t)); !strings.Contains(line, `"id":5`) {
+		t.Fatalf("before setLevel, got %s", line)
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"info"}}`)
+	if line := string(c.read(t)); !strings.Contains(line, `"id":6`) || strings.Contains(line, "error") {
+		t.Fatalf("setLevel: %s", line)
+	}
+	logger.Info("a line for the client", "token", "s3cret", "note_id", "a.md")
+	line := string(c.read(t))
+	if !strings.Contains(line, `"method":"notifications/message"`) || !strings.Contains(line, `"level":"info"`) ||
+		!strings.Contains(line, "a line for the client") || strings.Contains(line, "s3cret") || !strings.Contains(line, `"note_id":"a.md"`) {
+		t.Fatalf("log notification: %s", line)
+	}
+	logger.Debug("below the level")
+	c.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	if line := string(c.read(t)); !strings.Contains(line, `"id":7`) {
+		t.Fatalf("a debug line reached an info session: %s", line)
+	}
+}
