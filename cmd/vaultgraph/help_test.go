@@ -20,6 +20,7 @@ func TestHelpSaysWhatEachCommandDoes(t *testing.T) {
 		{"status", []string{"prints every setting with its source", "[redacted]", "--format"}},
 		{"init", []string{"init [VAULT]", "vaultgraph.yaml", "--output", "--force", "refuses to replace"}},
 		{"setup", []string{"setup [CLIENT]", "claude-desktop", "claude-code", "cursor", "--dry-run", "vaultgraph-backup", "not\nvalid JSON", "--client-config"}},
+		{"health", []string{"/healthz", "HEALTHCHECK", "exits 0"}},
 		{"version", []string{"<version> (<commit>, <go version>)", "pseudo-version", "serverInfo.version"}},
 	}
 	for _, tc := range cases {

@@ -65,6 +65,7 @@ func newRootCommand(s streams) *cobra.Command {
 		newStatusCommand(s),
 		newInitCommand(s),
 		newSetupCommand(s),
+		newHealthCommand(s),
 		newVersionCommand(s),
 	)
 	return root

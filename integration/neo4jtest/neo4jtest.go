@@ -315,6 +315,11 @@ func acquire() (srv *Server, skip bool, err error) {
 	return srv, false, nil
 }
 
+// DockerAvailable reports whether a Docker engine answers testcontainers,
+// and when not, why (one line), within a few seconds and without panicking.
+// Other suites that need an engine skip with this reason.
+func DockerAvailable() (ok bool, reason string) { return dockerAvailable() }
+
 // dockerAvailable asks testcontainers whether an engine answers. The check
 // runs in a goroutine with a deadline and recovers panics: testcontainers'
 // host discovery is not context-aware everywhere, and a half-configured
