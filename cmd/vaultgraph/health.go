@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/server"
 )
 
 // healthTimeout bounds one probe: a container healthcheck runs it every
@@ -19,13 +20,15 @@ const healthTimeout = 5 * time.Second
 
 func newHealthCommand(s streams) *cobra.Command {
 	var url string
+	var ready bool
 	cmd := &cobra.Command{
 		Use:   "health",
 		Short: "Probe a running serve --http through its /healthz (container healthchecks)",
 		Long: `health asks a running "vaultgraph serve --http" whether it is healthy: it
-GETs /healthz on the configured http.addr (on 127.0.0.1 when the address binds
-every interface) or on --url, and exits 0 when the answer is 200 OK, 1
-otherwise (no answer within 5 seconds, or 503 when the store does not answer).
+GETs /healthz (alive) on the configured http.addr (on 127.0.0.1 when the
+address binds every interface), with --ready /readyz (the first sync is done and
+the store answers), or --url, and exits 0 when the answer is 200 OK, 1
+otherwise (no answer within 5 seconds, or 503).
 
 It is the container image's HEALTHCHECK, which needs no shell or curl in the
 image. Without http.addr (serve speaks stdio; sync --watch has no HTTP server)
@@ -43,7 +46,11 @@ there is nothing to probe: health says so and exits 0.`,
 					_, err := fmt.Fprintln(s.out, "http.addr is not set: no HTTP server to probe (serve speaks stdio)")
 					return err
 				}
-				if url, err = healthURL(cfg.HTTP.Addr); err != nil {
+				path := server.HealthPath
+				if ready {
+					path = server.ReadyPath
+				}
+				if url, err = healthURL(cfg.HTTP.Addr, path); err != nil {
 					return &config.Error{Problems: []config.Problem{{Key: "http.addr", Message: err.Error()}}}
 				}
 			}
@@ -51,12 +58,13 @@ there is nothing to probe: health says so and exits 0.`,
 		},
 	}
 	cmd.Flags().StringVar(&url, "url", "", "the URL to probe (default: /healthz on http.addr)")
+	cmd.Flags().BoolVar(&ready, "ready", false, "probe readiness (/readyz) instead of liveness (/healthz)")
 	return cmd
 }
 
-// healthURL is the /healthz URL of a server listening on addr, reached on
+// healthURL is the URL of path on a server listening on addr, reached on
 // loopback when addr binds every interface.
-func healthURL(addr string) (string, error) {
+func healthURL(addr, path string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("%q is not host:port: %v", addr, err)
@@ -64,7 +72,7 @@ func healthURL(addr string) (string, error) {
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+	return "http://" + net.JoinHostPort(host, port) + path, nil
 }
 
 // probe GETs url and fails unless it answers 200.

@@ -20,18 +20,21 @@ func TestHealthURL(t *testing.T) {
 		"vault.local:80": "http://vault.local:80/healthz",
 	}
 	for addr, want := range cases {
-		got, err := healthURL(addr)
+		got, err := healthURL(addr, "/healthz")
 		require.NoError(t, err, addr)
 		assert.Equal(t, want, got, addr)
 	}
-	_, err := healthURL("8080")
+	got, err := healthURL(":8080", "/readyz")
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:8080/readyz", got)
+	_, err = healthURL("8080", "/healthz")
 	assert.Error(t, err)
 }
 
 func TestHealth(t *testing.T) {
 	status := http.StatusOK
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/healthz" {
+		if r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
 			http.NotFound(w, r)
 			return
 		}
@@ -47,6 +50,13 @@ func TestHealth(t *testing.T) {
 		r := runCLI(t, "health")
 		assert.Equal(t, exitOK, r.code, r.stderr)
 		assert.Equal(t, "ok: "+srv.URL+"/healthz answered 200 OK\n", r.stdout)
+	})
+	t.Run("readiness", func(t *testing.T) {
+		isolate(t)
+		t.Setenv("VAULTGRAPH_HTTP_ADDR", addr)
+		r := runCLI(t, "health", "--ready")
+		assert.Equal(t, exitOK, r.code, r.stderr)
+		assert.Equal(t, "ok: "+srv.URL+"/readyz answered 200 OK\n", r.stdout)
 	})
 	t.Run("unhealthy server", func(t *testing.T) {
 		isolate(t)

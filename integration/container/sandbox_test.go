@@ -206,7 +206,7 @@ func TestImageBinaryRunsAsNonRootFromAnEmptyReadOnlyRoot(t *testing.T) {
 	url := "http://" + addr
 	deadline := time.Now().Add(startTimeout)
 	for {
-		resp, err := http.Get(url + "/healthz")
+		resp, err := http.Get(url + "/readyz") // ready: the first sync is done
 		if err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -215,11 +215,11 @@ func TestImageBinaryRunsAsNonRootFromAnEmptyReadOnlyRoot(t *testing.T) {
 		}
 		select {
 		case <-exited:
-			t.Fatalf("serve exited (%v) before /healthz answered; stderr:\n%s", waitErr, stderr.String())
+			t.Fatalf("serve exited (%v) before /readyz answered; stderr:\n%s", waitErr, stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("/healthz did not answer 200 within %s; stderr:\n%s", startTimeout, stderr.String())
+			t.Fatalf("/readyz did not answer 200 within %s; stderr:\n%s", startTimeout, stderr.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -244,6 +244,9 @@ func TestImageBinaryRunsAsNonRootFromAnEmptyReadOnlyRoot(t *testing.T) {
 		out, err := sb.command(imageEnv(addr), "health").CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		assert.Contains(t, string(out), "ok: "+url+"/healthz answered 200 OK")
+		out, err = sb.command(imageEnv(addr), "health", "--ready").CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.Contains(t, string(out), "ok: "+url+"/readyz answered 200 OK")
 	})
 
 	t.Run("a tool answers over HTTP and a write reaches the vault volume", func(t *testing.T) {

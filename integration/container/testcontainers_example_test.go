@@ -73,7 +73,7 @@ func TestExampleTestcontainers(t *testing.T) {
 		}),
 		testcontainers.WithFiles(files...),
 		testcontainers.WithExposedPorts("8080/tcp"),
-		testcontainers.WithWaitStrategy(wait.ForHTTP("/healthz").WithPort("8080/tcp").WithStartupTimeout(3*time.Minute)),
+		testcontainers.WithWaitStrategy(wait.ForHTTP("/readyz").WithPort("8080/tcp").WithStartupTimeout(3*time.Minute)),
 	)
 	testcontainers.CleanupContainer(t, vg)
 	require.NoError(t, err)
