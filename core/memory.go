@@ -115,13 +115,26 @@ type MemoryStore interface {
 	// [0, 1]) descending, ties by ID ascending.
 	SearchMemories(ctx context.Context, project, model string, vector []float32, f MemoryFilter, limit int) ([]ScoredMemory, error)
 
+	// KeywordSearchMemories returns the memories f selects whose content
+	// holds words of text (letters and digits, lower-cased, English stop
+	// words dropped; no query syntax), best first, ties by ID, at most
+	// limit (<= 0: every match). Score is BM25 over the contents of all
+	// the project's memories divided by the sum of the query terms' IDF,
+	// capped at 1 (package embedding/keyword's scale), so it is the same
+	// number on every store and can be weighed against cosine similarity.
+	KeywordSearchMemories(ctx context.Context, project, text string, f MemoryFilter, limit int) ([]ScoredMemory, error)
+
 	// UpdateMemory reads the memory, lets change modify it and writes back
 	// its Type, Importance, Confidence, Metadata, UpdatedAt, LastAccessed
 	// and AccessCount, together with the event change returns (when not
 	// nil), in one transaction: concurrent updates of one memory never
 	// lose one another. It returns the memory as written, or an error
 	// wrapping ErrNotFound; an error from change is returned as it is and
-	// nothing is written.
+	// nothing is written. An event that closes an application (ApplyID
+	// set) is written only if no event of the memory closes that
+	// application yet; otherwise nothing is written and the error wraps
+	// ErrConflict: an apply event is closed at most once, also by
+	// concurrent callers.
 	UpdateMemory(ctx context.Context, project, id string, change func(m *Memory) (*MemoryEvent, error)) (*Memory, error)
 
 	// SetMemoryVector replaces the memory's vector and the model that made

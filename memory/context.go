@@ -9,10 +9,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
-// MinContextScore is the similarity to the query a memory needs to enter
-// memory_context's block (golden rules need none).
-const MinContextScore = 0.25
-
 // contextCandidates bounds how many memories memory_context considers.
 const contextCandidates = 200
 
@@ -46,8 +42,8 @@ const contextHeader = "## Relevant Memories\n"
 // Context builds the markdown block of memory_context: golden rules first
 // (a memory at the golden threshold counts as one), then one section per
 // type, each line with its confidence. With a query the memories are the
-// golden rules and the memories at least MinContextScore similar, by
-// similarity; without, all memories by confidence then importance. With a
+// golden rules and the memories at least ContextFloor relevant (see rank), by
+// relevance; without, all memories by confidence then importance. With a
 // namespace, memories of that namespace and global ones are used. Lines
 // are added in rank order while the whole block stays within budget
 // tokens; a line that does not fit is skipped, so a long memory does not
@@ -65,7 +61,9 @@ func (s *Service) Context(ctx context.Context, query, namespace string, budget i
 	}
 	var ranked []core.Memory
 	if strings.TrimSpace(query) != "" {
-		v, err := s.embed(ctx, query)
+		// Ranked first: it embeds the query, and fails before anything
+		// else is read when semantic search is off.
+		hits, err := s.rank(ctx, query, f, contextCandidates)
 		if err != nil {
 			return ContextResult{}, err
 		}
@@ -83,12 +81,8 @@ func (s *Service) Context(ctx context.Context, query, namespace string, budget i
 				}
 			}
 		}
-		hits, err := s.store.SearchMemories(ctx, s.project, s.emb.Model(), v, f, contextCandidates)
-		if err != nil {
-			return ContextResult{}, err
-		}
 		for _, h := range hits {
-			if h.Score >= MinContextScore && !seen[h.ID] {
+			if h.Score >= ContextFloor && !seen[h.ID] {
 				ranked = append(ranked, h.Memory)
 			}
 		}

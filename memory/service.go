@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -115,10 +117,31 @@ func New(project string, store core.MemoryStore, emb core.Embedder, opts ...Opti
 
 func (s *Service) clock() time.Time { return s.now().UTC() }
 
-// CheckNamespace accepts global, default and project:{name}.
+// MaxNamespaceLength bounds a namespace, in characters.
+const MaxNamespaceLength = 200
+
+// MaxContentLength bounds a memory's content, in characters: half of
+// memory_context's default budget of 4,000 tokens (a memory longer than
+// the whole budget could never be in a context block), and far more than
+// a preference, decision or fact needs. A long text belongs in the
+// document index (index_file), whose search returns it in chunks.
+const MaxContentLength = 8000
+
+// CheckNamespace accepts global, default and project:{name}, where name is
+// not blank and holds no control character (NUL included): a namespace is
+// shown in answers and context blocks, and an invisible character would
+// make two namespaces look the same.
 func CheckNamespace(ns string) error {
 	if ns == NamespaceGlobal || ns == NamespaceDefault {
 		return nil
+	}
+	for _, r := range ns {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+			return fail("Invalid namespace: %q contains a control or invisible formatting character (use global, default or project:{name} with a printable name)", ns)
+		}
+	}
+	if n := utf8.RuneCountInString(ns); n > MaxNamespaceLength {
+		return fail("Invalid namespace: %d characters, the limit is %d", n, MaxNamespaceLength)
 	}
 	if name, ok := strings.CutPrefix(ns, projectPrefix); ok && strings.TrimSpace(name) != "" {
 		return nil
@@ -147,8 +170,15 @@ func ContentHash(content string) string {
 
 var idPattern = regexp.MustCompile(`^mem_[0-9a-f]{16}$`)
 
-// LooksLikeID reports whether s has the form of a memory ID.
-func LooksLikeID(s string) bool { return idPattern.MatchString(s) }
+// IsID reports whether s has the exact form of a memory ID
+// (mem_ and 16 hex digits).
+func IsID(s string) bool { return idPattern.MatchString(s) }
+
+// LooksLikeID reports whether memory_forget's input_value is meant as an
+// ID: anything that starts with "mem_". A mistyped ID (a digit short, a
+// stray character) is then looked up, not found and nothing is deleted,
+// instead of becoming a query that deletes whatever it resembles.
+func LooksLikeID(s string) bool { return strings.HasPrefix(s, "mem_") }
 
 func newID(prefix string) string {
 	var b [8]byte
@@ -276,6 +306,9 @@ func (s *Service) Store(ctx context.Context, in StoreInput) (core.Memory, bool, 
 	if strings.TrimSpace(in.Content) == "" {
 		return core.Memory{}, false, fail("Content cannot be empty")
 	}
+	if n := utf8.RuneCountInString(in.Content); n > MaxContentLength {
+		return core.Memory{}, false, fail("Content is too long: %d characters, the limit is %d; store a summary as a memory and index the full text as a document with index_file", n, MaxContentLength)
+	}
 	if err := CheckType(in.Type, false); err != nil {
 		return core.Memory{}, false, err
 	}
@@ -334,8 +367,8 @@ func (f Filter) core() (core.MemoryFilter, error) {
 	return cf, nil
 }
 
-// Recall returns up to n memories by similarity to query, and records the
-// access of each.
+// Recall returns up to n memories by relevance to query (see rank), and
+// records the access of each.
 func (s *Service) Recall(ctx context.Context, query string, n int, f Filter) ([]core.ScoredMemory, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, fail(msgQueryEmpty)
@@ -344,11 +377,7 @@ func (s *Service) Recall(ctx context.Context, query string, n int, f Filter) ([]
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.embed(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	hits, err := s.store.SearchMemories(ctx, s.project, s.emb.Model(), v, cf, n)
+	hits, err := s.rank(ctx, query, cf, max(n, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +428,11 @@ func (s *Service) Outcome(ctx context.Context, id string, success bool, outcome,
 			return Feedback{}, fail("Application not found: %s (memory %s has no such memory_apply event)", applyID, id)
 		}
 	}
-	return s.feedback(ctx, id, EventOutcome, success, outcome, applyID)
+	fb, err := s.feedback(ctx, id, EventOutcome, success, outcome, applyID)
+	if errors.Is(err, core.ErrConflict) {
+		return Feedback{}, fail("Application already closed: %s (its outcome is recorded; call memory_apply again to record another)", applyID)
+	}
+	return fb, err
 }
 
 func (s *Service) feedback(ctx context.Context, id, kind string, positive bool, text, applyID string) (Feedback, error) {
@@ -453,16 +486,33 @@ type ForgetInput struct {
 	Namespace  string
 	NResults   int
 	Force      bool
+	// DryRun answers what would be deleted and deletes nothing.
+	DryRun bool
 }
 
-// ForgetResult lists what memory_forget deleted and what it protected.
+// ForgetMatch is a memory query mode found, with its relevance.
+type ForgetMatch struct {
+	Memory core.Memory
+	Score  float64
+}
+
+// ForgetResult lists what memory_forget deleted (or, in a dry run, would
+// delete) and what it protected.
 type ForgetResult struct {
-	Deleted   []string
-	Protected []string
-	Mode      string // id or query
+	Deleted     []string // deleted; empty in a dry run
+	WouldDelete []string // what a dry run would delete; nil otherwise
+	Protected   []string
+	Mode        string // id or query
+	// Matches are the memories query mode selected (relevance at least
+	// MatchFloor), best first; nil in ID mode.
+	Matches []ForgetMatch
 }
 
 // Forget deletes by ID or by query; golden rules survive unless forced.
+// memory_id, and an input_value that starts with "mem_", are IDs: a
+// mistyped one is "Memory not found" and deletes nothing. Query mode
+// deletes at most NResults memories, and only those at least MatchFloor
+// relevant to the query: a query that matches nothing deletes nothing.
 func (s *Service) Forget(ctx context.Context, in ForgetInput) (ForgetResult, error) {
 	if in.Namespace != "" {
 		if err := CheckNamespace(in.Namespace); err != nil {
@@ -482,7 +532,7 @@ func (s *Service) Forget(ctx context.Context, in ForgetInput) (ForgetResult, err
 		}
 	}
 	var candidates []core.Memory
-	mode := "id"
+	res := ForgetResult{Deleted: []string{}, Protected: []string{}, Mode: "id"}
 	if id != "" {
 		m, err := s.Get(ctx, id)
 		if err != nil {
@@ -493,27 +543,23 @@ func (s *Service) Forget(ctx context.Context, in ForgetInput) (ForgetResult, err
 		}
 		candidates = []core.Memory{*m}
 	} else {
-		mode = "query"
+		res.Mode = "query"
 		var f core.MemoryFilter
 		if in.Namespace != "" {
 			f.Namespaces = []string{in.Namespace}
 		}
-		v, err := s.embed(ctx, query)
+		hits, err := s.rank(ctx, query, f, max(in.NResults, 1))
 		if err != nil {
 			return ForgetResult{}, err
 		}
-		hits, err := s.store.SearchMemories(ctx, s.project, s.emb.Model(), v, f, in.NResults)
-		if err != nil {
-			return ForgetResult{}, err
-		}
+		res.Matches = []ForgetMatch{}
 		for _, h := range hits {
-			// A memory sharing nothing with the query is not a match.
-			if h.Score > 0 {
+			if h.Score >= MatchFloor {
 				candidates = append(candidates, h.Memory)
+				res.Matches = append(res.Matches, ForgetMatch{Memory: h.Memory, Score: h.Score})
 			}
 		}
 	}
-	res := ForgetResult{Deleted: []string{}, Protected: []string{}, Mode: mode}
 	var del []string
 	for _, m := range candidates {
 		if !in.Force && IsGolden(m.Type, m.Confidence) {
@@ -521,6 +567,10 @@ func (s *Service) Forget(ctx context.Context, in ForgetInput) (ForgetResult, err
 			continue
 		}
 		del = append(del, m.ID)
+	}
+	if in.DryRun {
+		res.WouldDelete = append([]string{}, del...)
+		return res, nil
 	}
 	if len(del) > 0 {
 		gone, err := s.store.DeleteMemories(ctx, s.project, del)

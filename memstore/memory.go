@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
@@ -98,11 +99,12 @@ type memoryIndex struct {
 	byHash    map[string]string // namespace NUL content hash -> id
 	events    map[string][]core.MemoryEvent
 	relations map[string]core.MemoryRelation // from NUL to NUL type -> relation
+	keywords  *keyword.Index                 // BM25 over contents (which never change)
 }
 
 func newMemoryIndex() *memoryIndex {
 	return &memoryIndex{byID: map[string]*core.Memory{}, byHash: map[string]string{},
-		events: map[string][]core.MemoryEvent{}, relations: map[string]core.MemoryRelation{}}
+		events: map[string][]core.MemoryEvent{}, relations: map[string]core.MemoryRelation{}, keywords: keyword.NewIndex()}
 }
 
 // memories is the store's memory state: one index per project, loaded once.
@@ -137,6 +139,7 @@ func (s *Store) loadMemories() error {
 				ix := s.mem.project(r.Project)
 				ix.byID[m.ID] = &m
 				ix.byHash[memKey(m.Namespace, m.ContentHash)] = m.ID
+				ix.keywords.Put(m.ID, m.Content)
 				return nil
 			})
 			if err != nil {
@@ -234,6 +237,7 @@ func (s *Store) PutMemory(ctx context.Context, project string, m core.Memory) (c
 	stored := cloneMemory(&m)
 	ix.byID[m.ID] = &stored
 	ix.byHash[memKey(m.Namespace, m.ContentHash)] = m.ID
+	ix.keywords.Put(m.ID, m.Content)
 	return cloneMemory(&stored), true, nil
 }
 
@@ -373,6 +377,36 @@ func (s *Store) SearchMemories(ctx context.Context, project, model string, vecto
 	return out, nil
 }
 
+// KeywordSearchMemories ranks the selected memories by BM25 over their
+// contents (the project's keyword index, kept with every write).
+func (s *Store) KeywordSearchMemories(ctx context.Context, project, text string, f core.MemoryFilter, limit int) ([]core.ScoredMemory, error) {
+	if err := s.beginMemories(ctx, "keyword search memories"); err != nil {
+		return nil, err
+	}
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	out := []core.ScoredMemory{}
+	ix := s.mem.byProj[project]
+	if ix == nil {
+		return out, nil
+	}
+	n := ix.keywords.Len()
+	if limit > 0 && len(f.Namespaces) == 0 && f.Type == "" && f.MinImportance <= 0 && f.MinConfidence <= 0 {
+		n = limit // nothing to filter out: the index's top is the answer
+	}
+	for _, h := range ix.keywords.Search(text, n) {
+		m, ok := ix.byID[h.ID]
+		if !ok || !memoryMatches(m, f) {
+			continue
+		}
+		out = append(out, core.ScoredMemory{Memory: cloneMemory(m), Score: h.Score})
+		if limit > 0 && len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}
+
 type scored struct {
 	m     *core.Memory
 	score float64
@@ -416,6 +450,13 @@ func (s *Store) UpdateMemory(ctx context.Context, project, id string, change fun
 	// Identity, content and vector are not the change's to make.
 	next.ID, next.Content, next.ContentHash, next.Namespace = cur.ID, cur.Content, cur.ContentHash, cur.Namespace
 	next.Vector, next.Model, next.CreatedAt = cur.Vector, cur.Model, cur.CreatedAt
+	if ev != nil && ev.ApplyID != "" {
+		for _, old := range s.mem.byProj[project].events[id] {
+			if old.ApplyID == ev.ApplyID {
+				return nil, fmt.Errorf("memstore: update memory %s: application %s already closed by %s: %w", id, ev.ApplyID, old.ID, core.ErrConflict)
+			}
+		}
+	}
 	err = s.kv.Update(func(tx *kv.Tx) error {
 		if err := tx.Put(bucketMemories, memKey(project, id), memoryToRecord(project, next)); err != nil {
 			return err
@@ -563,6 +604,7 @@ func (s *Store) DeleteMemories(ctx context.Context, project string, ids []string
 		delete(ix.byHash, memKey(m.Namespace, m.ContentHash))
 		delete(ix.byID, id)
 		delete(ix.events, id)
+		ix.keywords.Delete(id)
 	}
 	for _, k := range rels {
 		delete(ix.relations, k)

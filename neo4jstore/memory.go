@@ -373,6 +373,20 @@ func (s *Neo4jStore) UpdateMemory(ctx context.Context, project, id string, chang
 			if err != nil {
 				return err
 			}
+			if ev.ApplyID != "" {
+				// The memory's lock is held: no other outcome can close
+				// the application between this read and the write.
+				applyID, _ := json.Marshal(ev.ApplyID)
+				r, err := t.single(stmtMemoryEventCloses, map[string]any{"project": project, "memory_id": id,
+					"needle": `"ApplyID":` + string(applyID)})
+				if err != nil {
+					return err
+				}
+				if r != nil {
+					changeErr = fmt.Errorf("neo4jstore: update memory %s: application %s already closed by %s: %w", id, ev.ApplyID, str(r.Values[0]), core.ErrConflict)
+					return changeErr
+				}
+			}
 			_, err = t.collect(stmtMemoryEventCreate, map[string]any{"project": project, "memory_id": id, "id": ev.ID,
 				"at_ns": ev.At.UnixNano(), "doc": string(doc)})
 			if err != nil {

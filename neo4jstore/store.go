@@ -26,6 +26,7 @@ type Neo4jStore struct {
 	log       *slog.Logger
 	ranks     *rankCache
 	vectors   vectorCache // memory.go
+	memWords  memoryWords // keyword index of memory contents, memory_keyword.go
 
 	chunkIndex chunkVectorIndex // see chunks.go
 	staged     stagedSizes      // see staged.go

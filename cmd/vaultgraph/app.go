@@ -39,7 +39,8 @@ type app struct {
 	graph    *core.GraphService
 	primary  core.Project
 	projects *core.ProjectCatalog
-	search   search // semantic search of the primary project; zero without an embedding provider
+	search   search          // semantic search of the primary project; zero without an embedding provider
+	memories *memory.Service // spec 004's memories of the primary project; see memoryService
 }
 
 // vectorCache maps neo4j.vector_cache (0: none) onto
@@ -230,10 +231,17 @@ func (a *app) memoryTools() ([]tools.Tool, error) {
 	if !a.cfg.HasToolset(tools.ToolsetMemory) {
 		return nil, nil // not enabled
 	}
-	// One embedder for the process: the built-in model is loaded once.
-	emb := a.search.embedder
-	svc := memory.New(a.primary.Key, a.store, emb)
-	return memtools.Tools(memtools.NewDeps(svc, a.logger)), nil
+	return memtools.Tools(memtools.NewDeps(a.memoryService(), a.logger)), nil
+}
+
+// memoryService is the memory service of the primary project, made once:
+// the memory tools and the document search (which covers memories) share
+// it, and with it one embedder (the built-in model is loaded once).
+func (a *app) memoryService() *memory.Service {
+	if a.memories == nil {
+		a.memories = memory.New(a.primary.Key, a.store, a.search.embedder)
+	}
+	return a.memories
 }
 
 // close releases the store.

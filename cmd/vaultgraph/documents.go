@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/docindex"
+	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
 )
@@ -31,10 +34,45 @@ func (a *app) documentTools() ([]tools.Tool, error) {
 		Roots:    append([]string{root}, a.cfg.Documents.AllowedRoots...),
 		Vault:    root,
 		Notes:    a.store,
+		Memories: memorySearch{a.memoryService()},
 		Logger:   a.logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("document index: %w", err)
 	}
 	return dtools.Tools(dtools.Deps{Index: svc, Logger: a.logger}), nil
+}
+
+// memorySearch gives the document index the memories of spec 004's search
+// ("across indexed documents and memories") and of get_index_stats.
+type memorySearch struct{ svc *memory.Service }
+
+var _ docindex.Memories = memorySearch{}
+
+func (m memorySearch) SearchMemories(ctx context.Context, query, namespace string, limit int) ([]docindex.Hit, error) {
+	hits, err := m.svc.Search(ctx, query, namespace, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]docindex.Hit, len(hits))
+	for i, h := range hits {
+		out[i] = docindex.Hit{
+			ID: h.ID, Content: h.Content, Score: h.Score, Namespace: h.Namespace, DocType: docindex.DocTypeMemory,
+			Metadata: map[string]any{
+				"memory_type": h.Type,
+				"confidence":  memory.ToFloat(h.Confidence),
+				"importance":  h.Importance,
+				"created_at":  h.CreatedAt.UTC().Format(time.RFC3339),
+			},
+		}
+	}
+	return out, nil
+}
+
+func (m memorySearch) MemoryStats(ctx context.Context) (docindex.MemoryStats, error) {
+	st, err := m.svc.Stats(ctx)
+	if err != nil {
+		return docindex.MemoryStats{}, err
+	}
+	return docindex.MemoryStats{Count: st.Count, GoldenRules: st.GoldenRules, Namespaces: st.Namespaces}, nil
 }

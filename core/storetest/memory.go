@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 )
 
 // The memory contract (core.MemoryStore). Times are compared at
@@ -23,8 +24,10 @@ var memoryCases = []testCase{
 	{"a missing memory is not found", testMemoryNotFound},
 	{"list filters, orders, pages and counts", testMemoryList},
 	{"search ranks by cosine similarity within the filter and model", testMemorySearch},
+	{"keyword search ranks by BM25 of the contents within the filter", testMemoryKeywordSearch},
 	{"update changes state and records the event atomically", testMemoryUpdate},
 	{"concurrent updates of one memory lose none", testMemoryConcurrentUpdates},
+	{"an application is closed at most once", testMemoryApplyClosedOnce},
 	{"touch records an access", testMemoryTouch},
 	{"a new vector replaces the one of the old model", testMemorySetVector},
 	{"delete removes memories with their events and relations", testMemoryDelete},
@@ -233,6 +236,58 @@ func testMemorySearch(e *env) {
 	assert.Equal(e.t, "mem_mid", hits[1].ID)
 }
 
+func testMemoryKeywordSearch(e *env) {
+	p := e.project()
+	contents := map[string]string{
+		"mem_ci":     "CI runs the unit tests on every push to main",
+		"mem_deploy": "Deploy to production only on Tuesdays after the CI is green",
+		"mem_dark":   "User prefers dark mode in the IDE",
+		"mem_pg":     "The project uses PostgreSQL 16 for the main database",
+		"mem_other":  "Tests of the billing service run nightly",
+	}
+	ref := keyword.NewIndex() // the scale every store must give
+	for id, c := range contents {
+		m := newMemory(id, c, "global", memT0)
+		if id == "mem_other" {
+			m.Namespace, m.Type = "project:x", "decision"
+		}
+		e.putMemory(p, m)
+		ref.Put(id, c)
+	}
+	want := ref.Search("CI tests on main", 10)
+	hits, err := e.store.KeywordSearchMemories(e.ctx, p, "CI tests on main", core.MemoryFilter{}, 0)
+	require.NoError(e.t, err)
+	require.Len(e.t, hits, len(want))
+	for i, h := range hits {
+		assert.Equal(e.t, want[i].ID, h.ID, "rank %d", i)
+		assert.InDelta(e.t, want[i].Score, h.Score, 1e-9, "the score of %s is embedding/keyword's", h.ID)
+		assert.Equal(e.t, contents[h.ID], h.Content, "hits are whole memories")
+	}
+	assert.Equal(e.t, "mem_ci", hits[0].ID)
+
+	hits, err = e.store.KeywordSearchMemories(e.ctx, p, "tests", core.MemoryFilter{Namespaces: []string{"project:x"}}, 0)
+	require.NoError(e.t, err)
+	require.Len(e.t, hits, 1)
+	assert.Equal(e.t, "mem_other", hits[0].ID)
+	hits, err = e.store.KeywordSearchMemories(e.ctx, p, "tests", core.MemoryFilter{Type: "fact"}, 1)
+	require.NoError(e.t, err)
+	require.Len(e.t, hits, 1)
+	assert.Equal(e.t, "mem_ci", hits[0].ID)
+	hits, err = e.store.KeywordSearchMemories(e.ctx, p, "the of and", core.MemoryFilter{}, 0)
+	require.NoError(e.t, err)
+	assert.Empty(e.t, hits, "stop words match nothing")
+
+	_, err = e.store.DeleteMemories(e.ctx, p, []string{"mem_ci"})
+	require.NoError(e.t, err)
+	hits, err = e.store.KeywordSearchMemories(e.ctx, p, "CI", core.MemoryFilter{}, 0)
+	require.NoError(e.t, err)
+	require.Len(e.t, hits, 1, "a deleted memory is no longer found")
+	assert.Equal(e.t, "mem_deploy", hits[0].ID)
+	hits, err = e.store.KeywordSearchMemories(e.ctx, e.project(), "CI", core.MemoryFilter{}, 0)
+	require.NoError(e.t, err)
+	assert.Empty(e.t, hits, "another project holds none")
+}
+
 func testMemoryUpdate(e *env) {
 	p := e.project()
 	e.putMemory(p, newMemory("mem_a", "a", "global", memT0))
@@ -290,6 +345,51 @@ func testMemoryConcurrentUpdates(e *env) {
 	evs, err := e.store.MemoryEvents(e.ctx, p, "mem_a", 0)
 	require.NoError(e.t, err)
 	assert.Len(e.t, evs, n)
+}
+
+func testMemoryApplyClosedOnce(e *env) {
+	p := e.project()
+	e.putMemory(p, newMemory("mem_a", "a", "global", memT0))
+	yes := true
+	update := func(ev core.MemoryEvent) error {
+		_, err := e.store.UpdateMemory(e.ctx, p, "mem_a", func(m *core.Memory) (*core.MemoryEvent, error) {
+			m.Confidence += 100
+			return &ev, nil
+		})
+		return err
+	}
+	require.NoError(e.t, update(core.MemoryEvent{ID: "evt_apply1", MemoryID: "mem_a", Kind: "apply", At: memT0}))
+	require.NoError(e.t, update(core.MemoryEvent{ID: "evt_out1", MemoryID: "mem_a", Kind: "outcome", Positive: &yes, ApplyID: "evt_apply1", At: memT0}))
+	err := update(core.MemoryEvent{ID: "evt_out2", MemoryID: "mem_a", Kind: "outcome", Positive: &yes, ApplyID: "evt_apply1", At: memT0})
+	require.ErrorIs(e.t, err, core.ErrConflict, "a second outcome of one application")
+	assert.Equal(e.t, 500, e.getMemory(p, "mem_a").Confidence, "the refused outcome changed nothing")
+	require.NoError(e.t, update(core.MemoryEvent{ID: "evt_val", MemoryID: "mem_a", Kind: "validate", Positive: &yes, At: memT0}),
+		"events that close no application are not limited")
+
+	// Eight concurrent outcomes of one application: one wins.
+	require.NoError(e.t, update(core.MemoryEvent{ID: "evt_apply2", MemoryID: "mem_a", Kind: "apply", At: memT0}))
+	before := e.getMemory(p, "mem_a").Confidence
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := 0
+	for i := range 8 {
+		wg.Go(func() {
+			err := update(core.MemoryEvent{ID: fmt.Sprintf("evt_c%d", i), MemoryID: "mem_a", Kind: "outcome", Positive: &yes, ApplyID: "evt_apply2", At: memT0})
+			if err == nil {
+				mu.Lock()
+				won++
+				mu.Unlock()
+			} else {
+				assert.ErrorIs(e.t, err, core.ErrConflict)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(e.t, 1, won)
+	assert.Equal(e.t, before+100, e.getMemory(p, "mem_a").Confidence)
+	evs, err := e.store.MemoryEvents(e.ctx, p, "mem_a", 0)
+	require.NoError(e.t, err)
+	assert.Len(e.t, evs, 5, "apply, outcome, validate, apply, one outcome")
 }
 
 func testMemoryTouch(e *env) {

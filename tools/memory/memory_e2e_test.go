@@ -198,6 +198,11 @@ func testStore(t *testing.T, c *client.Client) {
 	assert.Contains(t, fails(t, c, "memory_store", `{"content":"x","importance":1.5}`), "importance")
 	assert.Contains(t, fails(t, c, "memory_store", `{"memory_type":"fact"}`), "content")
 	assert.Equal(t, "Content cannot be empty", fails(t, c, "memory_store", `{"content":"  "}`))
+	assert.Contains(t, fails(t, c, "memory_store", `{"content":"x","namespace":"project:a\u0000b"}`), "control")
+	assert.Contains(t, fails(t, c, "memory_store", `{"content":"x","namespace":"project:a\u202eb"}`), "control")
+	assert.Contains(t, fails(t, c, "memory_recall", `{"query":"x","namespace":"project:a\u0007"}`), "Invalid namespace")
+	assert.True(t, strings.HasPrefix(fails(t, c, "memory_store", fmt.Sprintf(`{"content":%q}`, strings.Repeat("a", 8001))),
+		"Content is too long: 8001 characters, the limit is 8000"))
 	assert.Contains(t, fails(t, c, "memory_store", `{"content":"x","colour":"red"}`), "colour")
 }
 
@@ -354,6 +359,8 @@ func testTryLearn(t *testing.T, c *client.Client) {
 	assert.Equal(t, 0.4, out.NewConfidence)
 	assert.True(t, out.Success)
 	assert.Equal(t, applied.EventID, out.ApplyEventID)
+	assert.Equal(t, "Application already closed: "+applied.EventID+" (its outcome is recorded; call memory_apply again to record another)",
+		fails(t, c, "memory_outcome", fmt.Sprintf(`{"memory_id":%q,"success":true,"event_id":%q}`, id, applied.EventID)))
 	ok(t, c, "memory_outcome", fmt.Sprintf(`{"memory_id":%q,"success":false}`, id), &out)
 	assert.Equal(t, 0.25, out.NewConfidence, "0.4 - 0.15")
 	assert.Contains(t, fails(t, c, "memory_outcome", fmt.Sprintf(`{"memory_id":%q,"success":true,"event_id":"evt_nope"}`, id)), "Application not found: evt_nope")
@@ -651,10 +658,16 @@ func testHealth(t *testing.T, c *client.Client) {
 }
 
 type forgotten struct {
-	DeletedIDs   []string `json:"deleted_ids"`
-	DeletedCount int      `json:"deleted_count"`
-	ProtectedIDs []string `json:"protected_ids"`
-	Mode         string   `json:"mode"`
+	DeletedIDs     []string `json:"deleted_ids"`
+	DeletedCount   int      `json:"deleted_count"`
+	ProtectedIDs   []string `json:"protected_ids"`
+	Mode           string   `json:"mode"`
+	DryRun         bool     `json:"dry_run"`
+	WouldDeleteIDs []string `json:"would_delete_ids"`
+	Matches        []struct {
+		ID    string  `json:"id"`
+		Score float64 `json:"score"`
+	} `json:"matches"`
 }
 
 func testForget(t *testing.T, c *client.Client) {
@@ -662,14 +675,30 @@ func testForget(t *testing.T, c *client.Client) {
 	var f forgotten
 	ok(t, c, "memory_forget", fmt.Sprintf(`{"memory_id":%q}`, golden), &f)
 	assert.Equal(t, forgotten{DeletedIDs: []string{}, ProtectedIDs: []string{golden}, Mode: "id"}, f, "a golden rule is protected")
+	f = forgotten{}
 	ok(t, c, "memory_forget", fmt.Sprintf(`{"input_value":%q,"force":true}`, golden), &f)
 	assert.Equal(t, forgotten{DeletedIDs: []string{golden}, DeletedCount: 1, ProtectedIDs: []string{}, Mode: "id"}, f, "input_value detected as an id")
 	assert.Equal(t, "Memory not found: "+golden, fails(t, c, "memory_forget", fmt.Sprintf(`{"memory_id":%q}`, golden)))
 
 	pg := idOf(t, c, "Project uses PostgreSQL 15")
-	ok(t, c, "memory_forget", `{"input_value":"PostgreSQL database version","namespace":"project:myapp","n_results":1}`, &f)
+	assert.Equal(t, "Memory not found: "+pg[:len(pg)-1], fails(t, c, "memory_forget", fmt.Sprintf(`{"input_value":%q}`, pg[:len(pg)-1])),
+		"a mistyped id is an id")
+	f = forgotten{}
+	ok(t, c, "memory_forget", `{"query":"kimchi recipe","n_results":5}`, &f)
+	assert.Empty(t, f.DeletedIDs, "a query that matches nothing deletes nothing")
+	assert.Empty(t, f.Matches)
+	f = forgotten{}
+	ok(t, c, "memory_forget", `{"input_value":"PostgreSQL 15","namespace":"project:myapp","n_results":1,"dry_run":true}`, &f)
+	assert.True(t, f.DryRun)
+	assert.Empty(t, f.DeletedIDs)
+	assert.Equal(t, []string{pg}, f.WouldDeleteIDs)
+	require.Len(t, f.Matches, 1)
+	assert.Equal(t, pg, f.Matches[0].ID)
+	f = forgotten{}
+	ok(t, c, "memory_forget", `{"input_value":"PostgreSQL 15","namespace":"project:myapp","n_results":1}`, &f)
 	assert.Equal(t, "query", f.Mode)
 	assert.Equal(t, []string{pg}, f.DeletedIDs)
+	assert.Nil(t, f.WouldDeleteIDs, "only dry runs say would_delete_ids")
 	ok(t, c, "memory_forget", `{"query":"PostgreSQL database version","namespace":"project:other"}`, &f)
 	assert.Empty(t, f.DeletedIDs, "nothing in that namespace")
 	assert.Contains(t, fails(t, c, "memory_forget", `{}`), "Provide memory_id, query or input_value")

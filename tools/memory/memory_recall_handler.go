@@ -25,7 +25,7 @@ func MemoryRecallHandler(d Deps) server.ToolHandlerFunc {
 		out := MemoryRecallResponse{Memories: make([]MemoryView, len(hits)), Total: len(hits), Query: in.Query, Filters: in.FiltersView}
 		for i, h := range hits {
 			v := view(h.Memory)
-			score := h.Score
+			score := round4(h.Score)
 			v.Score = &score
 			out.Memories[i] = v
 		}
