@@ -13,7 +13,6 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding"
-	"github.com/vaultgraph/vaultgraph/embedding/minilm"
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
@@ -25,7 +24,8 @@ import (
 //	go test ./memory -run 'TestRecall|TestMatchFloor' -v
 //
 // and, for another embedder, VAULTGRAPH_EVAL_PROVIDER (builtin, ollama,
-// openai), VAULTGRAPH_EVAL_URL, VAULTGRAPH_EVAL_MODEL.
+// openai), VAULTGRAPH_EVAL_URL, VAULTGRAPH_EVAL_MODEL (the built-in
+// provider's static table: VAULTGRAPH_EVAL_MODEL=static).
 
 type recallSet struct {
 	Memories []struct {
@@ -50,11 +50,6 @@ type evalEnv struct {
 
 func evalEmbedder(t *testing.T) core.Embedder {
 	t.Helper()
-	if os.Getenv("VAULTGRAPH_EVAL_PROVIDER") == "minilm" { // the transformer, before it is the built-in provider
-		emb, err := minilm.New()
-		require.NoError(t, err)
-		return emb
-	}
 	emb, err := embedding.New(os.Getenv("VAULTGRAPH_EVAL_PROVIDER"), os.Getenv("VAULTGRAPH_EVAL_URL"), os.Getenv("VAULTGRAPH_EVAL_MODEL"), "")
 	require.NoError(t, err)
 	require.NotNil(t, emb, "the evaluation needs an embedder")
@@ -203,22 +198,29 @@ func TestRecallFindsParaphrases(t *testing.T) {
 	// The target is hit@1 >= 80 %, hit@3 >= 95 %. The embedders at
 	// hand do not reach it on this set (docs/MEMORY.md: the misses need
 	// world knowledge a small model lacks); the test holds the figures
-	// measured with the built-in model, so that a change of ranking that
+	// measured with the default model, so that a change of ranking that
 	// loses ground fails.
 	overall := got["all"]
 	t.Logf("target hit@1 >= 80%%, hit@3 >= 95%%: %s", map[bool]string{true: "met", false: "not met"}[overall.hit1*100 >= 80*n && overall.hit3*100 >= 95*n])
-	if overall.hit1*100 < recallFloor1*n || overall.hit3*100 < recallFloor3*n {
+	if defaultEmbedder() && (overall.hit1*100 < recallFloor1*n || overall.hit3*100 < recallFloor3*n) {
 		t.Errorf("recall fell below what the built-in model gave: hit@1 %d%% (was >= %d%%), hit@3 %d%% (was >= %d%%)",
 			overall.hit1*100/n, recallFloor1, overall.hit3*100/n, recallFloor3)
 	}
 }
 
-// The figures TestRecallFindsParaphrases holds, in percent: those the
-// built-in model gave when they were set, less a few points.
+// The figures TestRecallFindsParaphrases holds with the default embedder
+// (the built-in transformer), in percent: those it gave when they were
+// set (78 %, 91 %), less a few points.
 const (
-	recallFloor1 = 57
-	recallFloor3 = 76
+	recallFloor1 = 75
+	recallFloor3 = 88
 )
+
+// defaultEmbedder reports whether the evaluation runs the default embedder,
+// whose figures the tests hold; another one's are only reported.
+func defaultEmbedder() bool {
+	return os.Getenv("VAULTGRAPH_EVAL_PROVIDER")+os.Getenv("VAULTGRAPH_EVAL_URL")+os.Getenv("VAULTGRAPH_EVAL_MODEL") == ""
+}
 
 // TestMatchFloorSeparatesRelatedFromUnrelated measures the relevance of
 // every (query, memory) pair of the set: the pairs of a query and its
