@@ -97,9 +97,14 @@ func sameTargets(links []linkRef, targets []string) bool {
 
 // writtenOf is the target of a stored link as it was written (for the
 // "Broken link" warning), read again from its Raw text; its key when Raw
-// is not a link this parser reads.
+// is not a link this parser reads. It is a window into Raw: the index
+// keeps Raw's bytes alive, which a store holds anyway (the embedded one)
+// or which are a few dozen bytes a link (Neo4j's decoded states).
 func writtenOf(l core.Link, notePath string) string {
 	raw := l.Raw
+	if w, ok := plainWikilinkTarget(raw); ok && LinkKey(w) == l.Key {
+		return w // most links: no parse
+	}
 	var spans []linkSpan
 	if strings.HasPrefix(raw, "[[") || strings.HasPrefix(raw, "![[") {
 		spans = scanWikilinks([]byte(raw), raw, 0)
@@ -109,5 +114,21 @@ func writtenOf(l core.Link, notePath string) string {
 	if len(spans) != 1 {
 		return l.Key
 	}
-	return strings.Clone(spans[0].written) // not a window keeping Raw alive
+	return spans[0].written
+}
+
+// plainWikilinkTarget reads the target of a wikilink written without
+// escapes ("[[target]]", "![[target#heading|alias]]"): the text before
+// the first "#", "|" or "]]", trimmed.
+func plainWikilinkTarget(raw string) (string, bool) {
+	inner, ok := strings.CutPrefix(strings.TrimPrefix(raw, "!"), "[[")
+	if !ok || !strings.HasSuffix(inner, "]]") || strings.Contains(inner, `\`) {
+		return "", false
+	}
+	inner = inner[:len(inner)-2]
+	if i := strings.IndexAny(inner, "#|"); i >= 0 {
+		inner = inner[:i]
+	}
+	w := strings.TrimSpace(inner)
+	return w, w != ""
 }
