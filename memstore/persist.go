@@ -72,7 +72,11 @@ func (s *Store) persist(project string, g *graph, written []*node, retargeted ma
 	for start := 0; start < len(written) || start == 0; start += chunk {
 		part := written[start:min(start+chunk, len(written))]
 		last := start+chunk >= len(written)
-		arena = nil
+		size := 0 // what the chunk's records take, roughly: one arena, not a doubling series
+		for _, nd := range part {
+			size += len(nd.note.Content) + len(nd.note.Title) + len(nd.note.Path) + 96*len(nd.note.Links) + 256
+		}
+		arena = make([]byte, 0, size+64*len(others))
 		newTerms := len(kw.names)
 		err := s.kv.Update(func(tx *kv.Tx) error {
 			for i := kw.persisted; i < newTerms; i++ {
