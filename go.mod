@@ -19,6 +19,7 @@ require (
 	github.com/testcontainers/testcontainers-go v0.44.0
 	github.com/testcontainers/testcontainers-go/modules/neo4j v0.44.0
 	go.etcd.io/bbolt v1.4.3
+	golang.org/x/mod v0.37.0
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 	golang.org/x/text v0.40.0

@@ -345,3 +345,58 @@ func TestVersionMatchesTheGoToolchain(t *testing.T) {
 	run("git", "commit", "-qm", "third")
 	check("after a pre-release tag")
 }
+
+// TestModuleProxyServesGoInstall makes a tagged module's version into a
+// file proxy, as -module-proxy does, and installs it with go install
+// module@version from that proxy alone (the module has no dependencies):
+// the binary reports the tag, as one installed from the public proxy will.
+func TestModuleProxyServesGoInstall(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s", strings.Join(args, " "), out)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "cmd", "hello"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/hello\n\ngo 1.24\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "cmd", "hello", "main.go"), []byte(`package main
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+func main() {
+	bi, _ := debug.ReadBuildInfo()
+	fmt.Print(bi.Main.Version)
+}
+`), 0o644))
+	run("git", "init", "-q")
+	run("git", "add", ".")
+	run("git", "commit", "-qm", "hello")
+	run("git", "tag", "-a", "v0.3.0", "-m", "v0.3.0")
+
+	proxy := t.TempDir()
+	mod, err := writeModuleProxy(repo, proxy, "v0.3.0", time.Date(2026, 11, 25, 15, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	assert.Equal(t, "example.com/hello", mod)
+
+	gobin := t.TempDir()
+	cmd := exec.Command("go", "install", "example.com/hello/cmd/hello@v0.3.0")
+	cmd.Dir = t.TempDir()
+	// A module cache of its own (writable, so the test can delete it):
+	// the installed version comes from this proxy, not from an earlier run.
+	cmd.Env = append(os.Environ(), "GOPROXY=file://"+filepath.ToSlash(proxy), "GONOSUMDB=example.com",
+		"GOFLAGS=-modcacherw", "GOMODCACHE="+t.TempDir(), "GOBIN="+gobin, "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go install: %s", out)
+	got, err := exec.Command(filepath.Join(gobin, "hello")).Output()
+	require.NoError(t, err)
+	assert.Equal(t, "v0.3.0", string(got))
+}

@@ -13,6 +13,7 @@
 //	go run ./scripts/dist -targets linux/amd64  # one target
 //	go run ./scripts/dist -binaries-only -out /out -targets linux/arm64 -version v0.1.0
 //	go run ./scripts/dist -print-version        # the version a build of HEAD reports
+//	go run ./scripts/dist -module-proxy /tmp/p  # HEAD as a module version, for go install
 package main
 
 import (
@@ -48,6 +49,7 @@ type options struct {
 	version      string // overrides the version computed from git
 	binariesOnly bool
 	printVersion bool
+	moduleProxy  string
 	goBin        string
 }
 
@@ -67,6 +69,7 @@ func run(args []string) error {
 	fs.StringVar(&o.version, "version", "", "version to build, e.g. v0.1.0 (default: from git, as go build records it)")
 	fs.BoolVar(&o.binariesOnly, "binaries-only", false, "build the binaries into OUT/bin/GOOS_GOARCH only (the container image's build step)")
 	fs.BoolVar(&o.printVersion, "print-version", false, "print the version and commit a build of the checkout gets, and exit")
+	fs.StringVar(&o.moduleProxy, "module-proxy", "", "write HEAD as its version into a file Go module proxy in this folder (to try go install ...@version before publishing), and exit")
 	fs.StringVar(&o.goBin, "go", envOr("GO", "go"), "the go command")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -144,6 +147,18 @@ func build(o options) error {
 	}
 	if o.printVersion {
 		fmt.Println(r.version, r.commit)
+		return nil
+	}
+	if o.moduleProxy != "" {
+		if strings.Contains(r.version, "+") {
+			return fmt.Errorf("%s has uncommitted changes: a module version is a commit", r.version)
+		}
+		mod, err := writeModuleProxy(".", o.moduleProxy, r.version, r.date)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "dist: %s@%s in the module proxy %s; try:\n  GOPROXY=file://%s,https://proxy.golang.org GONOSUMDB=%s go install %s/cmd/vaultgraph@%s\n",
+			mod, r.version, o.moduleProxy, o.moduleProxy, mod, mod, r.version)
 		return nil
 	}
 	if strings.HasSuffix(r.version, "+dirty") {
