@@ -7,23 +7,29 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
-// Thresholds of the analyses, on cosine similarity in [0, 1].
+// Thresholds of the analyses, on cosine similarity in [0, 1]. Similarity
+// says two memories speak of the same subject; what sets them apart is read
+// from their words (compare.go). The values were chosen on the labelled
+// pairs of memory/testdata/analyses.json with both built-in models
+// (docs/MEMORY.md, "Analyses"): unrelated pairs stayed below 0.49, the
+// pairs that conflict, replace or repeat each other went down to 0.59.
 const (
-	// DefaultContradictionThreshold: two memories this similar that
-	// disagree in polarity (one negates what the other affirms, or they
-	// use opposite words) are reported as contradicting.
-	DefaultContradictionThreshold = 0.75
+	// DefaultContradictionThreshold: two memories this similar whose words
+	// conflict (opposite terms about the same subject, a negation of what
+	// the other states, other values, or one saying it changed) are
+	// reported as contradicting.
+	DefaultContradictionThreshold = 0.6
 	// DefaultSupersedeThreshold: a newer memory of the same type and
-	// namespace this similar to an older one supersedes it.
-	DefaultSupersedeThreshold = 0.8
-	// DuplicateThreshold: at or above it, two memories of the same
-	// polarity are near-duplicates, reported by the health analysis.
-	DuplicateThreshold = 0.95
+	// namespace this similar to an older one, whose words conflict with
+	// it or say it changed, supersedes it.
+	DefaultSupersedeThreshold = 0.6
+	// DuplicateThreshold: at or above it, two memories whose words do not
+	// conflict are near-duplicates, reported by the health analysis.
+	DuplicateThreshold = 0.8
 	// MaxAnalyzed bounds how many memories one pairwise analysis compares
 	// (the most recently updated ones): pairs grow with its square.
 	MaxAnalyzed = 2000
@@ -33,57 +39,6 @@ const (
 	// mostly negative.
 	LowConfidence = 300
 )
-
-// negations make a sentence say the opposite.
-var negations = map[string]bool{
-	"not": true, "no": true, "never": true, "don't": true, "dont": true, "doesn't": true, "doesnt": true,
-	"isn't": true, "isnt": true, "aren't": true, "arent": true, "won't": true, "wont": true, "cannot": true,
-	"can't": true, "cant": true, "shouldn't": true, "shouldnt": true, "avoid": true, "without": true,
-	"stop": true, "stopped": true, "neither": true, "nor": true,
-}
-
-// opposites are word pairs that flip a statement.
-var opposites = [][2]string{
-	{"always", "never"}, {"enable", "disable"}, {"enabled", "disabled"}, {"true", "false"}, {"yes", "no"},
-	{"light", "dark"}, {"use", "avoid"}, {"allow", "forbid"}, {"allow", "deny"}, {"on", "off"},
-	{"increase", "decrease"}, {"prefer", "avoid"}, {"prefers", "avoids"}, {"like", "dislike"}, {"likes", "dislikes"},
-	{"include", "exclude"}, {"sync", "async"}, {"synchronous", "asynchronous"}, {"before", "after"},
-	{"more", "less"}, {"tabs", "spaces"}, {"good", "bad"}, {"should", "shouldn't"}, {"must", "mustn't"},
-}
-
-func words(text string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	}) {
-		out[strings.Trim(w, "'")] = true
-	}
-	return out
-}
-
-func negated(ws map[string]bool) bool {
-	n := 0
-	for w := range ws {
-		if negations[w] {
-			n++
-		}
-	}
-	return n%2 == 1
-}
-
-// conflict explains why two similar texts disagree, or returns "".
-func conflict(a, b string) string {
-	wa, wb := words(a), words(b)
-	for _, p := range opposites {
-		if (wa[p[0]] && !wa[p[1]] && wb[p[1]] && !wb[p[0]]) || (wa[p[1]] && !wa[p[0]] && wb[p[0]] && !wb[p[1]]) {
-			return "opposite terms: " + p[0] + " / " + p[1]
-		}
-	}
-	if negated(wa) != negated(wb) {
-		return "one negates what the other states"
-	}
-	return ""
-}
 
 // Contradiction is a pair of memories that appear to disagree.
 type Contradiction struct {
@@ -266,10 +221,15 @@ func (s *Service) CheckSupersedes(ctx context.Context, id, target string, thresh
 		case !m.CreatedAt.After(o.CreatedAt):
 			c.Reason = "not newer than the other memory"
 		default:
-			c.Supersedes = true
-			c.Reason = "newer memory of the same type and namespace with similar content"
+			// Similar is not enough: a restatement ("The project uses
+			// PostgreSQL 15" after "Project uses PostgreSQL 15") replaces
+			// nothing. It must state something else (another value, the
+			// opposite) or say it changed.
 			if r := conflict(m.Content, o.Content); r != "" {
-				c.Reason += " (" + r + ")"
+				c.Supersedes = true
+				c.Reason = "newer memory of the same type and namespace about the same subject (" + r + ")"
+			} else {
+				c.Reason = "similar, but it states nothing the other does not (a restatement: see memory_analyze_health's duplicates)"
 			}
 		}
 		out = append(out, c)

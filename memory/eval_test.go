@@ -2,11 +2,13 @@ package memory_test
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -53,7 +55,40 @@ func evalEmbedder(t *testing.T) core.Embedder {
 	emb, err := embedding.New(os.Getenv("VAULTGRAPH_EVAL_PROVIDER"), os.Getenv("VAULTGRAPH_EVAL_URL"), os.Getenv("VAULTGRAPH_EVAL_MODEL"), "")
 	require.NoError(t, err)
 	require.NotNil(t, emb, "the evaluation needs an embedder")
-	return emb
+	return cachedEmbedder{emb}
+}
+
+// embedCache keeps the evaluations' vectors by model and text: the sets
+// embed the same texts several times, and the transformer under the race
+// detector takes seconds per hundred.
+var embedCache sync.Map
+
+// cachedEmbedder is an embedder whose vectors are remembered in embedCache.
+type cachedEmbedder struct{ core.Embedder }
+
+func (c cachedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	var missing []string
+	var at []int
+	for i, text := range texts {
+		if v, ok := embedCache.Load(c.Model() + "\x00" + text); ok {
+			out[i] = v.([]float32)
+		} else {
+			missing = append(missing, text)
+			at = append(at, i)
+		}
+	}
+	if len(missing) > 0 {
+		vs, err := c.Embedder.Embed(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for j, v := range vs {
+			embedCache.Store(c.Model()+"\x00"+missing[j], v)
+			out[at[j]] = v
+		}
+	}
+	return out, nil
 }
 
 func loadRecallSet(t *testing.T) *evalEnv {

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -8,11 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/embedding/builtin"
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
@@ -258,4 +261,44 @@ func hits0(t *testing.T, svc *memory.Service) core.ScoredMemory {
 	require.NoError(t, err)
 	require.NotEmpty(t, hits)
 	return hits[0]
+}
+
+// Issue 25: agreeing memories are not contradictions, and a version change
+// in near-identical texts is a conflict or a supersession, never a
+// near-duplicate to delete.
+func TestAnalysesDoNotMislead(t *testing.T) {
+	for _, model := range []string{"static", ""} {
+		t.Run("model "+cmp.Or(model, "default"), func(t *testing.T) {
+			emb, err := embedding.New("", "", model, "")
+			require.NoError(t, err)
+			now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+			svc := memory.New("p", memstore.New(), emb, memory.WithClock(func() time.Time { return now }))
+			store := func(content string) core.Memory {
+				now = now.Add(time.Hour)
+				m, _, err := svc.Store(t.Context(), memory.StoreInput{Content: content, Type: "fact", Namespace: "global"})
+				require.NoError(t, err)
+				return m
+			}
+			store("Always run the tests before merging")
+			store("Never merge without running the tests")
+			pg15 := store("Project uses PostgreSQL 15")
+			pg16 := store("Project uses PostgreSQL 16")
+
+			cs, _, err := svc.DetectContradictions(t.Context(), "", "", memory.DefaultContradictionThreshold)
+			require.NoError(t, err)
+			require.Len(t, cs, 1, "only the versions conflict: %+v", cs)
+			assert.ElementsMatch(t, []string{pg15.ID, pg16.ID}, []string{cs[0].A.ID, cs[0].B.ID})
+			assert.Contains(t, []string{"different values: 15 / 16", "different values: 16 / 15"}, cs[0].Reason)
+
+			h, err := svc.AnalyzeHealth(t.Context(), "", memory.DefaultStaleDays)
+			require.NoError(t, err)
+			for _, d := range h.Duplicates {
+				assert.NotContains(t, []string{pg15.ID, pg16.ID}, d.A.ID, "15 and 16 are not duplicates")
+			}
+			_, cands, err := svc.CheckSupersedes(t.Context(), pg16.ID, pg15.ID, memory.DefaultSupersedeThreshold)
+			require.NoError(t, err)
+			require.Len(t, cands, 1)
+			assert.True(t, cands[0].Supersedes, cands[0].Reason)
+		})
+	}
 }

@@ -21,7 +21,7 @@ func MemoryAnalyzeHealthSpec() mcp.Tool {
 	return mcp.NewTool(MemoryAnalyzeHealthName,
 		mcp.WithDescription("Analyze memory system health: counts by type and namespace, golden rules, average confidence, low-confidence memories "+
 			"(below 0.3: more unhelpful than helpful feedback), stale memories (not accessed for stale_days), contradicting pairs (as "+
-			"memory_detect_contradictions with its default threshold), near-duplicate pairs (similarity >= 0.95), a health_score in [0, 1] "+
+			"memory_detect_contradictions with its default threshold), near-duplicate pairs (similarity >= 0.8 and no conflict: other numbers or versions are a conflict, never a duplicate), a health_score in [0, 1] "+
 			"(the share of memories with no issue) and recommendations. Lists show at most 50 memories or pairs; counts are complete."),
 		mcp.WithString("namespace", mcp.Description("Only memories of this namespace")),
 		mcp.WithInteger("stale_days", mcp.DefaultNumber(mem.DefaultStaleDays), mcp.Min(1),

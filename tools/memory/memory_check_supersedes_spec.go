@@ -21,7 +21,8 @@ type MemoryCheckSupersedesInput struct {
 func MemoryCheckSupersedesSpec() mcp.Tool {
 	return mcp.NewTool(MemoryCheckSupersedesName,
 		mcp.WithDescription("Check if a memory supersedes another: it does when it was created later, has the same memory_type (a golden rule matches any) "+
-			"and namespace, and its cosine similarity (0-1) is at least similarity_threshold. With target_id, checks that one memory; without, "+
+			"and namespace, its cosine similarity (0-1) is at least similarity_threshold, and its words state something the other does not "+
+			"(another value or version, the opposite) or say it changed (switched, moved, now, instead): a restatement supersedes nothing. With target_id, checks that one memory; without, "+
 			"lists the memories of its namespace at least that similar. Nothing is changed: record a result with memory_relate (supersedes)."),
 		mcp.WithString("memory_id", mcp.Required(), mcp.Description("ID of the newer memory")),
 		mcp.WithString("target_id", mcp.Description("ID of the older memory to check; omit to check the whole namespace")),

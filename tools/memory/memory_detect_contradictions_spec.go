@@ -22,8 +22,9 @@ type MemoryDetectContradictionsInput struct {
 // docs/MEMORY.md).
 func MemoryDetectContradictionsSpec() mcp.Tool {
 	return mcp.NewTool(MemoryDetectContradictionsName,
-		mcp.WithDescription("Find contradicting memories: pairs whose cosine similarity (0-1) is at least similarity_threshold and whose texts disagree "+
-			"(one negates what the other states, or they use opposite terms such as always/never, enable/disable, light/dark), "+
+		mcp.WithDescription("Find contradicting memories: pairs whose cosine similarity (0-1) is at least similarity_threshold (they speak of the same subject) "+
+			"and whose texts cannot both hold: one negates what the other states, they use opposite terms about the same subject (enable/disable, light/dark, tabs/spaces), "+
+			"they give other values (PostgreSQL 15 / 16), or one says it changed the other (switched, moved, now, instead); "+
 			"plus pairs related by contradicts with memory_relate. With memory_id, only pairs containing that memory. "+
 			"Compares up to 2000 most recently updated memories. Nothing is changed."),
 		mcp.WithString("memory_id", mcp.Description("Only contradictions of this memory")),
