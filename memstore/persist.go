@@ -9,6 +9,9 @@ import (
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
+// commitFault, set by tests only, fails persist's commits with its error.
+var commitFault func() error
+
 // stagedChunk is how many notes one transaction of a staged write holds.
 const stagedChunk = 2048
 
@@ -79,6 +82,11 @@ func (s *Store) persist(project string, g *graph, written []*node, retargeted ma
 		arena = make([]byte, 0, size+64*len(others))
 		newTerms := len(kw.names)
 		err := s.kv.Update(func(tx *kv.Tx) error {
+			if commitFault != nil {
+				if err := commitFault(); err != nil {
+					return err
+				}
+			}
 			for i := kw.persisted; i < newTerms; i++ {
 				if err := tx.PutRaw(kwTerms, termKey(i), []byte(kw.names[i])); err != nil {
 					return err

@@ -1,0 +1,53 @@
+package memstore
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// TestAFailedCommitLeavesTheStoreAsTheDiskHasIt: a write whose commit
+// fails is refused with a provider error and leaves nothing behind in
+// memory (the project is loaded again from the disk); the next write works.
+func TestAFailedCommitLeavesTheStoreAsTheDiskHasIt(t *testing.T) {
+	for _, staged := range []bool{false, true} {
+		ctx := t.Context()
+		s, err := Open(t.TempDir())
+		require.NoError(t, err)
+		a := core.Note{ID: "a.md", Title: "A", Content: "alpha", Hash: "h1", Links: []core.Link{{Raw: "[[b]]", Key: "b"}}}
+		require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{a}))
+
+		commitFault = func() error { return errors.New("disk full") }
+		b := core.Note{ID: "b.md", Title: "B", Content: "beta", Hash: "h2", Keys: []string{"b"}}
+		changed := a
+		changed.Content, changed.Hash = "changed", "h3"
+		if staged {
+			err = s.UpsertNotesStaged(ctx, "p", []core.Note{b, changed}, nil)
+		} else {
+			err = s.UpsertNotes(ctx, "p", []core.Note{b, changed})
+		}
+		commitFault = nil
+		require.Error(t, err)
+		assert.True(t, core.IsProviderError(err), "a provider error: %v", err)
+
+		_, err = s.GetNote(ctx, "p", "b.md")
+		assert.ErrorIs(t, err, core.ErrNotFound, "the refused note is not there")
+		got, err := s.GetNote(ctx, "p", "a.md")
+		require.NoError(t, err)
+		assert.Equal(t, "alpha", got.Content)
+		assert.Equal(t, "", got.Links[0].Target, "a's link stays unresolved: b was not written")
+		hits, err := s.KeywordSearch(ctx, "p", "changed beta", 10)
+		require.NoError(t, err)
+		assert.Empty(t, hits)
+
+		require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{b}))
+		got, err = s.GetNote(ctx, "p", "a.md")
+		require.NoError(t, err)
+		assert.Equal(t, "b.md", got.Links[0].Target)
+		require.NoError(t, s.Close(ctx))
+	}
+}
