@@ -3,8 +3,10 @@ package minilm
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchNotes builds notes of 1-2 KB (a typical vault note; over 256
@@ -42,12 +44,18 @@ func BenchmarkQuery(b *testing.B) {
 	q := []string{"how do I stop a goroutine when the request is cancelled"}
 	b.ReportAllocs()
 	cpu := processCPU()
+	var lat []time.Duration
 	for b.Loop() {
+		t0 := time.Now()
 		if _, err := e.Embed(b.Context(), q); err != nil {
 			b.Fatal(err)
 		}
+		lat = append(lat, time.Since(t0))
 	}
-	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
 
 // BenchmarkNotes embeds batches of notes of 1-2 KB, as the indexer does;
