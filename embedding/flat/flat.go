@@ -157,9 +157,9 @@ func Normalize(v []float32) []float32 {
 	return out
 }
 
-// dot is the dot product of two vectors of equal length, unrolled by four
-// (the compiler keeps the four sums in registers).
-func dot(a, b []float32) float32 {
+// dotGo is the dot product of two vectors of equal length, unrolled by
+// four (the compiler keeps the four sums in registers): the portable dot.
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0

@@ -2,6 +2,7 @@ package flat
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -148,6 +149,30 @@ func TestSetRefusesAnotherDimension(t *testing.T) {
 func BenchmarkTopK(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const dim, n = 256, 100_000
+	x := New(dim)
+	for i := range n {
+		x.Set(fmt.Sprintf("n%06d", i), randomUnit(r, dim))
+	}
+	q := randomUnit(r, dim)
+	b.ResetTimer()
+	for b.Loop() {
+		x.TopK(q, 30)
+	}
+}
+
+func TestDotMatchesPortable(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 256, 384, 385} {
+		a, b := randomUnit(r, max(n, 1))[:n], randomUnit(r, max(n, 1))[:n]
+		if got, want := dot(a, b), dotGo(a, b); math.Abs(float64(got-want)) > 1e-5 {
+			t.Errorf("n=%d: dot %g, portable %g", n, got, want)
+		}
+	}
+}
+
+func BenchmarkTopK384(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const dim, n = 384, 100_000
 	x := New(dim)
 	for i := range n {
 		x.Set(fmt.Sprintf("n%06d", i), randomUnit(r, dim))
