@@ -64,6 +64,19 @@ type Deps struct {
 	// PageSize is the notes of one resources/list page; 0 means
 	// DefaultPageSize.
 	PageSize int
+	// Changes, when set, is what the vault mirror writes through
+	// (Changes.Store): subscriptions and list changes are then offered.
+	Changes *Changes
+}
+
+// Live reports whether subscriptions and list changes are offered.
+func (d Deps) Live() bool { return d.Changes != nil }
+
+// Attach lets Changes notify srv's sessions (server.New calls it).
+func (d Deps) Attach(srv *server.MCPServer, hooks *server.Hooks) {
+	if d.Changes != nil {
+		d.Changes.Attach(srv, hooks)
+	}
 }
 
 func (d Deps) logger() *slog.Logger {

@@ -22,3 +22,16 @@ func TestURIRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+func TestSubscriptionsHearOfTheNoteInAnyIDForm(t *testing.T) {
+	for uri, want := range map[string]string{
+		"vault://note/concepts/bm25.md": "vault://note/concepts/bm25.md",
+		"vault://note/Concepts/BM25":    "vault://note/concepts/bm25.md",
+		"vault://note/my%20Notes/A.md":  "vault://note/my%20notes/a.md",
+		"https://elsewhere/x":           "https://elsewhere/x",
+	} {
+		if got := canonical(uri); got != want {
+			t.Errorf("canonical(%q) = %q, want %q", uri, got, want)
+		}
+	}
+}

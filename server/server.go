@@ -48,6 +48,10 @@ type Surface interface {
 	Prompts() []mcpserver.ServerPrompt
 	mcpserver.ResourceCompletionProvider
 	mcpserver.PromptCompletionProvider
+	// Live reports whether notes' changes are published; Attach then
+	// connects them to the server's sessions (subscriptions through hooks).
+	Live() bool
+	Attach(srv *mcpserver.MCPServer, hooks *mcpserver.Hooks)
 }
 
 // New returns the MCP server named "vaultgraph" with opts.Tools registered.
@@ -90,9 +94,9 @@ func New(opts Options) *mcpserver.MCPServer {
 	if opts.Vault != nil {
 		hooks.AddAfterListResources(listNotes(opts.Vault, logger))
 		serverOpts = append(serverOpts,
-			// No subscriptions or list changes yet: the vault's watcher
-			// does not publish its changes to the server.
-			mcpserver.WithResourceCapabilities(false, false),
+			// Subscriptions and list changes when the vault's changes
+			// reach the server (resources.Changes).
+			mcpserver.WithResourceCapabilities(opts.Vault.Live(), opts.Vault.Live()),
 			mcpserver.WithPromptCapabilities(false),
 			mcpserver.WithCompletions(),
 			mcpserver.WithResourceCompletionProvider(opts.Vault),
@@ -106,6 +110,7 @@ func New(opts Options) *mcpserver.MCPServer {
 	}
 	s.AddTools(tools.ServerTools(opts.Tools)...)
 	if opts.Vault != nil {
+		opts.Vault.Attach(s, hooks)
 		s.AddResourceTemplates(opts.Vault.Template())
 		s.AddPrompts(opts.Vault.Prompts()...)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
+	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/tools"
 	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
@@ -39,8 +40,9 @@ type app struct {
 	graph    *core.GraphService
 	primary  core.Project
 	projects *core.ProjectCatalog
-	search   search          // semantic search of the primary project; zero without an embedding provider
-	memories *memory.Service // spec 004's memories of the primary project; see memoryService
+	search   search             // semantic search of the primary project; zero without an embedding provider
+	memories *memory.Service    // spec 004's memories of the primary project; see memoryService
+	changes  *resources.Changes // the primary project's note changes, for resource subscriptions
 }
 
 // vectorCache maps neo4j.vector_cache (0: none) onto
@@ -100,7 +102,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	a := &app{cfg: cfg, logger: logger, store: store, search: sem}
+	a := &app{cfg: cfg, logger: logger, store: store, search: sem, changes: resources.NewChanges()}
 	var projects []core.Project
 	for i, pc := range served {
 		p := projectOf(pc)
@@ -112,7 +114,8 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		warnings := vault.NewWarnings(0)
 		var target core.GraphStore = store
 		if i == 0 {
-			target = sem.mirrorStore(store)
+			// The primary project's writes also tell resource subscribers.
+			target = a.changes.Store(sem.mirrorStore(store))
 		}
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,

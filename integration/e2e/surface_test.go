@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -19,26 +20,48 @@ import (
 func TestResourcesPromptsCompletionsAndLogs(t *testing.T) {
 	t.Parallel()
 	st := embeddedStore(t)
-	for _, transport := range []string{"stdio", "http"} {
-		t.Run(transport, func(t *testing.T) {
+	for _, kind := range []string{"stdio", "http"} {
+		t.Run(kind, func(t *testing.T) {
 			vault := copyVault(t, nil)
 			var c *client.Client
-			if transport == "stdio" {
+			if kind == "stdio" {
 				c = startStdio(t, st, vault, legacyProtocol())
 			} else {
 				h := startHTTP(t, st, vault, "127.0.0.1:0")
-				c = httpClient(t, h.url(), rwToken, legacyProtocol())
+				// A GET stream carries what the server sends unasked.
+				tr, err := transport.NewStreamableHTTP(h.url(), transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + rwToken}), transport.WithContinuousListening())
+				if err != nil {
+					t.Fatal(err)
+				}
+				c = client.NewClient(tr, legacyProtocol())
+				t.Cleanup(func() { _ = c.Close() })
+				if err := c.Start(t.Context()); err != nil {
+					t.Fatal(err)
+				}
 				initialize(t, c)
 			}
 			var mu sync.Mutex
-			var logs []mcp.JSONRPCNotification
+			var logs, changes []mcp.JSONRPCNotification
 			c.OnNotification(func(n mcp.JSONRPCNotification) {
-				if n.Method == "notifications/message" {
-					mu.Lock()
+				mu.Lock()
+				defer mu.Unlock()
+				switch n.Method {
+				case "notifications/message":
 					logs = append(logs, n)
-					mu.Unlock()
+				case "notifications/resources/updated", "notifications/resources/list_changed":
+					changes = append(changes, n)
 				}
 			})
+			changed := func(method, uri string) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, n := range changes {
+					if n.Method == method && (uri == "" || n.Params.AdditionalFields["uri"] == uri) {
+						return true
+					}
+				}
+				return false
+			}
 			ctx := t.Context()
 
 			res, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
@@ -99,6 +122,23 @@ func TestResourcesPromptsCompletionsAndLogs(t *testing.T) {
 				return false
 			}) {
 				t.Fatalf("no notifications/message for the tool call within %s: %+v", callTimeout, logs)
+			}
+
+			// Subscriptions: an edit on disk reaches the subscriber (in
+			// another ID form than the one it subscribed with), a new
+			// note changes the list.
+			var sreq mcp.SubscribeRequest
+			sreq.Params.URI = "vault://note/concepts/BM25"
+			if err := c.Subscribe(ctx, sreq); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, vault, "concepts/BM25.md", "# BM25\n\nEdited on disk while subscribed.")
+			if !eventually(watchTimeout, func() bool { return changed("notifications/resources/updated", "vault://note/concepts/bm25.md") }) {
+				t.Fatalf("no resources/updated within %s of the edit: %+v", watchTimeout, changes)
+			}
+			writeFile(t, vault, "concepts/Brand New.md", "# Brand New")
+			if !eventually(watchTimeout, func() bool { return changed("notifications/resources/list_changed", "") }) {
+				t.Fatalf("no resources/list_changed within %s of a new note: %+v", watchTimeout, changes)
 			}
 		})
 	}

@@ -1,0 +1,191 @@
+package resources
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// Changes tells clients when notes change: notifications/resources/updated
+// to the sessions subscribed to a note (resources/subscribe) when it is
+// written or deleted, and notifications/resources/list_changed to every
+// session when a note appears or vanishes. It learns of changes from the
+// store the vault mirror writes through (Store), so a file edited on disk,
+// a tool's write, a rename and a delete are all seen, as soon as the
+// watcher has written them (its debounce: under a second).
+//
+// Subscriptions are kept per session and end with it (mcp-go's sessions
+// do not keep them; the hooks Attach installs do).
+type Changes struct {
+	srv atomic.Pointer[server.MCPServer]
+
+	mu    sync.Mutex
+	subs  map[string]map[string]bool // session ID → subscribed URIs
+	known map[string]bool            // IDs of the notes in the store; nil until first needed
+}
+
+// NewChanges returns a Changes that notifies nobody until Attach.
+func NewChanges() *Changes { return &Changes{subs: map[string]map[string]bool{}} }
+
+// Attach starts notifying the sessions of srv and tracks subscriptions
+// through hooks (which srv must have been built with).
+func (c *Changes) Attach(srv *server.MCPServer, hooks *server.Hooks) {
+	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest) {
+		if s := server.ClientSessionFromContext(ctx); s != nil && req.Params.URI != "" {
+			c.mu.Lock()
+			if c.subs[s.SessionID()] == nil {
+				c.subs[s.SessionID()] = map[string]bool{}
+			}
+			c.subs[s.SessionID()][canonical(req.Params.URI)] = true
+			c.mu.Unlock()
+		}
+	})
+	hooks.AddBeforeUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest) {
+		if s := server.ClientSessionFromContext(ctx); s != nil {
+			c.mu.Lock()
+			delete(c.subs[s.SessionID()], canonical(req.Params.URI))
+			c.mu.Unlock()
+		}
+	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
+		c.mu.Lock()
+		delete(c.subs, s.SessionID())
+		c.mu.Unlock()
+	})
+	c.srv.Store(srv)
+}
+
+// canonical is the URI of the note a subscribed URI names, so that a
+// subscription in another ID form (vault://note/Concepts/BM25) hears of
+// the note's changes.
+func canonical(uri string) string {
+	id := idOf(uri)
+	if id == "" {
+		return uri
+	}
+	id = strings.TrimPrefix(strings.ToLower(id), "./")
+	if !strings.HasSuffix(id, ".md") {
+		id += ".md"
+	}
+	return URI(id)
+}
+
+// Store returns s, telling c of every note it writes or deletes. The
+// result is a core.StagedWriter when s is one.
+func (c *Changes) Store(s core.GraphStore) core.GraphStore {
+	n := &changeStore{GraphStore: s, c: c}
+	if staged, ok := s.(core.StagedWriter); ok {
+		return &stagedChangeStore{changeStore: n, staged: staged}
+	}
+	return n
+}
+
+// load reads the IDs in the store once, before the first write it sees,
+// so that a note that appears can be told from one rewritten.
+func (c *Changes) load(ctx context.Context, s core.GraphStore, project string) {
+	c.mu.Lock()
+	loaded := c.known != nil
+	c.mu.Unlock()
+	if loaded {
+		return
+	}
+	hashes, err := s.NoteHashes(ctx, project)
+	if err != nil {
+		return // tried again at the next write
+	}
+	c.mu.Lock()
+	if c.known == nil {
+		c.known = make(map[string]bool, len(hashes))
+		for id := range hashes {
+			c.known[id] = true
+		}
+	}
+	c.mu.Unlock()
+}
+
+// changed records written (or deleted) notes and notifies the clients.
+func (c *Changes) changed(ids []string, deleted bool) {
+	c.mu.Lock()
+	listChanged := false
+	var notify []struct{ session, uri string }
+	for _, id := range ids {
+		if c.known != nil && c.known[id] == deleted {
+			listChanged = true
+		}
+		if c.known != nil {
+			if deleted {
+				delete(c.known, id)
+			} else {
+				c.known[id] = true
+			}
+		}
+		uri := URI(id)
+		for session, uris := range c.subs {
+			if uris[uri] {
+				notify = append(notify, struct{ session, uri string }{session, uri})
+			}
+		}
+	}
+	c.mu.Unlock()
+	srv := c.srv.Load()
+	if srv == nil {
+		return
+	}
+	for _, n := range notify {
+		_ = srv.SendNotificationToSpecificClient(n.session, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": n.uri})
+	}
+	if listChanged {
+		srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
+	}
+}
+
+type changeStore struct {
+	core.GraphStore
+	c *Changes
+}
+
+func (s *changeStore) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+	s.c.load(ctx, s.GraphStore, project)
+	if err := s.GraphStore.UpsertNotes(ctx, project, notes); err != nil {
+		return err
+	}
+	s.c.changed(noteIDs(notes), false)
+	return nil
+}
+
+func (s *changeStore) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
+	s.c.load(ctx, s.GraphStore, project)
+	n, err := s.GraphStore.DeleteNotes(ctx, project, ids)
+	if err != nil {
+		return n, err
+	}
+	s.c.changed(ids, true)
+	return n, nil
+}
+
+type stagedChangeStore struct {
+	*changeStore
+	staged core.StagedWriter
+}
+
+func (s *stagedChangeStore) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
+	s.c.load(ctx, s.GraphStore, project)
+	if err := s.staged.UpsertNotesStaged(ctx, project, notes, progress); err != nil {
+		return err
+	}
+	s.c.changed(noteIDs(notes), false)
+	return nil
+}
+
+func noteIDs(notes []core.Note) []string {
+	ids := make([]string, len(notes))
+	for i, n := range notes {
+		ids[i] = n.ID
+	}
+	return ids
+}
