@@ -23,7 +23,7 @@ type Note struct {
 	Links       []Link         // outgoing links in document order, duplicates kept
 	Frontmatter map[string]any // parsed YAML frontmatter; nil when none or unparseable
 	Hash        string         // hex SHA-256 of the raw file bytes
-	Size        int64          // size of the raw file in bytes
+	Size        int64          // size of the raw file in bytes; negative when unknown (see NoteState.Size)
 	ModTime     time.Time      // file modification time
 	Entity      *NoteEntity    // set when the note is an entity (spec 003, package entity); nil otherwise
 

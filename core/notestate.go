@@ -22,10 +22,13 @@ type NoteStateReader interface {
 // tell from a file's size and modification time whether the file changed
 // since the store wrote it, and to resolve links without the note's text.
 type NoteState struct {
-	ID      string
-	Path    string    // vault-relative path as on disk
-	Hash    string    // as in Note.Hash; "" for a note a cut-off staged write left without its links
-	Size    int64     // Note.Size; -1 when the store does not know it (a note written before sizes were kept)
+	ID   string
+	Path string // vault-relative path as on disk
+	Hash string // as in Note.Hash; "" for a note a cut-off staged write left without its links
+	// Size is Note.Size; negative when unknown: -1 for a note written
+	// before sizes were kept, -2 for one whose file the vault read too soon
+	// after a change to trust its size and mtime (vault/walk.go).
+	Size    int64
 	ModTime time.Time // Note.ModTime
 	// Links are the note's links in document order with Raw, Key and the
 	// Target the store holds; Alias, Heading and Embed may be left empty.

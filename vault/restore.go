@@ -22,15 +22,21 @@ import (
 // ID, or links resolved otherwise), which must be written again. restored
 // is how many notes it took; 0 when the store holds none of this project
 // (or knows too little of them: a note without a size or hash is left to
-// the rescan, which reads its file). m.mu must be held.
-func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entry, err error) {
+// the rescan, which reads its file). racy holds the IDs of the notes left
+// out because their file was read too soon after a change (racySize): they
+// are written again only if their text changed. m.mu must be held.
+func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entry, racy map[string]bool, err error) {
 	type stored struct {
 		e       *entry
 		id      string
 		targets []string
 	}
 	var all []stored
+	racy = map[string]bool{}
 	err = m.cfg.Store.NoteStates(ctx, m.cfg.Project, func(st core.NoteState) error {
+		if st.Size == racySize {
+			racy[st.ID] = true
+		}
 		if !st.Known() || m.idx.byPath[st.Path] != nil || !isNotePath(st.Path) || m.ignore.skip(st.Path) {
 			return nil
 		}
@@ -48,7 +54,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	})
 	if err != nil {
 		m.idx = newIndex()
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	for g := range m.idx.groups {
 		m.idx.regroup(g)
@@ -59,7 +65,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			stale = append(stale, s.e)
 		}
 	}
-	return len(all), stale, nil
+	return len(all), stale, racy, nil
 }
 
 // requeueLocked queues the notes of entries the store holds wrongly (see

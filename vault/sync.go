@@ -71,7 +71,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	}
 	done("walk", "files", len(files))
 	if !m.cfg.Rewrite {
-		restored, stale, err := m.restoreLocked(ctx)
+		restored, stale, racy, err := m.restoreLocked(ctx)
 		switch {
 		case err != nil:
 			// The store is down or cannot say: read everything, and let
@@ -79,7 +79,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 			m.log.Debug("vault: cannot read note states from the store", "err", err)
 		case restored > 0:
 			done("restore from the store", "notes", restored, "stale", len(stale))
-			return m.restartLocked(ctx, files, stale)
+			return m.restartLocked(ctx, files, stale, racy)
 		}
 	}
 	bar := m.newProgress(len(files), "reading notes")
@@ -97,7 +97,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	if err != nil {
 		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
 	}
-	m.dropUnchangedLocked(hashes)
+	m.dropUnchangedLocked(hashes, nil)
 	m.storeDiffLocked(hashes)
 	done("compare with the store", "stored", len(hashes))
 	bar = m.newProgress(m.pendingUpserts(), "writing notes")
@@ -112,18 +112,21 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 // store (restoreLocked): the files that changed since the store wrote them
 // are applied as a rescan applies them, then the store is compared and
 // written as usual.
-func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*entry) (SyncStats, error) {
+func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*entry, racy map[string]bool) (SyncStats, error) {
 	var stats SyncStats
 	phase := time.Now()
 	m.ready = true
 	changes := m.scanChangesLocked("", files)
 	_, stats.Warnings = m.applyLocked(changes)
-	m.requeueLocked(stale)
 	m.log.Debug("vault: sync phase", "phase", "apply the changes", "seconds", time.Since(phase).Seconds(), "changed", len(changes))
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
 	if err != nil {
 		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
 	}
+	// A racy note read again with its text unchanged is not rewritten
+	// (see racyWindow); the repairs below are, whatever their text.
+	m.dropUnchangedLocked(hashes, func(id string) bool { return racy[id] })
+	m.requeueLocked(stale)
 	m.storeDiffLocked(hashes)
 	bar := m.newProgress(m.pendingUpserts(), "writing notes")
 	res, err := m.flushLocked(ctx, bar)
@@ -133,10 +136,10 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 }
 
 // dropUnchangedLocked removes from the queue the notes the store already
-// has with the same content, unless one of their links is on a key whose
+// has with the same content (those only that only accepts, when not nil), unless one of their links is on a key whose
 // candidates changed since the store was written (a note answering to it
 // was added or removed), which can change what the link resolves to.
-func (m *Mirror) dropUnchangedLocked(hashes map[string]string) {
+func (m *Mirror) dropUnchangedLocked(hashes map[string]string, only func(id string) bool) {
 	if m.cfg.Rewrite {
 		return
 	}
@@ -152,7 +155,7 @@ func (m *Mirror) dropUnchangedLocked(hashes map[string]string) {
 		}
 	}
 	for id, n := range m.pending {
-		if n == nil || hashes[id] != n.Hash {
+		if n == nil || hashes[id] != n.Hash || only != nil && !only(id) {
 			continue
 		}
 		keep := false

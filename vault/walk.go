@@ -115,7 +115,7 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 	}
 	parsed := parseNote(rel, raw)
 	if time.Since(info.ModTime()) < racyWindow {
-		parsed.note.Size = -1 // see racyWindow
+		parsed.note.Size = racySize // see racyWindow
 	}
 	c.parsed = &parsed
 	return c, nil
@@ -123,12 +123,18 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 
 // racyWindow: a file read within this time of its last modification may
 // change again within the same tick of the file system's clock (Linux
-// stamps mtimes from a clock that advances every few milliseconds; FAT
-// every 2 s) and keep its size, which a comparison of size and mtime
-// cannot see. Such a note is stored with Size -1 (unknown), so a restart
-// reads its file instead of trusting the stored state (restore.go), as
-// git does with "racily clean" index entries.
-const racyWindow = 2 * time.Second
+// stamps mtimes from a clock that advances every few milliseconds) and
+// keep its size, which a comparison of size and mtime cannot see. Such a
+// note is stored with Size racySize, so a restart reads its file instead
+// of trusting the stored state (restore.go), as git does with "racily
+// clean" index entries; it is rewritten only if its text changed. A
+// variable so that tests can widen it. File systems with coarser clocks
+// (FAT's 2 s) are not covered.
+var racyWindow = 100 * time.Millisecond
+
+// racySize is the Size of a note whose file was read within racyWindow of
+// its last modification (core.Note.Size: negative, unknown).
+const racySize = -2
 
 // loadAll reads and parses files on Config.Workers goroutines and returns
 // the changes in the order of files. Files that cannot be read are left
