@@ -64,6 +64,9 @@ type Config struct {
 	// Toolsets are the enabled toolsets, without duplicates, in the order of
 	// the Toolsets variable.
 	Toolsets []string
+	// Tools are single tools served besides the enabled toolsets'
+	// ("tool" or "toolset/tool"); ExcludeTools are tools not served.
+	Tools, ExcludeTools []string
 	// ToolRenames maps a tool's name to the name it is exposed under. The
 	// default {search: memory_search} is meant for the memory toolset's
 	// search, and applies when both graph and memory are enabled, so it does

@@ -263,6 +263,23 @@ var keys = []key{
 		flag:    "toolsets", scope: FlagGlobal,
 	},
 	{
+		name: "tools",
+		help: "single tools to serve besides those of the enabled toolsets (tool or toolset/tool)",
+		doc: []string{
+			"E.g. toolsets: [graph] with tools: [read_note] adds one kb tool; an unknown name stops the server.",
+		},
+		def:   []string{},
+		field: func(c *Config) any { return &c.Tools },
+		flag:  "tools", scope: FlagGlobal,
+	},
+	{
+		name:  "exclude_tools",
+		help:  "tools not to serve (tool, toolset/tool, or the name a rename gives it)",
+		def:   []string{},
+		field: func(c *Config) any { return &c.ExcludeTools },
+		flag:  "exclude-tools", scope: FlagGlobal,
+	},
+	{
 		name: "tool_renames",
 		help: "tools to expose under another name, old: new",
 		doc: []string{

@@ -30,6 +30,11 @@ type Selection struct {
 	// merged over DefaultRenames (an entry here wins). A tool that clashes
 	// with no other keeps its name; a clash no rename resolves is an error.
 	Renames map[string]string
+	// Tools are single tools served besides those of the enabled
+	// toolsets, each named "tool" or "toolset/tool". ExcludeTools are
+	// tools not served, named the same way or by the name they are
+	// published under (after a rename). An unknown name is an error.
+	Tools, ExcludeTools []string
 }
 
 // Select returns the tools of all that sel enables, in the order of all,
@@ -46,12 +51,27 @@ func Select(all []Tool, sel Selection) ([]Tool, error) {
 		}
 	}
 
+	renamedTo := slices.Collect(maps.Values(DefaultRenames))
+	renamedTo = append(renamedTo, slices.Collect(maps.Values(sel.Renames))...)
+	for _, name := range append(slices.Clone(sel.Tools), sel.ExcludeTools...) {
+		excluded := slices.Contains(sel.ExcludeTools, name)
+		if !slices.ContainsFunc(all, func(t Tool) bool { return t.named(name) }) && !(excluded && slices.Contains(renamedTo, name)) {
+			return nil, fmt.Errorf("tools: unknown tool %q (known: %s)", name, strings.Join(toolNames(all), ", "))
+		}
+	}
 	var picked []Tool
 	for _, t := range all {
-		if !slices.Contains(enabled, t.Toolset) {
+		single := slices.ContainsFunc(sel.Tools, t.named)
+		if !slices.Contains(enabled, t.Toolset) && !single {
 			continue
 		}
 		if sel.ReadOnly && !t.ReadOnly() {
+			if single {
+				return nil, fmt.Errorf("tools: tool %q writes, and read_only is set", t.Tool.Name)
+			}
+			continue
+		}
+		if slices.ContainsFunc(sel.ExcludeTools, t.named) {
 			continue
 		}
 		picked = append(picked, t)
@@ -77,6 +97,8 @@ func Select(all []Tool, sel Selection) ([]Tool, error) {
 		}
 	}
 
+	// An exclusion may name a tool by the name it is published under.
+	picked = slices.DeleteFunc(picked, func(t Tool) bool { return slices.Contains(sel.ExcludeTools, t.Tool.Name) })
 	seen := make(map[string]string, len(picked))
 	for _, t := range picked {
 		if other, dup := seen[t.Tool.Name]; dup {
@@ -86,6 +108,21 @@ func Select(all []Tool, sel Selection) ([]Tool, error) {
 		seen[t.Tool.Name] = t.Toolset
 	}
 	return picked, nil
+}
+
+// named reports whether name ("tool" or "toolset/tool") names t.
+func (t Tool) named(name string) bool {
+	return name == t.Tool.Name || name == t.Toolset+"/"+t.Tool.Name
+}
+
+// toolNames lists the names of all, each once, sorted.
+func toolNames(all []Tool) []string {
+	var names []string
+	for _, t := range all {
+		names = append(names, t.Tool.Name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 func toolsetIDs() []string {

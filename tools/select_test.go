@@ -38,6 +38,12 @@ func TestSelect(t *testing.T) {
 		{"without a clash nothing is renamed", Selection{Toolsets: []string{ToolsetMemory}}, "memory/search,memory/memory_store"},
 		{"a configured rename wins over the default", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, Renames: map[string]string{"memory/search": "recall"}}, "graph/search,graph/create_node,memory/recall,memory/memory_store"},
 		{"a bare-name rename applies to the later toolset", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, Renames: map[string]string{"memory/search": "", "search": "mem_search"}}, "graph/search,graph/create_node,memory/mem_search,memory/memory_store"},
+		// Issue 26: single tools beside toolsets.
+		{"a single tool of another toolset", Selection{Tools: []string{"list_notes"}}, "graph/search,graph/create_node,kb/list_notes"},
+		{"a single tool named with its toolset", Selection{Toolsets: []string{ToolsetKB}, Tools: []string{"memory/memory_store"}}, "kb/list_notes,memory/memory_store"},
+		{"an excluded tool", Selection{ExcludeTools: []string{"create_node"}}, "graph/search"},
+		{"an exclusion by the published name", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, ExcludeTools: []string{"memory_search"}}, "graph/search,graph/create_node,memory/memory_store"},
+		{"an exclusion by toolset/tool", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, ExcludeTools: []string{"memory/search"}}, "graph/search,graph/create_node,memory/memory_store"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -63,6 +69,18 @@ func TestSelectRefusesUnknownToolsetsAndUnresolvedClashes(t *testing.T) {
 	}
 	if _, err := Select(all, Selection{Toolsets: []string{ToolsetGraph, ToolsetKB}, Renames: map[string]string{"kb/search": "kb_search"}}); err != nil {
 		t.Fatalf("resolved clash: %v", err)
+	}
+}
+
+func TestSelectRefusesUnknownAndWritingSingleTools(t *testing.T) {
+	all := []Tool{fakeTool(ToolsetGraph, "get_node", true), fakeTool(ToolsetGraph, "create_node", false)}
+	for _, sel := range []Selection{{Tools: []string{"get_nod"}}, {ExcludeTools: []string{"kb/get_node"}}} {
+		if _, err := Select(all, sel); err == nil || !strings.Contains(err.Error(), "unknown tool") || !strings.Contains(err.Error(), "known: create_node, get_node") {
+			t.Errorf("%+v: err = %v", sel, err)
+		}
+	}
+	if _, err := Select(all, Selection{Toolsets: []string{ToolsetKB}, ReadOnly: true, Tools: []string{"create_node"}}); err == nil || !strings.Contains(err.Error(), "read_only") {
+		t.Errorf("a writing single tool with read_only: err = %v", err)
 	}
 }
 

@@ -221,9 +221,11 @@ func (a *app) tools() ([]tools.Tool, error) {
 	}
 	all = append(all, memTools...)
 	return tools.Select(all, tools.Selection{
-		Toolsets: a.cfg.Toolsets,
-		ReadOnly: a.cfg.ReadOnly,
-		Renames:  a.cfg.ToolRenames,
+		Toolsets:     a.cfg.Toolsets,
+		ReadOnly:     a.cfg.ReadOnly,
+		Renames:      a.cfg.ToolRenames,
+		Tools:        a.cfg.Tools,
+		ExcludeTools: a.cfg.ExcludeTools,
 	})
 }
 

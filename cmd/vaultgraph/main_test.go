@@ -265,3 +265,17 @@ func TestShimWarnsWithoutAToken(t *testing.T) {
 	r = runCLI(t, "shim", "--url", "http://127.0.0.1:1/mcp")
 	assert.NotContains(t, r.stderr, "no bearer token")
 }
+
+// Issue 26: single tools beside toolsets, and tools left out.
+func TestToolsAndExcludeTools(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	r := runCLI(t, "call", "list_knowledge_bases", "{}", "--vault", vault, "--toolsets", "graph", "--tools", "list_knowledge_bases")
+	assert.Equal(t, 0, r.code, r.stderr)
+	r = runCLI(t, "call", "get_hubs", "{}", "--vault", vault, "--exclude-tools", "get_hubs")
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "tool 'get_hubs' not found")
+	r = runCLI(t, "call", "get_node", `{"id":"Home"}`, "--vault", vault, "--tools", "get_nod")
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, `unknown tool "get_nod"`)
+}
