@@ -75,6 +75,7 @@ type MemoryEvent struct {
 	Positive      *bool  // was_helpful / success; nil for apply
 	Context       string
 	ApplyID       string // for an outcome: the apply event it closes, if given
+	SessionID     string // the client's session, when it named one
 	OldConfidence int    // thousandths
 	NewConfidence int
 	Promoted      bool

@@ -255,10 +255,25 @@ type Health struct {
 	Recommendations []string
 }
 
+// HealthChecks choose the checks of memory_analyze_health (all on in
+// AllHealthChecks). Contradictions also choose the near-duplicates, which
+// come from the same comparison of every pair.
+type HealthChecks struct {
+	Contradictions, LowConfidence, Stale bool
+}
+
+// AllHealthChecks runs every check.
+var AllHealthChecks = HealthChecks{Contradictions: true, LowConfidence: true, Stale: true}
+
 // AnalyzeHealth reports the state of the memories of namespace ("" for
 // all): counts, low-confidence and stale memories (not accessed for
-// staleDays), contradictions and near-duplicates, and what to do.
-func (s *Service) AnalyzeHealth(ctx context.Context, namespace string, staleDays int) (Health, error) {
+// staleDays), contradictions and near-duplicates, and what to do. checks
+// (default: all) leave some out: their lists stay empty.
+func (s *Service) AnalyzeHealth(ctx context.Context, namespace string, staleDays int, checks ...HealthChecks) (Health, error) {
+	c := AllHealthChecks
+	if len(checks) > 0 {
+		c = checks[0]
+	}
 	var f core.MemoryFilter
 	if namespace != "" {
 		if err := CheckNamespace(namespace); err != nil {
@@ -281,10 +296,10 @@ func (s *Service) AnalyzeHealth(ctx context.Context, namespace string, staleDays
 		if IsGolden(m.Type, m.Confidence) {
 			h.GoldenRules++
 		}
-		if m.Confidence < LowConfidence {
+		if c.LowConfidence && m.Confidence < LowConfidence {
 			h.LowConfidence = append(h.LowConfidence, m)
 		}
-		if m.LastAccessed.Before(cutoff) {
+		if c.Stale && m.LastAccessed.Before(cutoff) {
 			h.Stale = append(h.Stale, m)
 		}
 		if s.emb == nil || m.Model != s.emb.Model() || len(m.Vector) == 0 {
@@ -294,7 +309,7 @@ func (s *Service) AnalyzeHealth(ctx context.Context, namespace string, staleDays
 	if len(all) > 0 {
 		h.AvgConfidence = round4(float64(sum) / float64(len(all)) / Scale)
 	}
-	if s.emb != nil {
+	if s.emb != nil && c.Contradictions {
 		cs, _, err := s.DetectContradictions(ctx, "", namespace, DefaultContradictionThreshold)
 		if err != nil {
 			return Health{}, err

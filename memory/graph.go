@@ -52,7 +52,15 @@ type Graph struct {
 // a shorter one when it scores more. A node's depth is its fewest hops
 // from the root. Nodes are ordered by depth, then score descending, then
 // ID; edges are every relation between two reached nodes.
-func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay float64) (Graph, error) {
+//
+// WalkOptions narrow the walk: Direction "outgoing" follows relations from
+// source to target only, "incoming" only backwards ("" or "both": either);
+// EdgeTypes, when not empty, are the relation types followed and listed.
+func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay float64, opts ...WalkOptions) (Graph, error) {
+	var o WalkOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	root, err := s.Get(ctx, id)
 	if err != nil {
 		return Graph{}, err
@@ -77,7 +85,10 @@ func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay fl
 		}
 		next := map[string]bool{}
 		for _, r := range rels {
-			for _, end := range [][2]string{{r.From, r.To}, {r.To, r.From}} {
+			if !o.follows(r.Type) {
+				continue
+			}
+			for _, end := range o.ends(r) {
 				from, to := end[0], end[1]
 				src, ok := prev[from]
 				if !ok {
@@ -157,7 +168,7 @@ func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay fl
 	for _, r := range rels { // ordered by source, target, type
 		_, okFrom := mems[r.From]
 		_, okTo := mems[r.To]
-		if okFrom && okTo {
+		if okFrom && okTo && o.follows(r.Type) {
 			g.Edges = append(g.Edges, GraphEdge{Source: r.From, Target: r.To, RelationType: r.Type, Weight: r.Weight})
 		}
 	}
@@ -165,6 +176,28 @@ func (s *Service) Inspect(ctx context.Context, id string, maxDepth int, decay fl
 }
 
 func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
+
+// WalkOptions narrow memory_inspect_graph's walk (see Inspect).
+type WalkOptions struct {
+	Direction string   // DirectionBoth ("" too), DirectionOutgoing or DirectionIncoming
+	EdgeTypes []string // relation types followed; empty: every type
+}
+
+func (o WalkOptions) follows(relType string) bool {
+	return len(o.EdgeTypes) == 0 || slices.Contains(o.EdgeTypes, relType)
+}
+
+// ends are the (from, to) steps a relation allows in o's direction.
+func (o WalkOptions) ends(r core.MemoryRelation) [][2]string {
+	switch o.Direction {
+	case DirectionOutgoing:
+		return [][2]string{{r.From, r.To}}
+	case DirectionIncoming:
+		return [][2]string{{r.To, r.From}}
+	default:
+		return [][2]string{{r.From, r.To}, {r.To, r.From}}
+	}
+}
 
 // Mermaid renders g as a Mermaid flowchart: one node per memory labelled
 // with its type and the start of its content, one arrow per relation

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -407,11 +408,12 @@ type Feedback struct {
 
 // Validate applies was_helpful feedback (memory_validate).
 func (s *Service) Validate(ctx context.Context, id string, helpful bool, context string) (Feedback, error) {
-	return s.feedback(ctx, id, EventValidate, helpful, context, "")
+	return s.feedback(ctx, id, EventValidate, helpful, context, "", "")
 }
 
 // Outcome records the LEARN step: the result of applying a memory.
-func (s *Service) Outcome(ctx context.Context, id string, success bool, outcome, applyID string) (Feedback, error) {
+// sessionID, when given, is kept with the event.
+func (s *Service) Outcome(ctx context.Context, id string, success bool, outcome, applyID, sessionID string) (Feedback, error) {
 	if applyID != "" {
 		evs, err := s.store.MemoryEvents(ctx, s.project, id, 0)
 		if err != nil {
@@ -428,14 +430,14 @@ func (s *Service) Outcome(ctx context.Context, id string, success bool, outcome,
 			return Feedback{}, fail("Application not found: %s (memory %s has no such memory_apply event)", applyID, id)
 		}
 	}
-	fb, err := s.feedback(ctx, id, EventOutcome, success, outcome, applyID)
+	fb, err := s.feedback(ctx, id, EventOutcome, success, outcome, applyID, sessionID)
 	if errors.Is(err, core.ErrConflict) {
 		return Feedback{}, fail("Application already closed: %s (its outcome is recorded; call memory_apply again to record another)", applyID)
 	}
 	return fb, err
 }
 
-func (s *Service) feedback(ctx context.Context, id, kind string, positive bool, text, applyID string) (Feedback, error) {
+func (s *Service) feedback(ctx context.Context, id, kind string, positive bool, text, applyID, sessionID string) (Feedback, error) {
 	var fb Feedback
 	now := s.clock()
 	m, err := s.store.UpdateMemory(ctx, s.project, id, func(m *core.Memory) (*core.MemoryEvent, error) {
@@ -450,7 +452,7 @@ func (s *Service) feedback(ctx context.Context, id, kind string, positive bool, 
 		m.LastAccessed = now
 		p := positive
 		ev := core.MemoryEvent{ID: newEventID(), MemoryID: id, Kind: kind, Positive: &p, Context: text,
-			ApplyID: applyID, OldConfidence: old, NewConfidence: next, Promoted: promoted, At: now}
+			ApplyID: applyID, SessionID: sessionID, OldConfidence: old, NewConfidence: next, Promoted: promoted, At: now}
 		fb = Feedback{Event: ev, OldConfidence: old, NewConfidence: next, Promoted: promoted}
 		return &ev, nil
 	})
@@ -461,14 +463,15 @@ func (s *Service) feedback(ctx context.Context, id, kind string, positive bool, 
 	return fb, nil
 }
 
-// Apply records the TRY step: the memory is being applied in context.
-func (s *Service) Apply(ctx context.Context, id, context string) (core.Memory, core.MemoryEvent, error) {
+// Apply records the TRY step: the memory is being applied in context;
+// sessionID, when given, is kept with the event.
+func (s *Service) Apply(ctx context.Context, id, context, sessionID string) (core.Memory, core.MemoryEvent, error) {
 	var ev core.MemoryEvent
 	now := s.clock()
 	m, err := s.store.UpdateMemory(ctx, s.project, id, func(m *core.Memory) (*core.MemoryEvent, error) {
 		m.LastAccessed = now
 		m.AccessCount++
-		ev = core.MemoryEvent{ID: newEventID(), MemoryID: id, Kind: EventApply, Context: context,
+		ev = core.MemoryEvent{ID: newEventID(), MemoryID: id, Kind: EventApply, Context: context, SessionID: sessionID,
 			OldConfidence: m.Confidence, NewConfidence: m.Confidence, At: now}
 		return &ev, nil
 	})
@@ -653,11 +656,101 @@ func (s *Service) Relate(ctx context.Context, from, to, relType string, weight f
 	return created, err
 }
 
+// Directions of memory_edge_forget and memory_inspect_graph.
+const (
+	DirectionBoth     = "both"
+	DirectionOutgoing = "outgoing"
+	DirectionIncoming = "incoming"
+)
+
+// Directions lists them.
+var Directions = []string{DirectionBoth, DirectionOutgoing, DirectionIncoming}
+
 // Unrelate deletes relations (see core.MemoryStore.UnrelateMemories).
-// The source must exist; a missing target deletes nothing.
-func (s *Service) Unrelate(ctx context.Context, from, to, relType string) (int, error) {
+// The source must exist; a missing target deletes nothing. Without a
+// target, direction says which relations of from go: those leaving it
+// (outgoing), reaching it (incoming) or both ("" is both).
+func (s *Service) Unrelate(ctx context.Context, from, to, relType, direction string) (int, error) {
 	if _, err := s.Get(ctx, from); err != nil {
 		return 0, err
 	}
-	return s.store.UnrelateMemories(ctx, s.project, from, to, relType)
+	if to != "" || direction == "" || direction == DirectionBoth {
+		return s.store.UnrelateMemories(ctx, s.project, from, to, relType)
+	}
+	rels, err := s.store.MemoryRelations(ctx, s.project, []string{from})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range rels {
+		if relType != "" && r.Type != relType {
+			continue
+		}
+		if (direction == DirectionOutgoing && r.From == from) || (direction == DirectionIncoming && r.To == from) {
+			k, err := s.store.UnrelateMemories(ctx, s.project, r.From, r.To, r.Type)
+			if err != nil {
+				return n, err
+			}
+			n += k
+		}
+	}
+	return n, nil
+}
+
+// Related is a memory reached from a recalled one over relations.
+type Related struct {
+	Memory       core.Memory
+	RelatedTo    string // the recalled memory it was reached from
+	RelationType string // of the last relation on the way
+	Depth        int    // relations from the recalled memory
+}
+
+// RelatedTo walks relations (either direction) from ids, up to maxDepth
+// hops, and returns the memories reached that are not among ids, by depth,
+// then ID: memory_recall's include_related.
+func (s *Service) RelatedTo(ctx context.Context, ids []string, maxDepth int) ([]Related, error) {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		seen[id] = true
+	}
+	origin := map[string]string{}
+	for _, id := range ids {
+		origin[id] = id
+	}
+	frontier := slices.Clone(ids)
+	out := []Related{}
+	for depth := 1; depth <= maxDepth && len(frontier) > 0; depth++ {
+		rels, err := s.store.MemoryRelations(ctx, s.project, frontier)
+		if err != nil {
+			return nil, err
+		}
+		inFrontier := map[string]bool{}
+		for _, f := range frontier {
+			inFrontier[f] = true
+		}
+		var level []Related
+		for _, r := range rels {
+			for _, end := range [][2]string{{r.From, r.To}, {r.To, r.From}} {
+				from, to := end[0], end[1]
+				if !inFrontier[from] || seen[to] {
+					continue
+				}
+				seen[to] = true
+				origin[to] = origin[from]
+				level = append(level, Related{Memory: core.Memory{ID: to}, RelatedTo: origin[from], RelationType: r.Type, Depth: depth})
+			}
+		}
+		slices.SortFunc(level, func(a, b Related) int { return strings.Compare(a.Memory.ID, b.Memory.ID) })
+		frontier = frontier[:0]
+		for _, l := range level {
+			m, err := s.store.GetMemory(ctx, s.project, l.Memory.ID)
+			if err != nil {
+				continue // deleted meanwhile
+			}
+			l.Memory = *m
+			out = append(out, l)
+			frontier = append(frontier, l.Memory.ID)
+		}
+	}
+	return out, nil
 }

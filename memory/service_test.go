@@ -106,13 +106,13 @@ func TestForgetByQueryDeletesOnlyWhatMatches(t *testing.T) {
 func TestAnApplicationIsClosedOnce(t *testing.T) {
 	svc, _ := builtinService(t)
 	m := mustStore(t, svc, "Run the linter before pushing", "pattern")
-	_, apply, err := svc.Apply(t.Context(), m.ID, "before the push of the fix")
+	_, apply, err := svc.Apply(t.Context(), m.ID, "before the push of the fix", "")
 	require.NoError(t, err)
-	first, err := svc.Outcome(t.Context(), m.ID, true, "passed", apply.ID)
+	first, err := svc.Outcome(t.Context(), m.ID, true, "passed", apply.ID, "")
 	require.NoError(t, err)
 	assert.Equal(t, 400, first.NewConfidence)
 	for range 5 {
-		_, err = svc.Outcome(t.Context(), m.ID, true, "again", apply.ID)
+		_, err = svc.Outcome(t.Context(), m.ID, true, "again", apply.ID, "")
 		require.Error(t, err)
 		assert.Equal(t, "Application already closed: "+apply.ID+" (its outcome is recorded; call memory_apply again to record another)", err.Error())
 	}
@@ -122,14 +122,14 @@ func TestAnApplicationIsClosedOnce(t *testing.T) {
 	assert.Equal(t, memory.TypePattern, got.Type)
 
 	// Concurrent outcomes of a new application: one lands.
-	_, apply2, err := svc.Apply(t.Context(), m.ID, "second try")
+	_, apply2, err := svc.Apply(t.Context(), m.ID, "second try", "")
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	ok := 0
 	for range 6 {
 		wg.Go(func() {
-			if _, err := svc.Outcome(context.Background(), m.ID, false, "", apply2.ID); err == nil {
+			if _, err := svc.Outcome(context.Background(), m.ID, false, "", apply2.ID, ""); err == nil {
 				mu.Lock()
 				ok++
 				mu.Unlock()
@@ -140,7 +140,7 @@ func TestAnApplicationIsClosedOnce(t *testing.T) {
 	assert.Equal(t, 1, ok)
 	// Without event_id an outcome closes nothing and is not limited.
 	for range 2 {
-		_, err := svc.Outcome(t.Context(), m.ID, true, "", "")
+		_, err := svc.Outcome(t.Context(), m.ID, true, "", "", "")
 		require.NoError(t, err)
 	}
 }

@@ -293,7 +293,7 @@ func testMemoryUpdate(e *env) {
 	e.putMemory(p, newMemory("mem_a", "a", "global", memT0))
 	later := memT0.Add(time.Hour)
 	yes := true
-	ev := core.MemoryEvent{ID: "evt_1", MemoryID: "mem_a", Kind: "validate", Positive: &yes, Context: "ctx",
+	ev := core.MemoryEvent{ID: "evt_1", MemoryID: "mem_a", Kind: "validate", Positive: &yes, Context: "ctx", SessionID: "session-1",
 		OldConfidence: 300, NewConfidence: 400, At: later}
 	got, err := e.store.UpdateMemory(e.ctx, p, "mem_a", func(m *core.Memory) (*core.MemoryEvent, error) {
 		m.Confidence, m.Type, m.UpdatedAt, m.LastAccessed, m.AccessCount = 400, "golden_rule", later, later, 3

@@ -27,6 +27,7 @@ func ClearIndexSpec() mcp.Tool {
 		mcp.WithDescription("Delete all documents from the collection. Requires explicit confirmation (confirm=true). Deletes every document chunk; memories are kept (they are the user's knowledge, not a copy of files: use memory_forget for them)."),
 		mcp.WithBoolean("confirm", mcp.Required(),
 			mcp.Description("Safety gate - must be true to proceed")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Clear the document index", false, true, true),
 	)
 }

@@ -25,6 +25,7 @@ func DeleteChunksSpec() mcp.Tool {
 		mcp.WithDescription("Delete specific chunks by their IDs. IDs that do not exist are ignored; deleted_ids lists those that did."),
 		mcp.WithArray("ids", mcp.Required(), mcp.WithStringItems(),
 			mcp.Description("List of chunk IDs to delete")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Delete chunks", false, true, true),
 	)
 }

@@ -26,6 +26,7 @@ func DeleteFileSpec() mcp.Tool {
 		mcp.WithDescription("Delete all chunks from a specific source file. The path is taken as index_file takes it (a relative path starts at the vault); the file itself is not touched and need not exist. A file with no chunks gives deleted_count 0."),
 		mcp.WithString("source_file", mcp.Required(),
 			mcp.Description("Source file path to delete chunks for")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Delete a file's chunks", false, true, true),
 	)
 }

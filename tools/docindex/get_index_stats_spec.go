@@ -26,6 +26,7 @@ type GetIndexStatsOutput struct {
 func GetIndexStatsSpec() mcp.Tool {
 	return mcp.NewTool(GetIndexStatsName,
 		mcp.WithDescription("Retrieve statistics about the current collection: total_documents (chunks), unique_sources and source_files, namespaces (of documents and memories), memory_count and golden_rule_count."),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Index statistics", true, false, true),
 	)
 }

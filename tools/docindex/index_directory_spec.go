@@ -13,6 +13,10 @@ type IndexDirectoryInput struct {
 	DirPath   string  `json:"dir_path"`
 	Recursive *bool   `json:"recursive"`
 	Namespace *string `json:"namespace"`
+	// AsyncMode is the original server's: it answered before the
+	// embeddings were done. Accepted; vaultgraph always answers when the
+	// files are indexed (and searchable).
+	AsyncMode *bool `json:"async_mode"`
 }
 
 // FailedFile is a file index_directory could not index.
@@ -41,6 +45,9 @@ func IndexDirectorySpec() mcp.Tool {
 			mcp.Description("Scan subdirectories recursively")),
 		mcp.WithString("namespace", mcp.DefaultString("default"),
 			mcp.Description("Namespace for organizing documents")),
+		mcp.WithBoolean("async_mode", mcp.DefaultBool(true),
+			mcp.Description("Accepted for compatibility; the answer always comes once the files are indexed and searchable")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Index a directory of documents", false, false, true),
 	)
 }

@@ -35,6 +35,7 @@ func IndexFileSpec() mcp.Tool {
 			mcp.Description("Absolute or relative path to the document")),
 		mcp.WithString("namespace", mcp.DefaultString("default"),
 			mcp.Description("Namespace for organizing documents")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Index a document", false, false, true),
 	)
 }

@@ -241,6 +241,22 @@ func runEveryTool(t *testing.T, store core.StoreProvider) *env {
 	assert.Equal(t, "File is empty: "+filepath.Join(e.vault, "empty.md"), e.fail(t, "index_file", `{"file_path":"empty.md"}`))
 	require.NoError(t, os.Remove(filepath.Join(e.vault, "empty.md")))
 
+	// One rule for parameters (docs/DECISIONS.md): a key a tool does not
+	// take is refused and named, a filter it cannot apply too; the original
+	// server's async_mode is taken.
+	for tool, args := range map[string]string{
+		"index_file": `"file_path":"guide.md"`, "index_directory": `"dir_path":"."`, "memory_search": `"query":"x"`,
+		"search_with_filters": `"query":"x","filters":{}`, "search_with_budget": `"query":"x","max_tokens":10`,
+		"delete_chunks": `"ids":[]`, "delete_file": `"source_file":"nope.md"`, "clear_index": `"confirm":false`, "get_index_stats": ``,
+	} {
+		if args != "" {
+			args += ","
+		}
+		assert.Contains(t, e.fail(t, tool, "{"+args+`"colour":"red"}`), `unknown argument "colour"`, tool)
+	}
+	assert.Contains(t, e.fail(t, "search_with_filters", `{"query":"x","filters":{"chunk_index":3}}`), `filters: unknown argument "chunk_index"`)
+	e.ok(t, "index_directory", args(map[string]any{"dir_path": e.docs, "async_mode": false}))
+
 	// index_directory: a PDF with pages, a broken file, dedup.
 	pdf, err := os.ReadFile("../../chunk/testdata/two-pages.pdf")
 	require.NoError(t, err)

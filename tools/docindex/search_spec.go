@@ -39,6 +39,7 @@ func SearchSpec() mcp.Tool {
 			mcp.Description("Natural language search query")),
 		mcp.WithInteger("n_results", mcp.DefaultNumber(defaultNResults), mcp.Min(1), mcp.Max(maxNResults),
 			mcp.Description("Maximum number of results to return")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Search documents and memories", true, false, true),
 	)
 }

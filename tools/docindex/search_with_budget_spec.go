@@ -33,6 +33,7 @@ func SearchWithBudgetSpec() mcp.Tool {
 			mcp.Description("Search query")),
 		mcp.WithInteger("max_tokens", mcp.Required(), mcp.DefaultNumber(3000),
 			mcp.Description("Maximum tokens in results")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Search within a token budget", true, false, true),
 	)
 }

@@ -42,9 +42,13 @@ func SearchWithFiltersSpec() mcp.Tool {
 				"namespace":   map[string]any{"type": "string", "description": "Only results in this namespace"},
 				"doc_type":    map[string]any{"type": "string", "description": "Only results of this type: document or memory"},
 				"source_file": map[string]any{"type": "string", "description": "Only chunks of this source file"},
-			})),
+			}),
+			// A filter this search cannot apply is refused, not ignored:
+			// ignoring it would answer unfiltered results as filtered.
+			mcp.AdditionalProperties(false)),
 		mcp.WithInteger("n_results", mcp.DefaultNumber(defaultNResults), mcp.Min(1), mcp.Max(maxNResults),
 			mcp.Description("Maximum number of results to return")),
+		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Search with filters", true, false, true),
 	)
 }

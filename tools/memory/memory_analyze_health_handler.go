@@ -60,7 +60,9 @@ func pairGroup(cs []mem.Contradiction) PairGroup {
 func MemoryAnalyzeHealthHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryAnalyzeHealthSpec(), func(ctx context.Context, in MemoryAnalyzeHealthInput) (any, error) {
 		days := tools.IntOr(in.StaleDays, mem.DefaultStaleDays)
-		h, err := d.Memories.AnalyzeHealth(ctx, in.Namespace, days)
+		checks := mem.HealthChecks{Contradictions: tools.Or(in.IncludeContradictions, true),
+			LowConfidence: tools.Or(in.IncludeLowConfidence, true), Stale: tools.Or(in.IncludeStale, true)}
+		h, err := d.Memories.AnalyzeHealth(ctx, in.Namespace, days, checks)
 		if err != nil {
 			return nil, err
 		}

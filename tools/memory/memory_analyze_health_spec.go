@@ -13,6 +13,10 @@ const MemoryAnalyzeHealthName = "memory_analyze_health"
 type MemoryAnalyzeHealthInput struct {
 	Namespace string     `json:"namespace"`
 	StaleDays *tools.Int `json:"stale_days"`
+	// The original server's switches of each check (default true).
+	IncludeContradictions *bool `json:"include_contradictions"`
+	IncludeLowConfidence  *bool `json:"include_low_confidence"`
+	IncludeStale          *bool `json:"include_stale"`
 }
 
 // MemoryAnalyzeHealthSpec is memory_analyze_health's contract (spec 004
@@ -26,6 +30,9 @@ func MemoryAnalyzeHealthSpec() mcp.Tool {
 		mcp.WithString("namespace", mcp.Description("Only memories of this namespace")),
 		mcp.WithInteger("stale_days", mcp.DefaultNumber(mem.DefaultStaleDays), mcp.Min(1),
 			mcp.Description("Days without access after which a memory is stale")),
+		mcp.WithBoolean("include_contradictions", mcp.DefaultBool(true), mcp.Description("Check contradictions and near-duplicates")),
+		mcp.WithBoolean("include_low_confidence", mcp.DefaultBool(true), mcp.Description("List low-confidence memories")),
+		mcp.WithBoolean("include_stale", mcp.DefaultBool(true), mcp.Description("List stale memories")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Analyze memory health", true, false, true),
 	)

@@ -22,7 +22,7 @@ type MemoryApplyResponse struct {
 // MemoryApplyHandler answers memory_apply.
 func MemoryApplyHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryApplySpec(), func(ctx context.Context, in MemoryApplyInput) (any, error) {
-		m, ev, err := d.Memories.Apply(ctx, in.MemoryID, in.Context)
+		m, ev, err := d.Memories.Apply(ctx, in.MemoryID, in.Context, in.SessionID)
 		if err != nil {
 			return nil, err
 		}

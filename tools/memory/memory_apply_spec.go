@@ -10,8 +10,9 @@ const MemoryApplyName = "memory_apply"
 
 // MemoryApplyInput is memory_apply's arguments.
 type MemoryApplyInput struct {
-	MemoryID string `json:"memory_id"`
-	Context  string `json:"context"`
+	MemoryID  string `json:"memory_id"`
+	Context   string `json:"context"`
+	SessionID string `json:"session_id"`
 }
 
 // MemoryApplySpec is memory_apply's contract (spec 004 names it; the
@@ -23,6 +24,7 @@ func MemoryApplySpec() mcp.Tool {
 			"with the memory_id, success and this event_id (LEARN phase)."),
 		mcp.WithString("memory_id", mcp.Required(), mcp.Description("ID of the memory being applied")),
 		mcp.WithString("context", mcp.Description("The task or situation the memory is applied to")),
+		mcp.WithString("session_id", mcp.Description("Optional session identifier, kept with the event")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Apply a memory (TRY)", false, false, false),
 	)

@@ -28,6 +28,9 @@ type MemoryCheckSupersedesResponse struct {
 // MemoryCheckSupersedesHandler answers memory_check_supersedes.
 func MemoryCheckSupersedesHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryCheckSupersedesSpec(), func(ctx context.Context, in MemoryCheckSupersedesInput) (any, error) {
+		if in.CreateEdge {
+			return nil, &mem.Error{Msg: "create_edge: memory_check_supersedes is read-only here and creates no relationship; record a supersession with memory_relate (relation_type supersedes)"}
+		}
 		th := tools.Or(in.SimilarityThreshold, mem.DefaultSupersedeThreshold)
 		m, cs, err := d.Memories.CheckSupersedes(ctx, in.MemoryID, in.TargetID, th)
 		if err != nil {

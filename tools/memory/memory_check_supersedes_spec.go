@@ -14,6 +14,7 @@ type MemoryCheckSupersedesInput struct {
 	MemoryID            string   `json:"memory_id"`
 	TargetID            string   `json:"target_id"`
 	SimilarityThreshold *float64 `json:"similarity_threshold"`
+	CreateEdge          bool     `json:"create_edge"` // the original server's; only false is served
 }
 
 // MemoryCheckSupersedesSpec is memory_check_supersedes' contract (spec 004
@@ -28,6 +29,8 @@ func MemoryCheckSupersedesSpec() mcp.Tool {
 		mcp.WithString("target_id", mcp.Description("ID of the older memory to check; omit to check the whole namespace")),
 		mcp.WithNumber("similarity_threshold", mcp.DefaultNumber(mem.DefaultSupersedeThreshold), mcp.Min(0.0), mcp.Max(1.0),
 			mcp.Description("Minimum cosine similarity, 0.0-1.0")),
+		mcp.WithBoolean("create_edge", mcp.DefaultBool(false),
+			mcp.Description("Must be false: this tool changes nothing; record a supersession with memory_relate (supersedes)")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Check whether a memory supersedes another", true, false, true),
 	)

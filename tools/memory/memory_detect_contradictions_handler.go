@@ -52,6 +52,9 @@ type MemoryDetectContradictionsResponse struct {
 // MemoryDetectContradictionsHandler answers memory_detect_contradictions.
 func MemoryDetectContradictionsHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryDetectContradictionsSpec(), func(ctx context.Context, in MemoryDetectContradictionsInput) (any, error) {
+		if in.CreateEdges {
+			return nil, &mem.Error{Msg: "create_edges: memory_detect_contradictions is read-only here and creates no relationship; record a contradiction with memory_relate (relation_type contradicts)"}
+		}
 		th := tools.Or(in.SimilarityThreshold, mem.DefaultContradictionThreshold)
 		cs, analyzed, err := d.Memories.DetectContradictions(ctx, in.MemoryID, in.Namespace, th)
 		if err != nil {

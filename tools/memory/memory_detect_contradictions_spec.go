@@ -15,6 +15,7 @@ type MemoryDetectContradictionsInput struct {
 	MemoryID            string   `json:"memory_id"`
 	Namespace           string   `json:"namespace"`
 	SimilarityThreshold *float64 `json:"similarity_threshold"`
+	CreateEdges         bool     `json:"create_edges"` // the original server's; only false is served
 }
 
 // MemoryDetectContradictionsSpec is memory_detect_contradictions'
@@ -31,6 +32,8 @@ func MemoryDetectContradictionsSpec() mcp.Tool {
 		mcp.WithString("namespace", mcp.Description("Only memories of this namespace")),
 		mcp.WithNumber("similarity_threshold", mcp.DefaultNumber(mem.DefaultContradictionThreshold), mcp.Min(0.0), mcp.Max(1.0),
 			mcp.Description("Minimum cosine similarity for two memories to be compared, 0.0-1.0")),
+		mcp.WithBoolean("create_edges", mcp.DefaultBool(false),
+			mcp.Description("Must be false: this tool changes nothing; record a contradiction with memory_relate (contradicts)")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Detect contradicting memories", true, false, true),
 	)

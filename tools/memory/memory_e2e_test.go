@@ -314,6 +314,7 @@ type history struct {
 		Positive      *bool   `json:"positive"`
 		Context       string  `json:"context"`
 		ApplyEventID  string  `json:"apply_event_id"`
+		SessionID     string  `json:"session_id"`
 		OldConfidence float64 `json:"old_confidence"`
 		NewConfidence float64 `json:"new_confidence"`
 		Promoted      bool    `json:"promoted"`
@@ -569,7 +570,7 @@ func testCountList(t *testing.T, c *client.Client) {
 	assert.Equal(t, 0.0, page.Memories[0].Confidence)
 	assert.True(t, page.HasMore)
 	assert.Contains(t, fails(t, c, "memory_list", `{"order_by":"name"}`), "order_by")
-	assert.Contains(t, fails(t, c, "memory_list", `{"limit":101}`), "limit")
+	assert.Contains(t, fails(t, c, "memory_list", `{"limit":1001}`), "limit")
 }
 
 func testAnalyses(t *testing.T, c *client.Client) {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/mark3labs/mcp-go/mcp"
+	mem "github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -21,6 +22,10 @@ type MemoryInspectGraphInput struct {
 	MaxDepth     *tools.Int `json:"max_depth"`
 	DecayFactor  *float64   `json:"decay_factor"`
 	OutputFormat *string    `json:"output_format"`
+	// The original server's narrowing of the walk.
+	Direction     string   `json:"direction"`
+	EdgeTypes     []string `json:"edge_types"`
+	IncludeScores *bool    `json:"include_scores"`
 }
 
 // MemoryInspectGraphSpec is memory_inspect_graph's contract (spec 004
@@ -34,6 +39,11 @@ func MemoryInspectGraphSpec() mcp.Tool {
 		mcp.WithInteger("max_depth", mcp.DefaultNumber(DefaultGraphDepth), mcp.Min(1), mcp.Max(MaxGraphDepth), mcp.Description("Maximum number of hops")),
 		mcp.WithNumber("decay_factor", mcp.DefaultNumber(DefaultDecay), mcp.Min(0.0), mcp.Max(1.0), mcp.Description("Score multiplier per hop, 0.0-1.0")),
 		mcp.WithString("output_format", mcp.Enum("json", "mermaid"), mcp.DefaultString("json"), mcp.Description("json or mermaid")),
+		mcp.WithString("direction", mcp.Enum(mem.Directions...), mcp.DefaultString(mem.DirectionBoth),
+			mcp.Description("Follow relationships outgoing (source to target), incoming (target to source) or both")),
+		mcp.WithArray("edge_types", mcp.Items(map[string]any{"type": "string", "enum": mem.RelationTypes}), mcp.UniqueItems(true),
+			mcp.Description("Only follow and list relationships of these types; omit for every type")),
+		mcp.WithBoolean("include_scores", mcp.DefaultBool(true), mcp.Description("false leaves out the nodes' scores and the paths")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Inspect the memory graph", true, false, true),
 	)

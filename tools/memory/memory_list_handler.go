@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"github.com/vaultgraph/vaultgraph/tools"
 
@@ -23,8 +24,16 @@ type MemoryListResponse struct {
 func MemoryListHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryListSpec(), func(ctx context.Context, in MemoryListInput) (any, error) {
 		limit, offset := tools.IntOr(in.Limit, DefaultListLimit), tools.IntOr(in.Offset, 0)
+		order := ""
+		if in.Descending != nil {
+			order = map[bool]string{true: "desc", false: "asc"}[*in.Descending]
+		}
+		order, err := oneOf("order", tools.Or(in.Order, ""), "descending", order)
+		if err != nil {
+			return nil, err
+		}
 		page := core.MemoryPage{Order: core.MemoryOrder(tools.Or(in.OrderBy, string(core.OrderCreatedAt))),
-			Descending: tools.Or(in.Order, "desc") == "desc", Offset: offset, Limit: limit}
+			Descending: cmp.Or(order, "desc") == "desc", Offset: offset, Limit: limit}
 		ms, total, err := d.Memories.List(ctx, filter(in.FiltersView), page)
 		if err != nil {
 			return nil, err

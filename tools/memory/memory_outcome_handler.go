@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -10,7 +11,11 @@ import (
 // fields plus success and apply_event_id.
 func MemoryOutcomeHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryOutcomeSpec(), func(ctx context.Context, in MemoryOutcomeInput) (any, error) {
-		fb, err := d.Memories.Outcome(ctx, in.MemoryID, in.Success, in.Outcome, in.EventID)
+		text := in.Outcome
+		if in.ErrorMsg != "" {
+			text = strings.TrimSpace(text + "\nerror: " + in.ErrorMsg)
+		}
+		fb, err := d.Memories.Outcome(ctx, in.MemoryID, in.Success, text, in.EventID, in.SessionID)
 		if err != nil {
 			return nil, err
 		}

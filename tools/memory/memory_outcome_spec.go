@@ -14,6 +14,9 @@ type MemoryOutcomeInput struct {
 	Success  bool   `json:"success"`
 	Outcome  string `json:"outcome"`
 	EventID  string `json:"event_id"`
+	// ErrorMsg and SessionID are the original server's parameters.
+	ErrorMsg  string `json:"error_msg"`
+	SessionID string `json:"session_id"`
 }
 
 // MemoryOutcomeSpec is memory_outcome's contract (spec 004 names it; the
@@ -27,6 +30,8 @@ func MemoryOutcomeSpec() mcp.Tool {
 		mcp.WithBoolean("success", mcp.Required(), mcp.Description("Whether applying the memory succeeded")),
 		mcp.WithString("outcome", mcp.Description("Optional description of what happened")),
 		mcp.WithString("event_id", mcp.Description("Optional event_id of the memory_apply call this outcome belongs to")),
+		mcp.WithString("error_msg", mcp.Description("Optional error message if the application failed; kept with the outcome")),
+		mcp.WithString("session_id", mcp.Description("Optional session identifier, kept with the event")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Record a memory outcome (LEARN)", false, false, false),
 	)

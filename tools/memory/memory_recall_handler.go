@@ -13,6 +13,17 @@ type MemoryRecallResponse struct {
 	Total    int          `json:"total"`
 	Query    string       `json:"query"`
 	Filters  FiltersView  `json:"filters"`
+	// Expanded (include_related only): memories related to the recalled
+	// ones, not recalled themselves, by depth then ID.
+	Expanded *[]RelatedView `json:"expanded,omitempty"`
+}
+
+// RelatedView is a memory reached from a recalled one.
+type RelatedView struct {
+	MemoryView
+	RelatedTo    string `json:"related_to"`
+	RelationType string `json:"relation_type"`
+	Depth        int    `json:"depth"`
 }
 
 // MemoryRecallHandler answers memory_recall.
@@ -28,6 +39,21 @@ func MemoryRecallHandler(d Deps) server.ToolHandlerFunc {
 			score := round4(h.Score)
 			v.Score = &score
 			out.Memories[i] = v
+		}
+		if in.IncludeRelated {
+			ids := make([]string, len(hits))
+			for i, h := range hits {
+				ids[i] = h.ID
+			}
+			rel, err := d.Memories.RelatedTo(ctx, ids, tools.IntOr(in.MaxDepth, 1))
+			if err != nil {
+				return nil, err
+			}
+			expanded := make([]RelatedView, len(rel))
+			for i, r := range rel {
+				expanded[i] = RelatedView{MemoryView: view(r.Memory), RelatedTo: r.RelatedTo, RelationType: r.RelationType, Depth: r.Depth}
+			}
+			out.Expanded = &expanded
 		}
 		return out, nil
 	})

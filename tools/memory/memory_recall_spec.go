@@ -16,7 +16,13 @@ type MemoryRecallInput struct {
 	Query    string     `json:"query"`
 	NResults *tools.Int `json:"n_results"`
 	FiltersView
+	// The original server's graph expansion.
+	IncludeRelated bool       `json:"include_related"`
+	MaxDepth       *tools.Int `json:"max_depth"`
 }
+
+// MaxRelatedDepth bounds memory_recall's max_depth.
+const MaxRelatedDepth = 3
 
 // filterOptions are the filter arguments shared by memory_recall,
 // memory_count and memory_list, with spec 004's descriptions.
@@ -37,6 +43,11 @@ func MemoryRecallSpec() mcp.Tool {
 		mcp.WithInteger("n_results", mcp.DefaultNumber(5), mcp.Min(1), mcp.Max(MaxResults), mcp.Description("Maximum number of results")),
 	}
 	opts = append(opts, filterOptions()...)
-	opts = append(opts, mcp.WithSchemaAdditionalProperties(false), tools.Annotations("Recall memories", false, false, false))
+	opts = append(opts,
+		mcp.WithBoolean("include_related", mcp.DefaultBool(false),
+			mcp.Description("Also answer expanded: the memories related to the recalled ones (memory_relate), within max_depth relationships")),
+		mcp.WithInteger("max_depth", mcp.DefaultNumber(1), mcp.Min(1), mcp.Max(MaxRelatedDepth),
+			mcp.Description("With include_related: how many relationships away from a recalled memory")),
+		mcp.WithSchemaAdditionalProperties(false), tools.Annotations("Recall memories", false, false, false))
 	return mcp.NewTool(MemoryRecallName, opts...)
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
+	mem "github.com/vaultgraph/vaultgraph/memory"
 )
 
 // MemoryRelateResponse is memory_relate's data.
@@ -20,10 +21,17 @@ type MemoryRelateResponse struct {
 func MemoryRelateHandler(d Deps) server.ToolHandlerFunc {
 	return handle(d, MemoryRelateSpec(), func(ctx context.Context, in MemoryRelateInput) (any, error) {
 		w := tools.Or(in.Weight, 1)
-		created, err := d.Memories.Relate(ctx, in.SourceID, in.TargetID, in.RelationType, w)
+		relType, err := oneOf("relation_type", in.RelationType, "relation", in.Relation)
 		if err != nil {
 			return nil, err
 		}
-		return MemoryRelateResponse{SourceID: in.SourceID, TargetID: in.TargetID, RelationType: in.RelationType, Weight: w, Created: created}, nil
+		if relType == "" {
+			return nil, &mem.Error{Msg: "Provide relation_type: relates_to, supersedes, caused_by or contradicts"}
+		}
+		created, err := d.Memories.Relate(ctx, in.SourceID, in.TargetID, relType, w)
+		if err != nil {
+			return nil, err
+		}
+		return MemoryRelateResponse{SourceID: in.SourceID, TargetID: in.TargetID, RelationType: relType, Weight: w, Created: created}, nil
 	})
 }

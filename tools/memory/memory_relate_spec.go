@@ -14,6 +14,7 @@ type MemoryRelateInput struct {
 	SourceID     string   `json:"source_id"`
 	TargetID     string   `json:"target_id"`
 	RelationType string   `json:"relation_type"`
+	Relation     string   `json:"relation"` // the original server's name of relation_type
 	Weight       *float64 `json:"weight"`
 }
 
@@ -26,7 +27,8 @@ func MemoryRelateSpec() mcp.Tool {
 			"memory_inspect_graph walks these relationships."),
 		mcp.WithString("source_id", mcp.Required(), mcp.Description("ID of the memory the relationship starts from")),
 		mcp.WithString("target_id", mcp.Required(), mcp.Description("ID of the memory the relationship points to")),
-		mcp.WithString("relation_type", mcp.Required(), mcp.Enum(mem.RelationTypes...), mcp.Description("Type of relationship")),
+		mcp.WithString("relation_type", mcp.Enum(mem.RelationTypes...), mcp.Description("Type of relationship (required, or as relation)")),
+		mcp.WithString("relation", mcp.Enum(mem.RelationTypes...), mcp.Description("Same as relation_type (the name the original server used)")),
 		mcp.WithNumber("weight", mcp.DefaultNumber(1.0), mcp.Min(0.0), mcp.Max(1.0), mcp.Description("Strength of the relationship, 0.0-1.0")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Relate two memories", false, false, true),

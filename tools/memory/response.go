@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -61,6 +62,7 @@ type EventView struct {
 	Positive      *bool   `json:"positive"`
 	Context       string  `json:"context"`
 	ApplyEventID  string  `json:"apply_event_id,omitempty"`
+	SessionID     string  `json:"session_id,omitempty"`
 	OldConfidence float64 `json:"old_confidence"`
 	NewConfidence float64 `json:"new_confidence"`
 	Promoted      bool    `json:"promoted"`
@@ -69,7 +71,7 @@ type EventView struct {
 
 func eventView(ev core.MemoryEvent) EventView {
 	return EventView{EventID: ev.ID, MemoryID: ev.MemoryID, EventType: ev.Kind, Positive: ev.Positive, Context: ev.Context,
-		ApplyEventID: ev.ApplyID, OldConfidence: mem.ToFloat(ev.OldConfidence), NewConfidence: mem.ToFloat(ev.NewConfidence),
+		ApplyEventID: ev.ApplyID, SessionID: ev.SessionID, OldConfidence: mem.ToFloat(ev.OldConfidence), NewConfidence: mem.ToFloat(ev.NewConfidence),
 		Promoted: ev.Promoted, Timestamp: ts(ev.At)}
 }
 
@@ -85,6 +87,20 @@ type FiltersView struct {
 func filter(f FiltersView) mem.Filter {
 	return mem.Filter{Namespace: tools.Or(f.Namespace, ""), Type: tools.Or(f.MemoryType, ""),
 		MinImportance: tools.Or(f.MinImportance, 0), MinConfidence: tools.Or(f.MinConfidence, 0)}
+}
+
+// oneOf returns the value of a parameter that has an alias (the original
+// server's name beside vaultgraph's): either may be given, both only when
+// they agree.
+func oneOf(name, value, alias, aliasValue string) (string, error) {
+	switch {
+	case aliasValue == "":
+		return value, nil
+	case value == "" || value == aliasValue:
+		return aliasValue, nil
+	default:
+		return "", &mem.Error{Msg: fmt.Sprintf("%s %q and %s %q disagree: give one of them", name, value, alias, aliasValue)}
+	}
 }
 
 // feedbackView is the common answer of memory_validate and memory_outcome.

@@ -61,6 +61,9 @@ var specInputs = map[string][]specParam{
 // 004's text, each documented in docs/MEMORY.md and docs/DECISIONS.md.
 var extraParams = map[string][]string{
 	"memory_forget": {"dry_run"}, // issue 25: see what a query would delete
+	// The original server's (Theo's memory_recall took them; spec 004's
+	// text leaves them out): graph expansion of the recalled memories.
+	"memory_recall": {"include_related", "max_depth"},
 }
 
 type publishedSchema struct {
