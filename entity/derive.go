@@ -67,11 +67,14 @@ func Derive(project string, n *core.Note, opts Options) (*core.NoteEntity, []str
 		return nil, nil
 	}
 	d := deriver{note: n, where: n.Path}
-	typ := core.EntityType(d.str(opts.typeKey(), raw))
+	// Values are matched in any letter case ("type: Guide", "status:
+	// Published" are common in Obsidian) and answered in spec 003's.
+	typ := core.EntityType(canonical(d.str(opts.typeKey(), raw)))
 	if d.ok() && !typ.Valid() {
 		d.warnf("%s %q is not one of guide, concept, project, news", opts.typeKey(), typ)
 	}
 	e := &core.NoteEntity{Type: typ}
+	d.entityType = typ
 	e.ID = ID(project, n.ID)
 	if v, ok := fm["id"]; ok && v != nil {
 		if id, ok := core.ParseUUID(d.str("id", v)); ok {
@@ -85,7 +88,7 @@ func Derive(project string, n *core.Note, opts Options) (*core.NoteEntity, []str
 		e.Slug = Slug(strings.TrimSuffix(path.Base(n.Path), path.Ext(n.Path)))
 	}
 	e.Summary = d.optStr("summary")
-	e.Status = core.EntityStatus(d.optStr("status"))
+	e.Status = core.EntityStatus(canonical(d.optStr("status")))
 	if e.Status == "" {
 		e.Status = core.StatusDraft
 	} else if !e.Status.Valid() {
@@ -123,9 +126,10 @@ func Derive(project string, n *core.Note, opts Options) (*core.NoteEntity, []str
 
 // deriver collects the warnings of one note's derivation.
 type deriver struct {
-	note     *core.Note
-	where    string
-	warnings []string
+	note       *core.Note
+	where      string
+	warnings   []string
+	entityType core.EntityType // the note's, for the relationships' check
 }
 
 func (d *deriver) ok() bool { return len(d.warnings) == 0 }
@@ -145,7 +149,7 @@ func (d *deriver) str(key string, v any) string {
 	case time.Time:
 		return x.UTC().Format(time.RFC3339Nano)
 	default:
-		d.warnf("%s must be a string, got %T", key, v)
+		d.warnf("%s must be a string, got %s", key, kindOf(v))
 		return ""
 	}
 }
@@ -160,7 +164,12 @@ func (d *deriver) optStr(key string) string {
 
 func (d *deriver) enum(key string, allowed []string) string {
 	s := d.optStr(key)
-	if s != "" && !slices.Contains(allowed, s) {
+	for _, a := range allowed {
+		if strings.EqualFold(s, a) {
+			return a // answered as spec 003 spells it
+		}
+	}
+	if s != "" {
 		d.warnf("%s %q is not one of %s", key, s, strings.Join(allowed, ", "))
 	}
 	return s
@@ -247,9 +256,16 @@ func (d *deriver) relations(v any) []core.RelationLink {
 	slices.Sort(types)
 	var out []core.RelationLink
 	for _, k := range types {
-		typ := core.RelationType(k)
+		typ := core.RelationType(strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(strings.TrimSpace(k))))
 		if !typ.Valid() {
 			d.warnf("relations: %q is not a relationship type of spec 003", k)
+			continue
+		}
+		// A relationship type names the types it joins (GUIDE_USES_CONCEPT:
+		// from a guide to a concept); the original system kept to those
+		// pairs, so one starting at another type is reported.
+		if from := relationSource(typ); from != d.entityType {
+			d.warnf("relations: %s starts at a %s, and this note is a %s", typ, from, d.entityType)
 			continue
 		}
 		for _, item := range d.list("relations."+k, m[k]) {
@@ -271,6 +287,35 @@ func (d *deriver) relations(v any) []core.RelationLink {
 		}
 	}
 	return out
+}
+
+// canonical is an enum value as spec 003 spells it: lower case, words
+// joined by underscores ("Publish Requested" -> publish_requested).
+func canonical(s string) string {
+	return strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(strings.TrimSpace(s)))
+}
+
+// relationSource is the entity type a relationship type starts at: the
+// word before its first underscore, lower-cased (GUIDE_USES_CONCEPT: guide;
+// DISTRIBUTION_PROMOTES_GUIDE: distribution, which no note can be).
+func relationSource(t core.RelationType) core.EntityType {
+	from, _, _ := strings.Cut(string(t), "_")
+	return core.EntityType(strings.ToLower(from))
+}
+
+// kindOf names the kind of a YAML value for a warning, in the words of
+// YAML rather than Go's type names.
+func kindOf(v any) string {
+	switch v.(type) {
+	case []any, []string:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	case nil:
+		return "nothing"
+	default:
+		return "another kind of value"
+	}
 }
 
 // Slug turns a file name into a slug: lowercase letters and digits, other

@@ -114,6 +114,10 @@ func TestInvalidValuesAreWarningsAndNoEntity(t *testing.T) {
 		"relations":   {"type": "guide", "relations": []any{"[[A]]"}},
 		"slug":        {"type": "guide", "slug": map[string]any{"a": 1}},
 		"unlinked":    {"type": "guide", "comparisonTargets": []any{"[[Nowhere]]"}},
+		// Issue 25: a relationship that starts at another entity type.
+		"source type":   {"type": "concept", "relations": map[string]any{"GUIDE_USES_CONCEPT": "[[A]]"}},
+		"distribution":  {"type": "guide", "relations": map[string]any{"DISTRIBUTION_PROMOTES_GUIDE": "[[A]]"}},
+		"mapping value": {"type": "guide", "summary": map[string]any{"a": 1}},
 	}
 	for name, fm := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -122,8 +126,35 @@ func TestInvalidValuesAreWarningsAndNoEntity(t *testing.T) {
 			require.NotEmpty(t, warnings)
 			assert.True(t, strings.HasPrefix(warnings[0], "x/n.md: entity: "), warnings[0])
 			assert.Contains(t, warnings[0], "the note is not an entity")
+			for _, w := range warnings {
+				assert.NotRegexp(t, `map\[|\[\]interface|\[\]any|string\b.*int|float64`, w, "no Go type names")
+			}
 		})
 	}
+	_, warnings := entity.Derive("p", note("x/n.md", map[string]any{"type": "concept", "relations": map[string]any{"GUIDE_USES_CONCEPT": "[[A]]"}}, "[[A]]"), entity.Options{})
+	assert.Equal(t, "x/n.md: entity: relations: GUIDE_USES_CONCEPT starts at a guide, and this note is a concept; the note is not an entity", warnings[0])
+	_, warnings = entity.Derive("p", note("x/n.md", map[string]any{"type": "guide", "slug": []any{"a"}}), entity.Options{})
+	assert.Equal(t, "x/n.md: entity: slug must be a string, got a list; the note is not an entity", warnings[0])
+}
+
+// Issue 25: values in another letter case (common in Obsidian) are the
+// spec's values, not a silent non-entity.
+func TestValuesInAnyLetterCase(t *testing.T) {
+	fm := map[string]any{"type": "Guide", "status": "Publish Requested", "difficulty": "Beginner",
+		"relations": map[string]any{"guide_uses_concept": "[[A]]", "Guide-References-Source": "[[B]]"}}
+	e, warnings := entity.Derive("p", note("x/n.md", fm, "[[A]]", "[[B]]"), entity.Options{})
+	require.Empty(t, warnings)
+	require.NotNil(t, e)
+	assert.Equal(t, core.EntityGuide, e.Type)
+	assert.Equal(t, core.EntityStatus("publish_requested"), e.Status)
+	assert.Equal(t, "beginner", e.Difficulty)
+	require.Len(t, e.Relations, 2)
+	assert.Equal(t, core.RelationType("GUIDE_REFERENCES_SOURCE"), e.Relations[0].Type)
+	assert.Equal(t, core.RelationType("GUIDE_USES_CONCEPT"), e.Relations[1].Type)
+	e, _ = entity.Derive("p", note("x/c.md", map[string]any{"type": "CONCEPT", "conceptKind": "Model", "status": "PUBLISHED"}), entity.Options{})
+	require.NotNil(t, e)
+	assert.Equal(t, "model", e.ConceptKind)
+	assert.Equal(t, core.StatusPublished, e.Status)
 }
 
 func TestAnnotatorSetsEntitiesOnWrite(t *testing.T) {

@@ -193,7 +193,8 @@ func TestValidationErrors(t *testing.T) {
 		field string
 	}{
 		{entities.SearchEntitiesName, map[string]any{"projectId": pid, "query": "a", "extra": true}, "extra"},
-		{entities.SearchEntitiesName, map[string]any{"projectId": pid}, ""},
+		{entities.SearchEntitiesName, map[string]any{"projectId": pid}, "query"}, // issue 25: the missing parameter is named
+		{entities.SearchEntitiesName, map[string]any{"query": "a"}, "projectId"},
 		{entities.SearchEntitiesName, map[string]any{"projectId": pid, "query": ""}, "query"},
 		{entities.SearchEntitiesName, map[string]any{"projectId": pid, "query": strings.Repeat("x", 257)}, "query"},
 		{entities.SearchEntitiesName, map[string]any{"projectId": pid, "query": "a", "limit": 0}, "limit"},
@@ -204,7 +205,8 @@ func TestValidationErrors(t *testing.T) {
 		{entities.SearchEntitiesName, map[string]any{"projectId": 7, "query": "a"}, "projectId"},
 		{entities.SearchEntitiesName, []any{"not", "an", "object"}, ""},
 		{entities.GetEntityName, map[string]any{"projectId": pid, "entityId": eid, "depth": 1}, "depth"},
-		{entities.GetEntityName, map[string]any{"projectId": pid}, ""},
+		{entities.GetEntityName, map[string]any{"projectId": pid}, "entityId"},
+		{entities.GetEntityGraphName, map[string]any{"entityId": eid}, "projectId"},
 		{entities.GetEntityName, map[string]any{"projectId": pid, "entityId": "intro"}, "entityId"},
 		{entities.GetEntityGraphName, map[string]any{"projectId": pid, "entityId": eid, "depth": 3}, "depth"},
 		{entities.GetEntityGraphName, map[string]any{"projectId": pid, "entityId": eid, "depth": 0}, "depth"},

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,6 +208,14 @@ func validationFailure(err error) *Error {
 			found = append(found, violation{field, "unknown parameter(s) " + strings.Join(quoteAll(ap.Properties), ", ")})
 			return
 		}
+		if req, ok := e.ErrorKind.(*kind.Required); ok && len(req.Missing) > 0 {
+			// The violation is the object's, but the parameter to fix is
+			// the missing one: details.field names it.
+			for _, m := range req.Missing {
+				found = append(found, violation{joinField(field, m), "missing required parameter " + strconv.Quote(m)})
+			}
+			return
+		}
 		found = append(found, violation{field, e.ErrorKind.LocalizedString(printer)})
 	}
 	walk(ve)
@@ -223,6 +232,14 @@ func validationFailure(err error) *Error {
 		details["field"] = found[0].field
 	}
 	return fail(CodeValidationError, "invalid arguments: "+strings.Join(msgs, "; "), details)
+}
+
+// joinField is the path of a property of the object at parent.
+func joinField(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "/" + name
 }
 
 func quoteAll(s []string) []string {
