@@ -149,13 +149,13 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	}
 	httpSrv.Attach(srv)
 	ready.Store(a)
-	select {
-	case err := <-served:
-		served <- err // for the deferred wait
-		return err
-	case <-ctx.Done():
-		return nil
-	}
+	// Serve returns once ctx ends and the requests it accepted are
+	// answered: only then may the deferred close release the store they
+	// read (the race detector caught a shutdown closing Neo4j's pool under
+	// a get_node still running).
+	err = <-served
+	served <- err // for the deferred wait
+	return err
 }
 
 // readyTimeout bounds /readyz's question to the store.
