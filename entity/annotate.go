@@ -31,7 +31,7 @@ func NewAnnotator(store core.GraphStore, opts Options, warn func(msgs ...string)
 // UpsertNotes derives the entity of each note, then upserts the notes.
 // The caller's slice is not modified.
 func (a *Annotator) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
-	return a.GraphStore.UpsertNotes(ctx, project, a.annotate(project, notes))
+	return a.GraphStore.UpsertNotes(ctx, project, a.annotate(ctx, project, notes))
 }
 
 // stagedAnnotator is an Annotator of a core.StagedWriter.
@@ -43,17 +43,29 @@ type stagedAnnotator struct {
 // UpsertNotesStaged derives the entity of each note, then writes the notes
 // with the wrapped store's staged write.
 func (a *stagedAnnotator) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
-	return a.staged.UpsertNotesStaged(ctx, project, a.annotate(project, notes), progress)
+	return a.staged.UpsertNotesStaged(ctx, project, a.annotate(ctx, project, notes), progress)
 }
 
 // annotate returns copies of notes with their entities derived, passing
-// the warnings on.
-func (a *Annotator) annotate(project string, notes []core.Note) []core.Note {
+// the warnings on. An entity without a frontmatter createdAt keeps the
+// createdAt the store holds for it (the first time the note was seen,
+// persisted with it), so the date does not follow the file's mtime on every
+// edit; a new one starts at the derived value (its updatedAt).
+func (a *Annotator) annotate(ctx context.Context, project string, notes []core.Note) []core.Note {
 	out := make([]core.Note, len(notes))
 	var warnings []string
+	reader := a.Options.Entities
+	if reader == nil {
+		reader, _ = a.GraphStore.(EntityReader)
+	}
 	for i := range notes {
 		out[i] = notes[i]
 		e, w := Derive(project, &out[i], a.Options)
+		if _, given := out[i].Frontmatter["createdAt"]; e != nil && !given && reader != nil {
+			if prev, err := reader.GetEntity(ctx, project, e.ID); err == nil && prev.CreatedAt.Before(e.CreatedAt) {
+				e.CreatedAt = prev.CreatedAt
+			}
+		}
 		out[i].Entity = e
 		warnings = append(warnings, w...)
 	}

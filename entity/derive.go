@@ -23,6 +23,7 @@
 package entity
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -41,6 +42,15 @@ type Options struct {
 	// TypeKey is the frontmatter key holding the entity type; "" means
 	// DefaultTypeKey.
 	TypeKey string
+	// Entities reads the entities the store holds (the Annotator keeps
+	// each one's first createdAt); nil: the store written to, when it
+	// reads entities.
+	Entities EntityReader
+}
+
+// EntityReader reads an entity a store holds.
+type EntityReader interface {
+	GetEntity(ctx context.Context, project, id string) (*core.Entity, error)
 }
 
 func (o Options) typeKey() string {

@@ -185,3 +185,29 @@ func TestSlug(t *testing.T) {
 		assert.Equal(t, want, entity.Slug(in), in)
 	}
 }
+
+// Issue 25: createdAt is the frontmatter's, else the first time the note
+// was seen (kept by the store), not the mtime that moves on every edit.
+func TestCreatedAtIsStable(t *testing.T) {
+	ctx := t.Context()
+	store := memstore.New()
+	a := entity.NewAnnotator(store, entity.Options{}, nil)
+	first := note("guide.md", map[string]any{"type": "guide"})
+	require.NoError(t, a.UpsertNotes(ctx, "p", []core.Note{*first}))
+	id := entity.ID("p", "guide.md")
+
+	edited := note("guide.md", map[string]any{"type": "guide", "summary": "edited"})
+	edited.ModTime = modTime.Add(48 * time.Hour)
+	require.NoError(t, a.UpsertNotes(ctx, "p", []core.Note{*edited}))
+	e, err := store.GetEntity(ctx, "p", id)
+	require.NoError(t, err)
+	assert.True(t, e.CreatedAt.Equal(modTime), "createdAt %v is still the first sighting", e.CreatedAt)
+	assert.True(t, e.UpdatedAt.Equal(modTime.Add(48*time.Hour)), "updatedAt follows the edit")
+
+	given := note("guide.md", map[string]any{"type": "guide", "createdAt": "2020-01-02"})
+	given.ModTime = modTime.Add(72 * time.Hour)
+	require.NoError(t, a.UpsertNotes(ctx, "p", []core.Note{*given}))
+	e, err = store.GetEntity(ctx, "p", id)
+	require.NoError(t, err)
+	assert.Equal(t, "2020-01-02T00:00:00Z", e.CreatedAt.Format(time.RFC3339), "the frontmatter's createdAt wins")
+}

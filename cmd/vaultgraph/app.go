@@ -120,7 +120,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,
 			Project:  p.Key,
-			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey}, entityWarnings(logger, p.Key, warnings)),
+			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key, warnings)),
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
 			Warnings: warnings,
