@@ -1,7 +1,10 @@
 package memory
 
 import (
+	"fmt"
+
 	"github.com/mark3labs/mcp-go/mcp"
+	mem "github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -38,7 +41,10 @@ func filterOptions() []mcp.ToolOption {
 // MemoryRecallSpec is memory_recall's contract (spec 004).
 func MemoryRecallSpec() mcp.Tool {
 	opts := []mcp.ToolOption{
-		mcp.WithDescription("Recall memories using semantic search: the memories most relevant to query, by meaning and by the query's words (score in [0, 1]: 0.7 × cosine similarity + 0.3 × keyword score), optionally filtered by namespace, memory_type (preference, decision, pattern, session, fact, golden_rule), min_importance and min_confidence. Recall updates each memory's last access."),
+		mcp.WithDescription(fmt.Sprintf("Recall memories using semantic search: the memories most relevant to query, by meaning and by the query's words "+
+			"(score in [0, 1]: %.1f × cosine similarity + %.1f × keyword score), optionally filtered by namespace, memory_type "+
+			"(preference, decision, pattern, session, fact, golden_rule), min_importance and min_confidence. Recall updates each memory's last access.",
+			mem.VectorWeight, 1-mem.VectorWeight)),
 		mcp.WithString("query", mcp.Required(), mcp.Description("Search query text")),
 		mcp.WithInteger("n_results", mcp.DefaultNumber(5), mcp.Min(1), mcp.Max(MaxResults), mcp.Description("Maximum number of results")),
 	}
