@@ -1,0 +1,112 @@
+package confine
+
+import (
+	"errors"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// swapInPlace is Swap where the kernel grants file leases (Linux, a file
+// this process's user owns, a local file system). It writes the new
+// content into the note's own file under a write lease, which the kernel
+// grants only while no one else has the file open and which holds off
+// every other open (an editor's save, a reader) until it is released: the
+// check and the write are then one step for everyone else, an editor's
+// in-place save that was about to open the file lands after it (and keeps
+// what this call wrote), and no reader ever sees half of it.
+//
+// A crash in the middle of the write is covered by a redo file written
+// first beside the note (see Recover). done is false when leases are not
+// available; the caller then swaps the file by exchange.
+func swapInPlace(dfd int, name string, data []byte, still func([]byte) bool, opts WriteOptions) (done bool, err error) {
+	fd, err := unix.Openat(dfd, name, unix.O_RDWR|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return false, nil // the exchange path reports what is wrong
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return false, nil
+	}
+	release, ok := lease(fd)
+	if !ok {
+		return false, nil
+	}
+	defer release()
+	cur, err := preadAll(fd)
+	if err != nil {
+		return true, err
+	}
+	if !still(cur) || !isInode(dfd, name, &st) {
+		return true, ErrChanged
+	}
+	// The redo file goes first, flushed before the note is touched, so
+	// that a crash in the middle of the write can be repaired (Recover).
+	redo, err := writeRedo(dfd, name, cur, data, !opts.NoSync)
+	if err != nil {
+		return true, err
+	}
+	removeRedo := func() { _ = unix.Unlinkat(dfd, redo, 0) }
+	if _, err := unix.Pwrite(fd, data, 0); err != nil {
+		removeRedo()
+		return true, err
+	}
+	if err := unix.Ftruncate(fd, int64(len(data))); err != nil {
+		removeRedo()
+		return true, err
+	}
+	if !opts.NoSync {
+		if err := unix.Fdatasync(fd); err != nil {
+			return true, err // the redo file stays: the next Recover repairs it
+		}
+	}
+	removeRedo()
+	return true, nil
+}
+
+// lease takes a write lease on fd, waiting a little while another process
+// has the file open (an editor saving it); ok is false when the kernel
+// cannot grant leases here or the file stays open elsewhere.
+func lease(fd int) (release func(), ok bool) {
+	wait := 20 * time.Microsecond
+	for waited := time.Duration(0); ; waited += wait {
+		_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_WRLCK)
+		if err == nil {
+			return func() { _, _ = unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK) }, true
+		}
+		if !errors.Is(err, unix.EAGAIN) || waited > leaseMaxWait {
+			return nil, false
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 2*time.Millisecond)
+	}
+}
+
+// leaseMaxWait bounds the wait for another process to close a note: an
+// editor's save takes microseconds; a viewer that keeps a note open must
+// not stall a write (the exchange path then does it).
+const leaseMaxWait = 50 * time.Millisecond
+
+// isInode reports whether name in dfd is still the file st describes (no
+// rename replaced it since it was opened).
+func isInode(dfd int, name string, st *unix.Stat_t) bool {
+	var now unix.Stat_t
+	return unix.Fstatat(dfd, name, &now, unix.AT_SYMLINK_NOFOLLOW) == nil && now.Dev == st.Dev && now.Ino == st.Ino
+}
+
+// lockForRecovery takes the lease Recover needs: while it is held no write
+// of another process is under way on the note. ok is false when the note
+// is open elsewhere; without leases here it reports true (callers then
+// rely on the redo file's age).
+func lockForRecovery(fd int) (release func(), ok bool) {
+	_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_WRLCK)
+	switch {
+	case err == nil:
+		return func() { _, _ = unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK) }, true
+	case errors.Is(err, unix.EAGAIN):
+		return nil, false
+	default:
+		return func() {}, true
+	}
+}
