@@ -145,4 +145,3 @@ const (
 	RecoverRepaired                         // the note was cut short by a crash: its new content restored
 	RecoverSuperseded                       // the note was changed after the write: redo file removed
 )
-

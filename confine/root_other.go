@@ -12,6 +12,10 @@ import (
 	"path"
 )
 
+// SyncFile flushes a file to stable storage. Tests (of this package and of
+// its users) replace it to make a write fail half-way.
+var SyncFile = func(f *os.File) error { return f.Sync() }
+
 // Root is a handle on a folder; every operation stays beneath it. Here it
 // is Go's os.Root: it never leaves the folder, but follows symbolic links
 // that stay inside it, and Swap's last check is not atomic with the
@@ -157,7 +161,7 @@ func (r *Root) writeTemp(dir string, data []byte, perm fs.FileMode) (string, err
 		}
 		_, err = f.Write(data)
 		if err == nil {
-			err = f.Sync()
+			err = SyncFile(f)
 		}
 		if cerr := f.Close(); err == nil {
 			err = cerr

@@ -516,7 +516,7 @@ func writeTempStat(dfd int, data []byte, perm fs.FileMode, sync bool) (string, u
 			return err
 		}
 		if sync {
-			if err := syncFile(f); err != nil {
+			if err := SyncFile(f); err != nil {
 				return err
 			}
 		}
@@ -532,9 +532,9 @@ func writeTempStat(dfd int, data []byte, perm fs.FileMode, sync bool) (string, u
 	return name, st, nil
 }
 
-// syncFile flushes a file to stable storage; tests replace it to make a
-// write fail half-way.
-var syncFile = func(f *os.File) error { return f.Sync() }
+// SyncFile flushes a file to stable storage. Tests (of this package and of
+// its users) replace it to make a write fail half-way.
+var SyncFile = func(f *os.File) error { return f.Sync() }
 
 // fsyncFD flushes a folder so a rename in it survives a crash. Some file
 // systems cannot sync folders; that is not worth failing for.

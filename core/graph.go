@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Limits of the graph operations (spec 000). The tool schemas publish the
@@ -48,20 +50,6 @@ type ScoredID struct {
 type Searcher interface {
 	Search(ctx context.Context, query string, limit int) ([]ScoredID, error)
 }
-
-// WarningSource hands out the non-fatal problems (broken links, parse
-// issues) collected since the last call, and forgets them (spec 000:
-// "warnings accumulate from file watcher and clear after being returned").
-type WarningSource interface {
-	DrainWarnings() []string
-}
-
-// WarningSourceFunc adapts a drain function, such as the vault's
-// (*Warnings).Drain, to a WarningSource.
-type WarningSourceFunc func() []string
-
-// DrainWarnings calls f.
-func (f WarningSourceFunc) DrainWarnings() []string { return f() }
 
 // NodeView is a note shaped for a client: its links carry titles and its
 // content may be truncated (TruncateContent).
@@ -108,8 +96,7 @@ type UpdateResult struct {
 
 // GraphService is the graph toolset's domain service ("GraphCore" in the
 // specs): it answers the spec 000 operations for one project by combining a
-// GraphReader, a NoteWriter, an optional Searcher and an optional
-// WarningSource. It applies what every answer needs and no store should
+// GraphReader, a NoteWriter and an optional Searcher. It applies what every answer needs and no store should
 // repeat: case-insensitive ID lookup, link titles resolved in one batch per
 // answer, content truncation and argument checks.
 //
@@ -120,7 +107,6 @@ type GraphService struct {
 	reader   GraphReader
 	writer   NoteWriter
 	searcher Searcher
-	warnings WarningSource
 	pick     func(n int) int
 }
 
@@ -130,11 +116,6 @@ type GraphOption func(*GraphService)
 // WithSearcher enables semantic search.
 func WithSearcher(s Searcher) GraphOption {
 	return func(g *GraphService) { g.searcher = s }
-}
-
-// WithWarnings sets where warnings come from (usually the sync worker).
-func WithWarnings(w WarningSource) GraphOption {
-	return func(g *GraphService) { g.warnings = w }
 }
 
 // WithRandomSeed makes RandomNode repeatable: the same seed and graph give
@@ -163,15 +144,6 @@ func NewGraphService(project string, reader GraphReader, writer NoteWriter, opts
 
 // HasSearch reports whether semantic search is available.
 func (g *GraphService) HasSearch() bool { return g.searcher != nil }
-
-// DrainWarnings returns and clears the pending warnings; nil when there are
-// none or no WarningSource is configured.
-func (g *GraphService) DrainWarnings() []string {
-	if g.warnings == nil {
-		return nil
-	}
-	return g.warnings.DrainWarnings()
-}
 
 // GetNode returns the node with id (see noteContext for letter case) and, at
 // depth 1, up to ContextNeighborCount neighbours with their direction and
@@ -475,8 +447,8 @@ func (g *GraphService) resolveID(ctx context.Context, id string) (string, error)
 
 // IDCandidates returns the IDs to try, in order, for an ID or path given by
 // a client: the exact string (IDs of case-colliding files keep their case),
-// its lowercase form (IDs are lowercased paths, but clients echo paths as
-// they appear on disk), then both with ".md" added when it has no ".md"
+// its lowercase form in Unicode NFC (IDs are lowercased NFC paths, but
+// clients echo paths as they appear on disk), then both with ".md" added when it has no ".md"
 // extension. Surrounding spaces and a leading "./" are dropped.
 func IDCandidates(id string) []string {
 	id = strings.TrimPrefix(strings.TrimSpace(id), "./")
@@ -489,7 +461,9 @@ func IDCandidates(id string) []string {
 		}
 		out = append(out, s)
 	}
-	lower := strings.ToLower(id)
+	// Note IDs are in Unicode NFC (file names from macOS are often
+	// decomposed; a person cannot see the difference).
+	lower := norm.NFC.String(strings.ToLower(id))
 	add(id)
 	add(lower)
 	if !strings.HasSuffix(lower, ".md") {

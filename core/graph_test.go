@@ -513,24 +513,6 @@ func TestWrites(t *testing.T) {
 	}
 }
 
-func TestDrainWarnings(t *testing.T) {
-	pending := []string{"Broken link: [[x]]"}
-	f := newFixture(t, nil, core.WithWarnings(core.WarningSourceFunc(func() []string {
-		out := pending
-		pending = nil
-		return out
-	})))
-	if got := f.svc.DrainWarnings(); len(got) != 1 {
-		t.Fatalf("first drain: %v", got)
-	}
-	if got := f.svc.DrainWarnings(); got != nil {
-		t.Fatalf("second drain: %v", got)
-	}
-	if got := newFixture(t, nil).svc.DrainWarnings(); got != nil {
-		t.Fatalf("no source: %v", got)
-	}
-}
-
 func TestIDCandidates(t *testing.T) {
 	cases := map[string]string{
 		"notes/a.md":   "notes/a.md",

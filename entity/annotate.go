@@ -47,10 +47,11 @@ func (a *stagedAnnotator) UpsertNotesStaged(ctx context.Context, project string,
 }
 
 // annotate returns copies of notes with their entities derived, passing
-// the warnings on. An entity without a frontmatter createdAt keeps the
-// createdAt the store holds for it (the first time the note was seen,
-// persisted with it), so the date does not follow the file's mtime on every
-// edit; a new one starts at the derived value (its updatedAt).
+// the warnings on: to the call that made the write (its _warnings) and
+// to Warn. An entity without a frontmatter createdAt keeps the createdAt
+// the store holds for it (the first time the note was seen, persisted with
+// it), so the date does not follow the file's mtime on every edit; a new
+// one starts at the derived value (its updatedAt).
 func (a *Annotator) annotate(ctx context.Context, project string, notes []core.Note) []core.Note {
 	out := make([]core.Note, len(notes))
 	var warnings []string
@@ -69,6 +70,7 @@ func (a *Annotator) annotate(ctx context.Context, project string, notes []core.N
 		out[i].Entity = e
 		warnings = append(warnings, w...)
 	}
+	core.AddCallWarnings(ctx, warnings...)
 	if len(warnings) > 0 && a.Warn != nil {
 		a.Warn(warnings...)
 	}

@@ -80,11 +80,10 @@ func (s substringSearcher) Search(ctx context.Context, query string, limit int) 
 }
 
 type fixture struct {
-	vault    string
-	store    *memstore.Store
-	warnings *vault.Warnings
-	mirror   *vault.Mirror
-	mcp      *mcpserver.MCPServer
+	vault  string
+	store  *memstore.Store
+	mirror *vault.Mirror
+	mcp    *mcpserver.MCPServer
 }
 
 // newFixture builds the wired server: a temporary vault with seedFiles,
@@ -117,8 +116,8 @@ func fixtureOn(t testing.TB, dir string, wrap func(core.GraphReader) core.GraphR
 	t.Helper()
 	store := memstore.New()
 	t.Cleanup(func() { _ = store.Close(context.Background()) })
-	f := &fixture{vault: dir, store: store, warnings: vault.NewWarnings(0)}
-	mirror, err := vault.NewMirror(vault.Config{Root: f.vault, Project: project, Store: store, Logger: quietLogger(), Warnings: f.warnings, NoProgress: true})
+	f := &fixture{vault: dir, store: store}
+	mirror, err := vault.NewMirror(vault.Config{Root: f.vault, Project: project, Store: store, Logger: quietLogger(), NoProgress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +125,11 @@ func fixtureOn(t testing.TB, dir string, wrap func(core.GraphReader) core.GraphR
 		t.Fatal(err)
 	}
 	f.mirror = mirror
-	f.warnings.Drain() // start without the seed's warnings
 	var reader core.GraphReader = store
 	if wrap != nil {
 		reader = wrap(store)
 	}
 	svc := core.NewGraphService(project, reader, mirror.Writer(),
-		core.WithWarnings(core.WarningSourceFunc(f.warnings.Drain)),
 		core.WithRandomSeed(1),
 		core.WithSearcher(substringSearcher{store}))
 	selected, err := tools.Select(graph.Tools(graph.NewDeps(svc, quietLogger())), tools.Selection{})

@@ -225,14 +225,13 @@ func walkGraphTools(t *testing.T, c *client.Client, f *fixture) {
 		}
 	})
 
-	t.Run("warnings reach the next answer once", func(t *testing.T) {
-		f.warnings.Add("Broken link: [[missing-note]]")
-		_, text := callTool(t, c, "get_node", map[string]any{"id": "notes/node.md"})
+	t.Run("a write's answer carries the problems of what it wrote, and only it", func(t *testing.T) {
+		_, text := callTool(t, c, "create_node", map[string]any{"title": "Warned", "content": "see [[missing-note]]"})
 		if !strings.HasSuffix(text, `,"_warnings":["Broken link: [[missing-note]]"]}`) {
 			t.Fatalf("no _warnings: %s", text)
 		}
-		if _, text := callTool(t, c, "get_node", map[string]any{"id": "notes/node.md"}); strings.Contains(text, "_warnings") {
-			t.Fatalf("warnings returned twice: %s", text)
+		if _, text := callTool(t, c, "get_node", map[string]any{"id": "warned.md"}); strings.Contains(text, "_warnings") {
+			t.Fatalf("a read carries warnings: %s", text)
 		}
 	})
 }

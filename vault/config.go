@@ -41,9 +41,6 @@ type Config struct {
 	Ignore []string
 	// Logger receives progress summaries and problems; nil means slog.Default().
 	Logger *slog.Logger
-	// Warnings collects warnings for tool responses; nil means a new
-	// collector with DefaultMaxWarnings.
-	Warnings *Warnings
 
 	// Workers is how many files are read and parsed at once in a full
 	// sync; 0 means GOMAXPROCS.
@@ -105,9 +102,6 @@ func (c Config) withDefaults() (Config, error) {
 	c.Root = abs
 	if c.Logger == nil {
 		c.Logger = slog.Default()
-	}
-	if c.Warnings == nil {
-		c.Warnings = NewWarnings(0)
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)

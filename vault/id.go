@@ -41,17 +41,24 @@ func NoteKeys(p string) []string {
 	return keys
 }
 
-// assignIDs gives every path of one case-collision group (paths equal when
-// lowercased) its ID. A group of one gets the lowercased path. In a larger
-// group the path that is already all-lowercase gets the lowercased path,
-// or, when none is, the first path in byte order does; every other path
-// gets its exact path, case preserved. The result is keyed by path.
+// groupKey is a path's collision group: lowercased, in Unicode NFC. Paths
+// of one group look the same to a person (and are one file on macOS and
+// Windows): "Notes/Café.md" written composed or decomposed, in any case.
+func groupKey(p string) string {
+	return norm.NFC.String(strings.ToLower(p))
+}
+
+// assignIDs gives every path of one collision group (see groupKey) its
+// ID. A group of one gets the group key. In a larger group the path that
+// already is its group key gets it, or, when none is, the first path in
+// byte order does; every other path gets its exact path as ID. The result
+// is keyed by path.
 func assignIDs(group []string) map[string]string {
 	ids := make(map[string]string, len(group))
 	if len(group) == 0 {
 		return ids
 	}
-	lower := strings.ToLower(group[0])
+	lower := groupKey(group[0])
 	owner := ""
 	for _, p := range group {
 		if p == lower {

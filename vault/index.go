@@ -11,6 +11,8 @@ import (
 // read from the file again when a note must be rewritten.
 type entry struct {
 	path  string // vault-relative, as on disk
+	dir   string // folder of path, "" at the root
+	stem  string // NoteKeys(path)[0]: the key a link naming its whole path has
 	lower string // path lowercased: its collision group
 	id    string // "" until its collision group is assigned
 	hash  string
@@ -22,9 +24,10 @@ type entry struct {
 
 // linkRef is one link of an entry and what it resolves to now.
 type linkRef struct {
-	key     string
-	written string // target as written, for warnings
-	target  string // ID it resolves to; "" when unresolved
+	key      string
+	written  string // target as written, for warnings
+	target   string // ID it resolves to; "" when unresolved
+	markdown bool   // a markdown link [text](path.md), not a wikilink
 }
 
 // index is the in-memory picture of the vault: notes by path and ID,
@@ -69,7 +72,16 @@ func better(a, b *entry) bool {
 
 // newEntry makes the entry of a note file at path.
 func newEntry(path string) *entry {
-	return &entry{path: path, lower: strings.ToLower(path), keys: NoteKeys(path)}
+	keys := NoteKeys(path)
+	return &entry{path: path, dir: dirOf(path), stem: keys[0], lower: groupKey(path), keys: keys}
+}
+
+// dirOf returns the folder of a vault-relative path, "" at the root.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // add puts a new entry in the index; its ID is set by regroup.
@@ -175,12 +187,36 @@ func (x *index) regroup(g string) []idChange {
 	return changed
 }
 
-// resolve returns the ID of the note a link key resolves to, or "".
-func (x *index) resolve(key string) string {
-	if c := x.cands[key]; len(c) > 0 {
-		return c[0].id
+// resolve returns the ID of the note a link on key written in a note of
+// folder dir resolves to, or "" (see pick).
+func (x *index) resolve(key, dir string) string {
+	if e := pick(x.cands[key], key, dir); e != nil {
+		return e.id
 	}
 	return ""
+}
+
+// resolveEntry is resolve returning the note's entry, nil when none.
+func (x *index) resolveEntry(key, dir string) *entry { return pick(x.cands[key], key, dir) }
+
+// pick applies Obsidian's rules to the notes answering to a link's key,
+// in resolution order (see better), for a link written in folder dir: the
+// note whose path is the key wins; otherwise the first one in the linking
+// note's own folder (an ancestor folder counts for nothing); otherwise
+// the first, which has the shortest path.
+func pick(cands []*entry, key, dir string) *entry {
+	if len(cands) == 0 {
+		return nil
+	}
+	if len(cands) == 1 || cands[0].stem == key {
+		return cands[0]
+	}
+	for _, e := range cands {
+		if e.dir == dir {
+			return e
+		}
+	}
+	return cands[0]
 }
 
 // resolveLinks sets the targets of e's links and reports the links that
@@ -188,7 +224,7 @@ func (x *index) resolve(key string) string {
 func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
 	for i := range e.links {
 		l := &e.links[i]
-		t := x.resolve(l.key)
+		t := x.resolve(l.key, e.dir)
 		if t == l.target {
 			continue
 		}
@@ -205,7 +241,7 @@ func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
 func linkRefs(p *parsedNote) []linkRef {
 	refs := make([]linkRef, len(p.spans))
 	for i, s := range p.spans {
-		refs[i] = linkRef{key: s.link.Key, written: s.written}
+		refs[i] = linkRef{key: s.link.Key, written: s.written, markdown: s.markdown}
 	}
 	return refs
 }

@@ -273,14 +273,7 @@ func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
 			heading = frag
 		}
 	}
-	var resolved string
-	if strings.HasPrefix(p, "/") {
-		resolved = path.Clean(strings.TrimLeft(p, "/"))
-	} else {
-		resolved = path.Join(path.Dir(notePath), p)
-	}
-	key := strings.ToLower(resolved)
-	key = norm.NFC.String(key[:len(key)-len(".md")])
+	key := markdownKey(p, path.Dir(notePath))
 	if key == "" || key == "." {
 		return linkSpan{}, false
 	}
@@ -290,6 +283,24 @@ func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
 		angle:    d.angle,
 		link:     core.Link{Key: key, Heading: strings.TrimSpace(heading)},
 	}, true
+}
+
+// markdownVaultPath returns the vault path a markdown link destination p
+// (URL-decoded, ending in ".md") names when written in a note of folder
+// dir: relative to dir, or to the vault root when it starts with "/".
+func markdownVaultPath(p, dir string) string {
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(strings.TrimLeft(p, "/"))
+	}
+	return path.Join(dir, p)
+}
+
+// markdownKey is the resolution key of a markdown link destination p
+// written in a note of folder dir: its vault path without ".md",
+// lowercased, in NFC.
+func markdownKey(p, dir string) string {
+	key := strings.ToLower(markdownVaultPath(p, dir))
+	return norm.NFC.String(key[:len(key)-len(".md")])
 }
 
 // indexFrom returns the index of sep in m at or after i, or -1.

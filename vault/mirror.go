@@ -6,9 +6,11 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/vaultgraph/vaultgraph/confine"
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
@@ -25,6 +27,8 @@ type Mirror struct {
 	cfg    Config
 	log    *slog.Logger
 	ignore *ignoreMatcher
+	fs     *confine.Root // every file operation goes through it
+	lint   *Lint
 
 	mu        sync.Mutex
 	idx       *index
@@ -49,10 +53,16 @@ func NewMirror(cfg Config) (*Mirror, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := confine.OpenRoot(cfg.Root)
+	if err != nil {
+		return nil, fmt.Errorf("vault: open %s: %w", cfg.Root, err)
+	}
 	return &Mirror{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		ignore:  ig,
+		fs:      root,
+		lint:    newLint(),
 		idx:     newIndex(),
 		pending: map[string]*core.Note{},
 		retry:   make(chan struct{}, 1),
@@ -60,8 +70,11 @@ func NewMirror(cfg Config) (*Mirror, error) {
 	}, nil
 }
 
-// Warnings returns the collector the Mirror and its Writer report to.
-func (m *Mirror) Warnings() *Warnings { return m.cfg.Warnings }
+// Lint returns the problems the vault's notes have now (see Lint).
+func (m *Mirror) Lint() *Lint { return m.lint }
+
+// Close releases the Mirror's handle on the vault folder. Stop Watch first.
+func (m *Mirror) Close() error { return m.fs.Close() }
 
 // Root returns the vault folder, absolute and with symbolic links resolved.
 func (m *Mirror) Root() string { return m.cfg.Root }
@@ -73,10 +86,10 @@ func (m *Mirror) Pending() int {
 	return len(m.pending)
 }
 
-func (m *Mirror) warn(msgs ...string) { m.cfg.Warnings.Add(msgs...) }
-
 // brokenLink is the warning for an unresolved link (spec 000).
-func brokenLink(written string) string { return "Broken link: [[" + written + "]]" }
+func brokenLink(written string) string { return brokenLinkPrefix + written + "]]" }
+
+const brokenLinkPrefix = "Broken link: [["
 
 // fileChange is one note file as it is now: parsed, unchanged (its hash
 // is the one the index has), or gone (neither).
@@ -92,9 +105,11 @@ type fileChange struct {
 // (case collisions), and notes whose links now resolve differently because
 // a note answering to one of their keys appeared, disappeared or changed
 // ID. A file whose hash is unchanged costs nothing. It returns the queued
-// notes by path and how many warnings it reported: those of changed files,
-// and links that a change broke. m.mu must be held.
-func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) {
+// notes by path and how many new problems it found (see Lint): those of
+// changed files, and links that a change broke; the problems of the notes
+// a tool call wrote, and the links it broke, go to the call's warnings
+// (core.AddCallWarnings). m.mu must be held.
+func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[string]*core.Note, int) {
 	x := m.idx
 	loaded := map[*entry]*parsedNote{}
 	fromFile := map[*entry]bool{} // content read from a changed file
@@ -117,6 +132,7 @@ func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) 
 			if e.id != "" {
 				gone[e.id] = true
 			}
+			m.lint.set(e.path, nil)
 			markAll(dirty, e.keys)
 			x.remove(e)
 			groups[e.lower] = true
@@ -162,7 +178,7 @@ func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) 
 			affected[e] = true
 		}
 	}
-	var warnings []string
+	var report lintReport
 	for _, e := range sortedEntries(affected) {
 		changed, broken := x.resolveLinks(e)
 		if fromFile[e] || (!changed && !reread[e]) {
@@ -184,9 +200,12 @@ func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) 
 			loaded[e] = p
 		}
 		if !fromFile[e] {
+			var now []string
 			for _, b := range broken {
-				warnings = append(warnings, brokenLink(b.written))
+				now = append(now, brokenLink(b.written))
 			}
+			core.AddCallWarnings(ctx, now...)
+			report.add(e.path, m.lint.set(e.path, relint(m.lint.get(e.path), e)))
 		}
 	}
 
@@ -197,12 +216,10 @@ func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) 
 		m.pending[n.ID] = n
 		built[e.path] = n
 		if fromFile[e] {
-			warnings = append(warnings, p.warnings...)
-			for _, l := range e.links {
-				if l.target == "" {
-					warnings = append(warnings, brokenLink(l.written))
-				}
-			}
+			problems := append([]string(nil), p.warnings...)
+			problems = appendBroken(problems, e)
+			core.AddCallWarnings(ctx, problems...)
+			report.add(e.path, m.lint.set(e.path, problems))
 		}
 	}
 	for id := range gone {
@@ -210,8 +227,33 @@ func (m *Mirror) applyLocked(changes []fileChange) (map[string]*core.Note, int) 
 			m.pending[id] = nil
 		}
 	}
-	m.warn(warnings...)
-	return built, len(warnings)
+	logLint(m.log, report)
+	return built, len(report.problems)
+}
+
+// appendBroken appends a "Broken link" problem for each unresolved link of
+// e, once per link as written.
+func appendBroken(problems []string, e *entry) []string {
+	for _, l := range e.links {
+		if l.target == "" {
+			if msg := brokenLink(l.written); !contains(problems, msg) {
+				problems = append(problems, msg)
+			}
+		}
+	}
+	return problems
+}
+
+// relint recomputes the problems of a note whose links resolve anew but
+// whose file did not change: its other problems stay.
+func relint(old []string, e *entry) []string {
+	var out []string
+	for _, p := range old {
+		if !strings.HasPrefix(p, brokenLinkPrefix) {
+			out = append(out, p)
+		}
+	}
+	return appendBroken(out, e)
 }
 
 // noteOf makes the store's note from an entry and its parsed file.

@@ -49,7 +49,7 @@ func parseNote(path string, raw []byte) parsedNote {
 	out := parsedNote{bom: bom}
 	n := &out.note
 	n.Path = path
-	n.ID = strings.ToLower(path)
+	n.ID = groupKey(path)
 	n.Keys = NoteKeys(path)
 	n.Hash = hashOf(raw)
 	n.Size = int64(len(raw))

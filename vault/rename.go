@@ -2,36 +2,39 @@ package vault
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
-	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/vaultgraph/vaultgraph/confine"
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // Rename moves the note at the vault-relative path from to the path to
-// (folders created as needed) and keeps the graph whole: every wikilink
-// and markdown link that resolved to the note is rewritten in the linking
-// files, keeping its alias, heading, block reference and embed forms
-// ([[Old|alias]] → [[New|alias]]), and the note's own relative markdown
-// links are adjusted when it changes folder. A rewritten wikilink uses
-// the new file name alone when no other note has that name, else the
-// vault path without extension, as Obsidian's "shortest path when
-// possible" does. Each file is rewritten atomically. A note at to (or at
-// a path differing only by letter case) gives core.ErrExists; a missing
-// from gives core.ErrNotFound. Links of other notes that resolved to a
-// different note are not touched, even if the new name now captures them.
+// (folders created as needed; a folder that exists in another letter case
+// is used as it is) and keeps the graph whole: every link that resolved to
+// the note is rewritten to follow it, keeping its alias, heading, block
+// reference and embed forms ([[Old|alias]] → [[New|alias]]), with the
+// shortest text that resolves to it from the linking note's folder (the
+// file name alone when that is enough, as Obsidian's "shortest path when
+// possible"); the note's own links are adjusted when it changes folder;
+// and links of other notes that the new name would take over are given a
+// longer form that keeps their target (see planRewrites). The move is
+// journaled: a crash at any instant leaves a journal that the next start
+// of any vaultgraph process on the vault finishes (see journal.go).
+//
+// A note at to (or at a path that looks the same) gives core.ErrExists; a
+// missing from gives core.ErrNotFound.
 func (w *Writer) Rename(ctx context.Context, from, to string) (*core.RenameReport, error) {
 	from, err := w.m.cleanNotePath(from)
 	if err != nil {
 		return nil, err
 	}
-	to, err = w.m.cleanNotePath(to)
+	to, err = w.m.cleanNewNotePath(to)
 	if err != nil {
 		return nil, err
 	}
@@ -39,9 +42,17 @@ func (w *Writer) Rename(ctx context.Context, from, to string) (*core.RenameRepor
 		return nil, err
 	}
 	defer w.unlock()
+	if from, err = w.m.existingNoteCase(from); err != nil {
+		return nil, err
+	}
 	if w.m.idx.byPath[from] == nil {
 		return nil, fmt.Errorf("vault: rename %s: %w", from, core.ErrNotFound)
 	}
+	dir, err := w.m.existingDirCase(dirOf(to))
+	if err != nil {
+		return nil, err
+	}
+	to = joinPath(dir, path.Base(to))
 	if from == to {
 		id := w.m.idx.byPath[from].id
 		return &core.RenameReport{OldID: id, NewID: id}, nil
@@ -58,29 +69,145 @@ func (w *Writer) Rename(ctx context.Context, from, to string) (*core.RenameRepor
 const newNameChars = "#^[]|"
 
 // checkFree reports whether the note at from may move to to: to's name is
-// link-safe and no other note is at to or at a path differing only by
-// letter case (a case-only rename of from itself is fine).
+// link-safe and no other note is at to or at a path that looks the same
+// (a case-only rename of from itself is fine).
 func (w *Writer) checkFree(from, to string) error {
 	if strings.ContainsAny(path.Base(to), newNameChars) {
 		return fmt.Errorf("vault: rename to %s: %w: a note name may not contain any of %s", to, core.ErrInvalidPath, newNameChars)
 	}
-	for _, p := range w.m.idx.groups[strings.ToLower(to)] {
+	for _, p := range w.m.idx.groups[groupKey(to)] {
 		if p != from {
 			return fmt.Errorf("vault: rename to %s: %w", to, core.ErrExists)
 		}
 	}
-	if !strings.EqualFold(from, to) {
-		if _, err := os.Lstat(w.m.abs(to)); err == nil {
+	if groupKey(from) != groupKey(to) {
+		if _, err := w.m.fs.Stat(to); err == nil {
 			return fmt.Errorf("vault: rename to %s: %w", to, core.ErrExists)
 		}
 	}
 	return nil
 }
 
-// linkRewrite is a linking file and the links in it to rewrite.
+// renameLocked moves from to to (both free, checked) and rewrites links;
+// it returns the report and the note now at to. m.mu must be held.
+//
+// The order makes a crash harmless: the journal is written (and flushed)
+// first; then the file moves; then every linking file is rewritten, each
+// one a compare-and-write that re-applies its edit when an editor changed
+// the file meanwhile; then the rewrites are flushed to disk at once, the
+// index and the store updated, and the journal removed.
+func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.RenameReport, *core.Note, error) {
+	m := w.m
+	e := m.idx.byPath[from]
+	report := &core.RenameReport{OldID: e.id}
+	plans := m.planRewrites(setChange{moves: map[string]string{from: to}})
+	j, err := m.writeJournal(journalEntry{Op: "rename", From: from, To: to, Files: journalFiles(plans)})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := m.moveFile(from, to, groupKey(from) == groupKey(to)); err != nil {
+		m.dropJournal(j)
+		return nil, nil, err
+	}
+	rewritten, links, rerr := m.rewriteFiles(plans, confine.WriteOptions{NoSync: true})
+	if err := m.fs.SyncAll(); err != nil && rerr == nil {
+		rerr = fileError("flush", to, err)
+	}
+	report.LinksChanged = links
+	paths := []string{to}
+	for _, p := range rewritten {
+		report.FilesChanged++
+		if p != to {
+			paths = append(paths, p)
+		}
+	}
+	note, err := w.applyPaths(ctx, to, paths, []fileChange{{path: from}})
+	if rerr != nil {
+		// The journal stays: the next start finishes the rewrites.
+		return nil, nil, rerr
+	}
+	m.dropJournal(j)
+	if err != nil {
+		return nil, nil, err
+	}
+	report.NewID = note.ID
+	return report, note, nil
+}
+
+// rewriteFiles applies plans to their files, a few at a time (each is a
+// read, a parse and a compare-and-write), and returns the paths it wrote
+// and how many links changed. A file that is gone is skipped; the first
+// other failure is returned after the rest are done.
+func (m *Mirror) rewriteFiles(plans []*fileRewrite, opts confine.WriteOptions) (written []string, links int, err error) {
+	type result struct {
+		path string
+		n    int
+		err  error
+	}
+	results := make([]result, len(plans))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(plans)) {
+		wg.Go(func() {
+			for i := range next {
+				p := plans[i]
+				n := 0
+				_, _, err := m.modifyFile(p.path, opts, func(raw []byte) ([]byte, error) {
+					out, changed := applyRewrite(p, raw)
+					n = changed
+					if changed == 0 {
+						return nil, errUnchanged
+					}
+					return out, nil
+				})
+				results[i] = result{p.path, n, err}
+			}
+		})
+	}
+	for i := range plans {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, r := range results {
+		switch {
+		case r.err != nil && !isNotFound(r.err):
+			if err == nil {
+				err = r.err
+			}
+		case r.n > 0:
+			written = append(written, r.path)
+			links += r.n
+		}
+	}
+	return written, links, err
+}
+
+// applyRewrite returns a note file with the links plan names given their
+// new targets, and how many links changed. It parses raw afresh, so it
+// applies as well to a file an editor changed since the plan was made.
+func applyRewrite(plan *fileRewrite, raw []byte) ([]byte, int) {
+	p := parseNote(plan.path, raw)
+	dir := dirOf(plan.path)
+	var edits []linkEdit
+	for _, s := range p.spans {
+		t, ok := plan.texts[linkText{markdown: s.markdown, written: s.written}]
+		if !ok {
+			continue
+		}
+		if s.markdown {
+			t = markdownTarget(s, dir, t)
+		}
+		edits = append(edits, linkEdit{s, t})
+	}
+	if len(edits) == 0 {
+		return raw, 0
+	}
+	return applyEdits(&linkRewrite{raw: raw, parsed: p, edits: edits})
+}
+
+// linkRewrite is a file and the edits of its links.
 type linkRewrite struct {
-	e      *entry
-	path   string // where the file is when it is rewritten
 	raw    []byte
 	parsed parsedNote
 	edits  []linkEdit
@@ -90,133 +217,6 @@ type linkRewrite struct {
 type linkEdit struct {
 	span linkSpan
 	text string
-}
-
-// renameLocked moves from to to (both free, checked) and rewrites links;
-// it returns the report and the note now at to. m.mu must be held.
-func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.RenameReport, *core.Note, error) {
-	m := w.m
-	e := m.idx.byPath[from]
-	oldID := e.id
-
-	plans, err := w.planRewrites(e, from, to)
-	if err != nil {
-		return nil, nil, err
-	}
-	fromAbs, toAbs := m.abs(from), m.abs(to)
-	if err := os.MkdirAll(filepath.Dir(toAbs), 0o755); err != nil {
-		return nil, nil, core.NewProviderError("vault: create folder for "+to, err)
-	}
-	if err := m.checkNoSymlink(to); err != nil {
-		return nil, nil, fmt.Errorf("vault: rename to %s: %w", to, err)
-	}
-	if strings.EqualFold(from, to) {
-		err = os.Rename(fromAbs, toAbs) // a case-only rename: the same file on some file systems
-	} else {
-		err = moveNoClobber(fromAbs, toAbs)
-	}
-	if errors.Is(err, core.ErrExists) {
-		return nil, nil, fmt.Errorf("vault: rename to %s: %w", to, core.ErrExists)
-	}
-	if err != nil {
-		return nil, nil, core.NewProviderError("vault: rename "+from, err)
-	}
-	syncDir(filepath.Dir(fromAbs))
-	syncDir(filepath.Dir(toAbs))
-
-	report := &core.RenameReport{OldID: oldID}
-	paths := []string{to}
-	var firstErr error
-	for _, p := range plans {
-		out, n := applyEdits(p)
-		if n == 0 {
-			continue
-		}
-		if err := writeAtomic(m.abs(p.path), out, false); err != nil {
-			firstErr = err
-			break
-		}
-		report.FilesChanged++
-		report.LinksChanged += n
-		if p.path != to {
-			paths = append(paths, p.path)
-		}
-	}
-	note, err := w.applyPaths(ctx, to, paths, []fileChange{{path: from}})
-	if firstErr != nil {
-		return nil, nil, firstErr
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	report.NewID = note.ID
-	return report, note, nil
-}
-
-// planRewrites reads every file with a link that resolves to e (and e's
-// own file) and works out the new text of each link to change, using the
-// index as it is before the move.
-func (w *Writer) planRewrites(e *entry, from, to string) ([]*linkRewrite, error) {
-	x := w.m.idx
-	linkers := map[*entry]bool{e: true}
-	for _, k := range e.keys {
-		for l := range x.linkers[k] {
-			for _, ref := range l.links {
-				if ref.target == e.id {
-					linkers[l] = true
-					break
-				}
-			}
-		}
-	}
-	newWiki := w.wikiTarget(e, to)
-	fromDir, toDir := path.Dir(from), path.Dir(to)
-	var plans []*linkRewrite
-	for _, l := range sortedEntries(linkers) {
-		raw, err := os.ReadFile(w.m.abs(l.path))
-		if err != nil {
-			return nil, core.NewProviderError("vault: read "+l.path, err)
-		}
-		p := &linkRewrite{e: l, path: l.path, raw: raw, parsed: parseNote(l.path, raw)}
-		linkerDir := path.Dir(l.path)
-		if l == e {
-			p.path, linkerDir = to, toDir
-		}
-		for _, s := range p.parsed.spans {
-			pointsHere := x.resolve(s.link.Key) == e.id
-			switch {
-			case pointsHere && !s.markdown:
-				p.edits = append(p.edits, linkEdit{s, newWiki})
-			case pointsHere:
-				p.edits = append(p.edits, linkEdit{s, markdownTarget(s, linkerDir, to)})
-			case l == e && s.markdown && fromDir != toDir && !strings.HasPrefix(s.written, "/"):
-				// The moved note's own relative link to another file.
-				target := path.Join(fromDir, s.written)
-				p.edits = append(p.edits, linkEdit{s, markdownTarget(s, toDir, target)})
-			}
-		}
-		if len(p.edits) > 0 {
-			plans = append(plans, p)
-		}
-	}
-	return plans, nil
-}
-
-// wikiTarget is the target text a wikilink to the note moving to `to`
-// gets: its file name when no other note answers to that name, else its
-// vault path without extension.
-func (w *Writer) wikiTarget(e *entry, to string) string {
-	base := stripExt(path.Base(to))
-	others := 0
-	for _, c := range w.m.idx.cands[LinkKey(base)] {
-		if c != e {
-			others++
-		}
-	}
-	if others == 0 {
-		return base
-	}
-	return stripExt(to)
 }
 
 // markdownTarget is the destination path of a markdown link from a note in

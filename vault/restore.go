@@ -45,7 +45,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		e.links = make([]linkRef, len(st.Links))
 		targets := make([]string, len(st.Links))
 		for i, l := range st.Links {
-			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path)}
+			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path), markdown: isMarkdownLink(l.Raw)}
 			targets[i] = l.Target
 		}
 		m.idx.add(e)
@@ -59,18 +59,21 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	for g := range m.idx.groups {
 		m.idx.regroup(g)
 	}
+	var report lintReport
 	for _, s := range all {
 		m.idx.resolveLinks(s.e)
+		report.add(s.e.path, m.lint.set(s.e.path, appendBroken(nil, s.e)))
 		if s.e.id != s.id || !sameTargets(s.e.links, s.targets) {
 			stale = append(stale, s.e)
 		}
 	}
+	logLint(m.log, report)
 	return len(all), stale, racy, nil
 }
 
 // requeueLocked queues the notes of entries the store holds wrongly (see
 // restoreLocked) that no change queued already, reading their files.
-func (m *Mirror) requeueLocked(stale []*entry) {
+func (m *Mirror) requeueLocked(ctx context.Context, stale []*entry) {
 	for _, e := range stale {
 		if m.idx.byPath[e.path] != e {
 			continue // gone since
@@ -85,7 +88,7 @@ func (m *Mirror) requeueLocked(stale []*entry) {
 		}
 		if p.note.Hash != e.hash {
 			// Changed without a new size or mtime: apply it as a change.
-			m.applyLocked([]fileChange{{path: e.path, parsed: p, stat: st}})
+			m.applyLocked(ctx, []fileChange{{path: e.path, parsed: p, stat: st}})
 			continue
 		}
 		m.pending[e.id] = m.noteOf(e, p)
@@ -112,7 +115,7 @@ func writtenOf(l core.Link, notePath string) string {
 		return w // most links: no parse
 	}
 	var spans []linkSpan
-	if strings.HasPrefix(raw, "[[") || strings.HasPrefix(raw, "![[") {
+	if !isMarkdownLink(raw) {
 		spans = scanWikilinks([]byte(raw), raw, 0)
 	} else {
 		spans = scanMarkdownLinks([]byte(raw), raw, 0, notePath)
@@ -137,4 +140,10 @@ func plainWikilinkTarget(raw string) (string, bool) {
 	}
 	w := strings.TrimSpace(inner)
 	return w, w != ""
+}
+
+// isMarkdownLink reports whether a link's Raw text is a markdown link
+// ([text](path.md)) rather than a wikilink.
+func isMarkdownLink(raw string) bool {
+	return !strings.HasPrefix(raw, "[[") && !strings.HasPrefix(raw, "![[")
 }

@@ -60,6 +60,9 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 
 func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	var stats SyncStats
+	if err := m.recoverJournal(ctx); err != nil {
+		return stats, fmt.Errorf("vault: sync: finish interrupted renames: %w", err)
+	}
 	phase := time.Now()
 	done := func(name string, args ...any) { // where a first sync's time goes, at debug level
 		m.log.Debug("vault: sync phase", append([]any{"phase", name, "seconds", time.Since(phase).Seconds()}, args...)...)
@@ -89,7 +92,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		return stats, fmt.Errorf("vault: sync: %w", err)
 	}
 	done("read and parse")
-	_, stats.Warnings = m.applyLocked(changes)
+	_, stats.Warnings = m.applyLocked(ctx, changes)
 	m.ready = true
 	done("index and resolve")
 
@@ -98,7 +101,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
 	}
 	m.dropUnchangedLocked(hashes, nil)
-	m.storeDiffLocked(hashes)
+	m.storeDiffLocked(ctx, hashes)
 	done("compare with the store", "stored", len(hashes))
 	bar = m.newProgress(m.pendingUpserts(), "writing notes")
 	res, err := m.flushLocked(ctx, bar)
@@ -117,7 +120,7 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	phase := time.Now()
 	m.ready = true
 	changes := m.scanChangesLocked("", files)
-	_, stats.Warnings = m.applyLocked(changes)
+	_, stats.Warnings = m.applyLocked(ctx, changes)
 	m.log.Debug("vault: sync phase", "phase", "apply the changes", "seconds", time.Since(phase).Seconds(), "changed", len(changes))
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
 	if err != nil {
@@ -126,8 +129,8 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	// A racy note read again with its text unchanged is not rewritten
 	// (see racyWindow); the repairs below are, whatever their text.
 	m.dropUnchangedLocked(hashes, func(id string) bool { return racy[id] })
-	m.requeueLocked(stale)
-	m.storeDiffLocked(hashes)
+	m.requeueLocked(ctx, stale)
+	m.storeDiffLocked(ctx, hashes)
 	bar := m.newProgress(m.pendingUpserts(), "writing notes")
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
@@ -174,7 +177,7 @@ func (m *Mirror) dropUnchangedLocked(hashes map[string]string, only func(id stri
 // storeDiffLocked queues what the store has wrong compared with the index:
 // notes it holds that the vault has not (deleted), and notes whose hash
 // differs or that it lacks (read again and written).
-func (m *Mirror) storeDiffLocked(hashes map[string]string) {
+func (m *Mirror) storeDiffLocked(ctx context.Context, hashes map[string]string) {
 	for id := range hashes {
 		if _, queued := m.pending[id]; !queued && m.idx.byID[id] == nil {
 			m.pending[id] = nil
@@ -197,7 +200,7 @@ func (m *Mirror) storeDiffLocked(hashes map[string]string) {
 		stale = append(stale, fileChange{path: e.path, parsed: p, stat: st})
 	}
 	if len(stale) > 0 {
-		m.applyLocked(stale)
+		m.applyLocked(ctx, stale)
 	}
 }
 
@@ -212,13 +215,13 @@ func (m *Mirror) reconcileLocked(ctx context.Context, onDir func(string)) (SyncS
 		return stats, fmt.Errorf("vault: reconcile: %w", err)
 	}
 	changes := m.scanChangesLocked("", files)
-	_, stats.Warnings = m.applyLocked(changes)
+	_, stats.Warnings = m.applyLocked(ctx, changes)
 
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
 	if err != nil {
 		return stats, m.storeFailed(fmt.Errorf("vault: reconcile: read store hashes: %w", err))
 	}
-	m.storeDiffLocked(hashes)
+	m.storeDiffLocked(ctx, hashes)
 	res, err := m.flushLocked(ctx, noProgress{})
 	stats.Written, stats.Deleted = res.written, res.deleted
 	return stats, err

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/confine"
 )
 
 // fileStat is a note file as listed: vault-relative path, size, mtime.
@@ -40,7 +41,7 @@ func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, e
 			return nil
 		}
 		if d.Type().IsRegular() && isTempName(d.Name()) {
-			m.removeStaleTemp(p, rel, d)
+			m.removeStaleTemp(rel, d)
 			return nil
 		}
 		if rel != "" && m.ignore.skip(rel) {
@@ -92,29 +93,18 @@ func (m *Mirror) load(rel string) (*parsedNote, fileStat, error) {
 // read reads one note file and parses it unless its content hash is
 // known, which makes an unchanged file cost one read and one hash.
 func (m *Mirror) read(rel, known string) (fileChange, error) {
-	p := m.abs(rel)
-	info, err := os.Lstat(p)
-	if err != nil {
-		return fileChange{}, err
-	}
-	if !info.Mode().IsRegular() {
-		return fileChange{}, fmt.Errorf("%s: not a regular file: %w", rel, fs.ErrNotExist)
-	}
-	if info.Size() > m.cfg.MaxFileSize {
-		return fileChange{}, fmt.Errorf("%s: %d bytes: %w", rel, info.Size(), errTooLarge)
-	}
-	raw, err := os.ReadFile(p)
+	raw, st, err := m.readFile(rel)
 	if err != nil {
 		return fileChange{}, err
 	}
 	m.filesRead.Add(1)
-	c := fileChange{path: rel, stat: fileStat{path: rel, size: int64(len(raw)), mtime: info.ModTime()}}
+	c := fileChange{path: rel, stat: st}
 	if known != "" && hashOf(raw) == known {
 		c.unchanged = true
 		return c, nil
 	}
 	parsed := parseNote(rel, raw)
-	if time.Since(info.ModTime()) < racyWindow {
+	if time.Since(st.mtime) < racyWindow {
 		parsed.note.Size = racySize // see racyWindow
 	}
 	c.parsed = &parsed
@@ -185,10 +175,12 @@ func (m *Mirror) loadFailed(rel string, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case errors.Is(err, errTooLarge):
-		m.warn(fmt.Sprintf("%s: skipped: larger than %d bytes", rel, m.cfg.MaxFileSize))
+		var r lintReport
+		r.add(rel, m.lint.set(rel, []string{fmt.Sprintf("skipped: larger than %d bytes", m.cfg.MaxFileSize)}))
+		logLint(m.log, r)
 	default:
 		m.log.Warn("vault: cannot read note", "path", rel, "err", err)
-		m.warn(fmt.Sprintf("%s: cannot read the file", rel))
+		m.lint.set(rel, []string{"cannot read the file"})
 	}
 }
 
@@ -198,20 +190,32 @@ func (m *Mirror) loadFailed(rel string, err error) {
 const staleTempAge = time.Minute
 
 // isTempName reports whether name is one of our atomic-write temporaries
-// (tempPattern).
+// or redo files (package confine).
 func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".vaultgraph-") && strings.HasSuffix(name, ".tmp")
+	return confine.IsTempName(name) || confine.RedoTarget(name) != ""
 }
 
-// removeStaleTemp deletes a temporary file that a killed process left
-// behind (its note is whole under its real name: the temporary is only
-// renamed into place once complete), so crashes do not litter the vault.
-func (m *Mirror) removeStaleTemp(abs, rel string, d fs.DirEntry) {
+// removeStaleTemp deals with what a killed process left behind: a
+// temporary file of an atomic write is deleted (its note is whole under
+// its real name: the temporary is only renamed into place once complete),
+// and a redo file of a write in place is used to repair its note if the
+// write was cut short (confine.Root.Recover), so crashes neither litter
+// the vault nor leave half a note.
+func (m *Mirror) removeStaleTemp(rel string, d fs.DirEntry) {
+	if confine.RedoTarget(d.Name()) != "" {
+		switch out, err := m.fs.Recover(rel); {
+		case err != nil:
+			m.log.Warn("vault: cannot repair a note a crash cut short", "redo", rel, "err", err)
+		case out == confine.RecoverRepaired:
+			m.log.Warn("vault: repaired a note that a crash had left half-written", "path", dirOf(rel)+"/"+confine.RedoTarget(d.Name()))
+		}
+		return
+	}
 	info, err := d.Info()
 	if err != nil || time.Since(info.ModTime()) < staleTempAge {
 		return
 	}
-	if err := os.Remove(abs); err == nil {
+	if err := m.fs.Remove(rel); err == nil {
 		m.log.Info("vault: removed a temporary file left by an interrupted write", "path", rel)
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+
 	"sort"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/confine"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -206,12 +208,12 @@ func (lw *liveWatch) apply(ctx context.Context) {
 	}
 	type present struct {
 		rel string
-		fi  fs.FileInfo
+		fi  confine.Info
 	}
 	var existing []present
 	for _, rel := range paths {
-		fi, err := os.Lstat(m.abs(rel))
-		if err == nil && (fi.IsDir() || fi.Mode().IsRegular() && isNotePath(rel)) {
+		fi, err := m.fs.Stat(rel)
+		if err == nil && (fi.IsDir() || fi.IsRegular() && isNotePath(rel)) {
 			existing = append(existing, present{rel, fi})
 			continue
 		}
@@ -265,7 +267,7 @@ func (lw *liveWatch) apply(ctx context.Context) {
 	if len(changes) == 0 {
 		return
 	}
-	m.applyLocked(changes)
+	m.applyLocked(ctx, changes)
 	if !m.failing {
 		lw.flushLocked(ctx)
 	}
@@ -315,7 +317,6 @@ func (lw *liveWatch) storeResult(err error) {
 	case m.failing && !lw.storeDown:
 		lw.storeDown = true
 		m.log.Warn("vault: store write failed; changes are queued and retried", "pending", len(m.pending), "err", err)
-		m.warn("Graph store unavailable: changes are queued and will be applied when it is back")
 	case !m.failing && lw.storeDown:
 		lw.storeDown = false
 		m.log.Info("vault: store is back; queued changes applied")

@@ -2,30 +2,42 @@ package vault
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/confine"
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // Writer changes notes of the vault for vaultgraph's tools: the file
-// first, atomically (see the package documentation), then the Mirror's
-// index and the store in the same call, so a read right after sees the
-// change and the watcher's later event for the same content is a no-op.
+// first, atomically and confined to the vault (see package confine), then
+// the Mirror's index and the store in the same call, so a read right
+// after sees the change and the watcher's later event for the same
+// content is a no-op.
+//
+// Every read-modify-write (a new title or tags, a rewritten link) writes
+// only if the file is still what it read, and otherwise reads it again and
+// applies the change again, so an edit made meanwhile in an editor or by
+// another process is never lost. Every write that adds, moves or deletes a
+// note first rewrites the links that would otherwise change meaning (see
+// planRewrites); a move is journaled so that a crash cannot leave links
+// half rewritten (see journal.go).
 //
 // When the store fails after the file was written, the call still
 // succeeds (the vault is the source of truth and has the change); the
 // store change is queued and retried like any other, and a warning says
 // so. Errors: core.ErrInvalidPath for paths the vault refuses (see
-// Mirror.CleanPath), core.ErrExists when a create or rename would replace
-// a file, core.ErrNotFound when the note is missing, core.ErrConflict when
-// an expected hash does not match, core.ErrInvalidArgument for bad titles
-// or tags, and a *core.ProviderError when the file system fails.
+// Mirror.CleanPath and core.CheckNewName), core.ErrExists when a create or
+// rename would replace a file, core.ErrNotFound when the note is missing,
+// core.ErrConflict when an expected hash does not match or the note keeps
+// changing, core.ErrInvalidArgument for bad titles or tags, and a
+// *core.ProviderError when the file system fails.
 //
 // Writer implements core.NoteWriter (Create, Update, Delete by ID, with
 // file names derived from titles) and offers path-based calls for
@@ -54,24 +66,26 @@ func (w *Writer) lock() error {
 func (w *Writer) unlock() { w.m.mu.Unlock() }
 
 // Create writes a new note named after its title (SanitizeTitle, ".md")
-// in n.Directory, created if missing. The exact title goes to frontmatter
+// in n.Directory, created if missing; a folder that exists in another
+// letter case is used as it is. The exact title goes to frontmatter
 // `title` when the file name does not show it, the tags to `tags`. A note
-// already at that path, or at a path differing only by letter case, gives
-// core.ErrExists.
+// with the same title at that path, or at a path that looks the same
+// (letter case, Unicode form), gives core.ErrExists; a different title
+// whose file name is taken gets a distinct name when its name was cut to
+// MaxFileNameBytes, else an error saying the file name is taken.
 func (w *Writer) Create(ctx context.Context, n core.NewNote) (*core.Note, error) {
 	title := strings.TrimSpace(n.Title)
 	if title == "" {
 		return nil, core.InvalidArgument("title must not be empty")
 	}
-	dir, err := w.m.CleanPath(n.Directory)
+	if !utf8.ValidString(title) || strings.ContainsFunc(title, func(r rune) bool { return r == 0 || isBidi(r) }) {
+		return nil, core.InvalidArgument("title %q holds a NUL or an invisible text-direction character; remove it", title)
+	}
+	dir, err := w.m.cleanNewDir(n.Directory)
 	if err != nil {
 		return nil, err
 	}
 	name := SanitizeTitle(title)
-	rel, err := w.m.cleanNotePath(path.Join(dir, name+".md"))
-	if err != nil {
-		return nil, err
-	}
 	var set []fmField
 	if name != title {
 		set = append(set, fmField{"title", title})
@@ -88,14 +102,37 @@ func (w *Writer) Create(ctx context.Context, n core.NewNote) (*core.Note, error)
 		return nil, err
 	}
 	defer w.unlock()
+	if dir, err = w.m.existingDirCase(dir); err != nil {
+		return nil, err
+	}
+	rel, err := w.m.cleanNotePath(path.Join(dir, name+".md"))
+	if err != nil {
+		return nil, err
+	}
+	if taken := w.m.takenBy(rel); taken != nil {
+		if t := w.m.titleOf(taken); t == title {
+			return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+		} else if len(name) < MaxFileNameBytes-8 {
+			return nil, fmt.Errorf("vault: create: %w: the file name %q is taken by the note %q; choose a title that gives another file name", core.ErrExists, taken.path, t)
+		}
+		// Two long titles cut to one name: tell them apart by the title.
+		sum := sha256.Sum256([]byte(title))
+		name = strings.TrimRight(name[:MaxFileNameBytes-8], "-. ") + "-" + hex.EncodeToString(sum[:3])
+		if rel, err = w.m.cleanNotePath(path.Join(dir, name+".md")); err != nil {
+			return nil, err
+		}
+		if w.m.takenBy(rel) != nil {
+			return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+		}
+	}
 	return w.createLocked(ctx, rel, data)
 }
 
 // CreateFile writes a new note at the vault-relative path rel with exactly
-// content; core.ErrExists when a note is there (or at a path differing
-// only by letter case).
+// content; core.ErrExists when a note is there (or at a path that looks
+// the same: letter case, Unicode form).
 func (w *Writer) CreateFile(ctx context.Context, rel string, content []byte) (*core.Note, error) {
-	rel, err := w.m.cleanNotePath(rel)
+	rel, err := w.m.cleanNewNotePath(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -103,59 +140,77 @@ func (w *Writer) CreateFile(ctx context.Context, rel string, content []byte) (*c
 		return nil, err
 	}
 	defer w.unlock()
+	dir, err := w.m.existingDirCase(dirOf(rel))
+	if err != nil {
+		return nil, err
+	}
+	rel = joinPath(dir, path.Base(rel))
+	if w.m.takenBy(rel) != nil {
+		return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+	}
 	return w.createLocked(ctx, rel, content)
 }
 
+// createLocked keeps the meaning of the links the new note would take
+// over, then writes it. In that order a crash in between leaves links
+// that still resolve as before (only written longer) and no new note.
 func (w *Writer) createLocked(ctx context.Context, rel string, data []byte) (*core.Note, error) {
 	m := w.m
-	if strings.ContainsAny(path.Base(rel), newNameChars) {
-		return nil, fmt.Errorf("vault: create %s: %w: a note name may not contain any of %s", rel, core.ErrInvalidPath, newNameChars)
-	}
-	if len(m.idx.groups[strings.ToLower(rel)]) > 0 {
+	if _, err := m.fs.Stat(rel); err == nil {
 		return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fileError("create", rel, err)
 	}
-	abs := m.abs(rel)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, core.NewProviderError("vault: create folder for "+rel, err)
-	}
-	if err := m.checkNoSymlink(rel); err != nil { // a folder just created by someone else
-		return nil, fmt.Errorf("vault: create %s: %w", rel, err)
-	}
-	if err := writeAtomic(abs, data, true); err != nil {
+	plans := m.planRewrites(setChange{add: []string{rel}})
+	rewritten, _, err := m.rewriteFiles(plans, confine.WriteOptions{})
+	if err != nil {
 		return nil, err
 	}
-	return w.applyPaths(ctx, rel, []string{rel}, nil)
+	if err := m.createFile(rel, data); err != nil {
+		_, _ = w.applyPaths(ctx, "", rewritten, nil)
+		return nil, err
+	}
+	return w.applyPaths(ctx, rel, append([]string{rel}, rewritten...), nil)
+}
+
+// takenBy returns the note at rel or at a path that looks the same.
+func (m *Mirror) takenBy(rel string) *entry {
+	for _, p := range m.idx.groups[groupKey(rel)] {
+		return m.idx.byPath[p]
+	}
+	return nil
+}
+
+// titleOf returns a note's title as the graph shows it.
+func (m *Mirror) titleOf(e *entry) string {
+	if p, _, err := m.load(e.path); err == nil {
+		return p.note.Title
+	}
+	return titleFromPath(e.path)
 }
 
 // Update changes the note with this ID: new body (its frontmatter is kept,
 // unless the new content starts with a frontmatter block of its own), new
 // frontmatter tags, and a new title, which renames the file in its folder
-// and rewrites incoming links (see Rename). The report is non-nil when the
+// and rewrites incoming links (see Rename). A title equal to the note's
+// current title, or to its file name in any letter case, renames nothing
+// (clients often send every field back). The report is non-nil when the
 // file was renamed. A missing note gives core.ErrNotFound.
 func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*core.Note, *core.RenameReport, error) {
-	var set []fmField
-	var remove []string
-	var newName string
+	var title string
 	if u.Title != nil {
-		title := strings.TrimSpace(*u.Title)
-		if title == "" {
+		if title = strings.TrimSpace(*u.Title); title == "" {
 			return nil, nil, core.InvalidArgument("title must not be empty")
 		}
-		newName = SanitizeTitle(title)
-		if newName != title {
-			set = append(set, fmField{"title", title})
-		} else {
-			remove = append(remove, "title")
+		if !utf8.ValidString(title) || strings.ContainsFunc(title, func(r rune) bool { return r == 0 || isBidi(r) }) {
+			return nil, nil, core.InvalidArgument("title %q holds a NUL or an invisible text-direction character; remove it", title)
 		}
 	}
+	var tags []string
 	if u.Tags != nil {
-		tags, err := cleanTags(*u.Tags)
-		if err != nil {
+		var err error
+		if tags, err = cleanTags(*u.Tags); err != nil {
 			return nil, nil, err
-		}
-		remove = append(remove, "tags", "tag")
-		if len(tags) > 0 {
-			set = append(set, fmField{"tags", tags})
 		}
 	}
 	if err := w.lock(); err != nil {
@@ -167,35 +222,52 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 	if e == nil {
 		return nil, nil, fmt.Errorf("vault: update %s: %w", id, core.ErrNotFound)
 	}
-	from := e.path
-	to := from
+	from, to := e.path, e.path
+	var set []fmField
+	var remove []string
 	if u.Title != nil {
-		var err error
-		if to, err = m.cleanNotePath(path.Join(path.Dir(from), newName+".md")); err != nil {
-			return nil, nil, err
-		}
-		if to != from {
-			if err := w.checkFree(from, to); err != nil {
+		stem := titleFromPath(from)
+		switch {
+		case title == m.titleOf(e):
+			// An echo of the current title: nothing to do.
+		case strings.EqualFold(title, stem):
+			remove = append(remove, "title") // the file name shows it (up to case)
+			if title != stem {
+				set = append(set, fmField{"title", title})
+			}
+		default:
+			name := SanitizeTitle(title)
+			if name != title {
+				set = append(set, fmField{"title", title})
+			} else {
+				remove = append(remove, "title")
+			}
+			var err error
+			if to, err = m.cleanNewNotePath(path.Join(dirOf(from), name+".md")); err != nil {
 				return nil, nil, err
+			}
+			if to != from {
+				if err := w.checkFree(from, to); err != nil {
+					return nil, nil, err
+				}
 			}
 		}
 	}
-	raw, err := os.ReadFile(m.abs(from))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("vault: update %s: %w", id, core.ErrNotFound)
-	}
-	if err != nil {
-		return nil, nil, core.NewProviderError("vault: read "+from, err)
-	}
-	data := raw
-	if u.Content != nil {
-		data = replaceBody(raw, *u.Content)
-	}
-	data = editFrontmatter(data, set, remove)
-	if string(data) != string(raw) {
-		if err := writeAtomic(m.abs(from), data, false); err != nil {
-			return nil, nil, err
+	if u.Tags != nil {
+		remove = append(remove, "tags", "tag")
+		if len(tags) > 0 {
+			set = append(set, fmField{"tags", tags})
 		}
+	}
+	_, _, err := m.modifyFile(from, confine.WriteOptions{}, func(raw []byte) ([]byte, error) {
+		data := raw
+		if u.Content != nil {
+			data = replaceBody(raw, *u.Content)
+		}
+		return editFrontmatter(data, set, remove), nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if to == from {
 		n, err := w.applyPaths(ctx, from, []string{from}, nil)
@@ -229,8 +301,9 @@ func replaceBody(raw []byte, content string) []byte {
 
 // WriteFile replaces the whole content of the note at the vault-relative
 // path rel. When expectedHash is not empty it must equal the file's
-// current hash (Note.Hash), else core.ErrConflict: a concurrent-safe
-// update. A missing note gives core.ErrNotFound.
+// current hash (Note.Hash), else core.ErrConflict; the check and the write
+// are one step for every other process (confine.Swap). A missing note
+// gives core.ErrNotFound.
 func (w *Writer) WriteFile(ctx context.Context, rel string, content []byte, expectedHash string) (*core.Note, error) {
 	rel, err := w.m.cleanNotePath(rel)
 	if err != nil {
@@ -240,36 +313,41 @@ func (w *Writer) WriteFile(ctx context.Context, rel string, content []byte, expe
 		return nil, err
 	}
 	defer w.unlock()
-	raw, err := os.ReadFile(w.m.abs(rel))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("vault: write %s: %w", rel, core.ErrNotFound)
+	if rel, err = w.m.existingNoteCase(rel); err != nil {
+		return nil, err
 	}
+	_, _, err = w.m.modifyFile(rel, confine.WriteOptions{}, func(raw []byte) ([]byte, error) {
+		if expectedHash != "" && hashOf(raw) != expectedHash {
+			return nil, fmt.Errorf("vault: write %s: %w", rel, core.ErrConflict)
+		}
+		return content, nil
+	})
 	if err != nil {
-		return nil, core.NewProviderError("vault: read "+rel, err)
-	}
-	if expectedHash != "" && hashOf(raw) != expectedHash {
-		return nil, fmt.Errorf("vault: write %s: %w", rel, core.ErrConflict)
-	}
-	if err := writeAtomic(w.m.abs(rel), content, false); err != nil {
 		return nil, err
 	}
 	return w.applyPaths(ctx, rel, []string{rel}, nil)
 }
 
 // ReadFile returns the bytes of the note at the vault-relative path rel
-// and their hash (what WriteFile's expectedHash compares with); a missing
-// note gives core.ErrNotFound.
+// and their hash (what WriteFile's expectedHash compares with), read
+// through one confined handle; a missing note gives core.ErrNotFound.
+// rel may be in any letter case when one note matches it that way.
 func (w *Writer) ReadFile(rel string) ([]byte, string, error) {
 	rel, err := w.m.cleanNotePath(rel)
 	if err != nil {
 		return nil, "", err
 	}
-	raw, err := os.ReadFile(w.m.abs(rel))
+	raw, _, err := w.m.readFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, "", fmt.Errorf("vault: read %s: %w", rel, core.ErrNotFound)
+		w.m.mu.Lock()
+		alt, aerr := w.m.existingNoteCase(rel)
+		w.m.mu.Unlock()
+		if aerr == nil && alt != rel {
+			raw, _, err = w.m.readFile(alt)
+		}
 	}
 	if err != nil {
-		return nil, "", core.NewProviderError("vault: read "+rel, err)
+		return nil, "", fileError("read", rel, err)
 	}
 	return raw, hashOf(raw), nil
 }
@@ -299,21 +377,32 @@ func (w *Writer) DeleteFile(ctx context.Context, rel string) error {
 		return err
 	}
 	defer w.unlock()
+	if rel, err = w.m.existingNoteCase(rel); err != nil {
+		return err
+	}
 	if w.m.idx.byPath[rel] == nil {
-		if _, err := os.Lstat(w.m.abs(rel)); err != nil {
+		if _, err := w.m.fs.Stat(rel); err != nil {
 			return fmt.Errorf("vault: delete %s: %w", rel, core.ErrNotFound)
 		}
 	}
 	return w.deleteLocked(ctx, rel)
 }
 
+// deleteLocked first gives the links to the note a form that stays
+// unresolved once it is gone (instead of falling to another note with the
+// same name), then deletes it.
 func (w *Writer) deleteLocked(ctx context.Context, rel string) error {
-	abs := w.m.abs(rel)
-	if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return core.NewProviderError("vault: delete "+rel, err)
+	m := w.m
+	plans := m.planRewrites(setChange{remove: []string{rel}})
+	rewritten, _, err := m.rewriteFiles(plans, confine.WriteOptions{})
+	if err != nil {
+		return err
 	}
-	syncDir(filepath.Dir(abs))
-	_, err := w.applyPaths(ctx, "", []string{rel}, nil)
+	if err := m.removeFile(rel); err != nil && !errors.Is(err, core.ErrNotFound) {
+		_, _ = w.applyPaths(ctx, "", rewritten, nil)
+		return err
+	}
+	_, err = w.applyPaths(ctx, "", append([]string{rel}, rewritten...), nil)
 	return err
 }
 
@@ -334,13 +423,13 @@ func (w *Writer) applyPaths(ctx context.Context, want string, paths []string, ex
 			changes = append(changes, c)
 		}
 	}
-	built, _ := m.applyLocked(changes)
+	built, _ := m.applyLocked(ctx, changes)
 	if _, err := m.flushLocked(ctx, noProgress{}); err != nil {
 		if ctxDone(err) {
 			return nil, err
 		}
 		m.log.Warn("vault: store write failed after a file write; change queued", "path", want, "err", err)
-		m.warn("Graph store unavailable: changes are queued and will be applied when it is back")
+		core.AddCallWarnings(ctx, "Graph store unavailable: changes are queued and will be applied when it is back")
 	}
 	if want == "" {
 		return nil, nil
@@ -381,4 +470,15 @@ func cleanTags(tags []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+func isBidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vaultgraph/vaultgraph/confine"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
@@ -258,8 +259,8 @@ func TestWriteFileAndDelete(t *testing.T) {
 func TestAtomicWriteFailureKeepsTheOldContent(t *testing.T) {
 	root, w, store := syncedWriter(t, map[string]string{"a.md": "original"})
 	failing := errors.New("disk full")
-	syncFile = func(*os.File) error { return failing }
-	t.Cleanup(func() { syncFile = func(f *os.File) error { return f.Sync() } })
+	confine.SyncFile = func(*os.File) error { return failing }
+	t.Cleanup(func() { confine.SyncFile = func(f *os.File) error { return f.Sync() } })
 
 	_, err := w.WriteFile(t.Context(), "a.md", []byte("replacement"), "")
 	require.ErrorIs(t, err, failing)
@@ -281,14 +282,14 @@ func TestWritesWithTheStoreDownSucceedAndQueue(t *testing.T) {
 	m := newTestMirror(t, root, store)
 	_, err := m.Sync(t.Context())
 	require.NoError(t, err)
-	m.Warnings().Drain()
 
 	store.setFail(true)
-	n, err := m.Writer().CreateFile(t.Context(), "b.md", []byte("new"))
+	ctx, warnings := core.WithCallWarnings(t.Context())
+	n, err := m.Writer().CreateFile(ctx, "b.md", []byte("new"))
 	require.NoError(t, err, "the file is written; the vault is the source of truth")
 	assert.Equal(t, "b.md", n.ID)
 	assert.Equal(t, 1, m.Pending())
-	assert.Contains(t, m.Warnings().Drain(), "Graph store unavailable: changes are queued and will be applied when it is back")
+	assert.Contains(t, warnings.List(), "Graph store unavailable: changes are queued and will be applied when it is back")
 
 	store.setFail(false)
 	_, err = m.Sync(t.Context())

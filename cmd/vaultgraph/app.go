@@ -108,22 +108,20 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		p := projectOf(pc)
 		projects = append(projects, p)
 		// Notes reach the store through the entity annotator, so each
-		// carries its entity (spec 003); invalid entity values become
-		// warnings of the project's mirror.
+		// carries its entity (spec 003); invalid entity values are logged
+		// and go to the warnings of the call that wrote the note.
 		// The primary project's notes also reach the semantic indexer.
-		warnings := vault.NewWarnings(0)
 		var target core.GraphStore = store
 		if i == 0 {
 			// The primary project's writes also tell resource subscribers.
 			target = a.changes.Store(sem.mirrorStore(store))
 		}
 		m, err := vault.NewMirror(vault.Config{
-			Root:     pc.Path,
-			Project:  p.Key,
-			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key, warnings)),
-			Ignore:   cfg.Ignore,
-			Logger:   logger.With("project", p.Key),
-			Warnings: warnings,
+			Root:    pc.Path,
+			Project: p.Key,
+			Store:   entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
+			Ignore:  cfg.Ignore,
+			Logger:  logger.With("project", p.Key),
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))
@@ -136,8 +134,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		}
 	}
 	a.projects = core.NewProjectCatalog(store, projects)
-	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(), append(sem.graphOptions(),
-		core.WithWarnings(core.WarningSourceFunc(a.mirror.Warnings().Drain)))...)
+	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(), sem.graphOptions()...)
 	return a, nil
 }
 
@@ -151,14 +148,13 @@ func projectOf(pc config.ProjectConfig) core.Project {
 	return core.Project{Key: pc.Key, ID: id, Name: pc.Name, Slug: pc.Slug, Description: pc.Description}
 }
 
-// entityWarnings reports notes with invalid entity values: logged (a
-// user's mistake, INFO) and attached to the next graph tool answer.
-func entityWarnings(logger *slog.Logger, project string, w *vault.Warnings) func(msgs ...string) {
+// entityWarnings logs notes with invalid entity values (a user's mistake,
+// INFO); the annotator also gives them to the call that wrote the note.
+func entityWarnings(logger *slog.Logger, project string) func(msgs ...string) {
 	return func(msgs ...string) {
 		for _, m := range msgs {
 			logger.Info("note is not an entity", "project", project, "warning", m)
 		}
-		w.Add(msgs...)
 	}
 }
 

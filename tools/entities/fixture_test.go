@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ type fixture struct {
 	deps         entities.Deps
 	tools        map[string]tools.Tool
 	alphaEntity  map[string]string // title -> entity id
-	warnings     *vault.Warnings
+	warnings     *warnLog
 	outputSchema map[string]*jsonschema.Schema
 }
 
@@ -71,10 +72,18 @@ func writeVault(t *testing.T, files map[string]string) string {
 }
 
 // mirror syncs a vault into store under key, through the entity annotator.
-func mirror(t *testing.T, store core.StoreProvider, key string, files map[string]string, warnings *vault.Warnings) {
+// warnLog keeps the entity warnings the annotator reports.
+type warnLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (w *warnLog) Add(msgs ...string) { w.mu.Lock(); w.msgs = append(w.msgs, msgs...); w.mu.Unlock() }
+
+func mirror(t *testing.T, store core.StoreProvider, key string, files map[string]string, warnings *warnLog) {
 	t.Helper()
 	m, err := vault.NewMirror(vault.Config{
-		Root: writeVault(t, files), Project: key, Logger: quietLogger(), Warnings: warnings, NoProgress: true,
+		Root: writeVault(t, files), Project: key, Logger: quietLogger(), NoProgress: true,
 		Store: entity.NewAnnotator(store, entity.Options{}, warnings.Add),
 	})
 	require.NoError(t, err)
@@ -84,7 +93,7 @@ func mirror(t *testing.T, store core.StoreProvider, key string, files map[string
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{store: memstore.New(), warnings: vault.NewWarnings(0)}
+	f := &fixture{store: memstore.New(), warnings: &warnLog{}}
 	f.alpha = core.Project{Key: "alpha", ID: core.ProjectID("alpha"), Name: "alpha vault", Slug: "alpha", Description: "first"}
 	f.beta = core.Project{Key: "beta", ID: core.ProjectID("beta"), Name: "Beta vault", Slug: "beta"}
 	mirror(t, f.store, f.alpha.Key, alphaFiles, f.warnings)
@@ -198,4 +207,4 @@ func envelope(t *testing.T, raw []byte) entities.ErrorBody {
 	return env.Error
 }
 
-func vaultWarnings() *vault.Warnings { return vault.NewWarnings(0) }
+func vaultWarnings() *warnLog { return &warnLog{} }

@@ -31,25 +31,23 @@ type Searcher interface {
 
 // Deps are the toolset's dependencies, built once by the caller.
 type Deps struct {
-	Reader   Reader             // required
-	Writer   Writer             // nil: create/update/delete_node are not offered
-	Searcher Searcher           // nil: search is not offered (spec 001: no embedding provider)
-	Warnings core.WarningSource // nil: answers never carry _warnings
-	Logger   *slog.Logger       // provider failures are logged here; nil: slog.Default()
+	Reader   Reader       // required
+	Writer   Writer       // nil: create/update/delete_node are not offered
+	Searcher Searcher     // nil: search is not offered (spec 001: no embedding provider)
+	Logger   *slog.Logger // provider failures are logged here; nil: slog.Default()
 }
 
 // The graph service provides every interface of the toolset.
 var (
-	_ Reader             = (*core.GraphService)(nil)
-	_ Writer             = (*core.GraphService)(nil)
-	_ Searcher           = (*core.GraphService)(nil)
-	_ core.WarningSource = (*core.GraphService)(nil)
+	_ Reader   = (*core.GraphService)(nil)
+	_ Writer   = (*core.GraphService)(nil)
+	_ Searcher = (*core.GraphService)(nil)
 )
 
 // NewDeps wires the toolset to a graph service: search is offered only
 // when the service has a Searcher.
 func NewDeps(g *core.GraphService, logger *slog.Logger) Deps {
-	d := Deps{Reader: g, Writer: g, Warnings: g, Logger: logger}
+	d := Deps{Reader: g, Writer: g, Logger: logger}
 	if g.HasSearch() {
 		d.Searcher = g
 	}

@@ -84,30 +84,15 @@ func (w *memWriter) Delete(ctx context.Context, id string) (bool, error) {
 	return n > 0, err
 }
 
-type warningQueue struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (q *warningQueue) add(m string) { q.mu.Lock(); q.msgs = append(q.msgs, m); q.mu.Unlock() }
-func (q *warningQueue) DrainWarnings() []string {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := q.msgs
-	q.msgs = nil
-	return out
-}
-
 type fixedSearcher []core.ScoredID
 
 func (f fixedSearcher) Search(context.Context, string, int) ([]core.ScoredID, error) { return f, nil }
 
 type env struct {
-	store    *memstore.Store
-	writer   *memWriter
-	warnings *warningQueue
-	logs     *bytes.Buffer
-	tools    map[string]server.ToolHandlerFunc
+	store  *memstore.Store
+	writer *memWriter
+	logs   *bytes.Buffer
+	tools  map[string]server.ToolHandlerFunc
 }
 
 func newEnv(t *testing.T) *env {
@@ -121,10 +106,9 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{store: store, writer: &memWriter{store: store}, warnings: &warningQueue{}, logs: &bytes.Buffer{}, tools: map[string]server.ToolHandlerFunc{}}
+	e := &env{store: store, writer: &memWriter{store: store}, logs: &bytes.Buffer{}, tools: map[string]server.ToolHandlerFunc{}}
 	svc := core.NewGraphService(project, store, e.writer,
-		core.WithSearcher(fixedSearcher{{ID: "notes/index.md", Score: 0.25}}),
-		core.WithWarnings(e.warnings))
+		core.WithSearcher(fixedSearcher{{ID: "notes/index.md", Score: 0.25}}))
 	logger := slog.New(slog.NewTextHandler(e.logs, nil))
 	for _, tool := range graph.Tools(graph.NewDeps(svc, logger)) {
 		e.tools[tool.Tool.Name] = tool.Handler
@@ -302,42 +286,6 @@ func TestProviderErrorsHideTheCauseAndLogItOnce(t *testing.T) {
 		if n := strings.Count(logs.String(), "connection refused"); n != 1 {
 			t.Fatalf("%s: cause logged %d times:\n%s", name, n, logs.String())
 		}
-	}
-}
-
-func TestWarningsGoToTheNextSuccessfulAnswer(t *testing.T) {
-	e := newEnv(t)
-	e.warnings.add("Broken link: [[missing]]")
-
-	// An error answer leaves them pending.
-	errorOf(t, call(t, e.tools["get_node"], `{}`))
-
-	// An array answer keeps its shape; the warnings follow as a second text.
-	res := call(t, e.tools["search_by_tags"], `{"tags":["x"]}`)
-	if text(t, res, 0) != `[]` || text(t, res, 1) != `{"_warnings":["Broken link: [[missing]]"]}` {
-		t.Fatalf("array answer: %+v", res.Content)
-	}
-
-	// Drained: the next answer has none.
-	res = call(t, e.tools["get_node"], `{"id":"notes/index.md"}`)
-	if strings.Contains(text(t, res, 0), "_warnings") || len(res.Content) != 1 {
-		t.Fatalf("warnings not cleared: %s", text(t, res, 0))
-	}
-
-	// An object answer gets the field, in its text and its structured content.
-	e.warnings.add("Duplicate tag ignored: tutorial")
-	res = call(t, e.tools["get_node"], `{"id":"notes/index.md"}`)
-	want := `{"id":"notes/index.md","title":"Index","content":"","tags":[],"links":[{"id":"notes/graphcore.md","title":"GraphCore"}],"_warnings":["Duplicate tag ignored: tutorial"]}`
-	raw, _ := json.Marshal(res.StructuredContent)
-	if text(t, res, 0) != want || string(raw) != want {
-		t.Fatalf("object answer:\n%s\n%s", text(t, res, 0), raw)
-	}
-
-	// null keeps its shape too.
-	e.warnings.add("w")
-	res = call(t, e.tools["find_path"], `{"source":"a.md","target":"b.md"}`)
-	if text(t, res, 0) != "null" || text(t, res, 1) != `{"_warnings":["w"]}` {
-		t.Fatalf("null answer: %+v", res.Content)
 	}
 }
 

@@ -17,13 +17,11 @@ func Specs() []mcp.Tool {
 
 // Tools returns the toolset's tools for d: search only with a Searcher
 // (spec 001), the write tools only with a Writer. Every handler passes
-// through the one _warnings middleware when d has a warning source.
+// through the one _warnings middleware.
 func Tools(d Deps) []tools.Tool {
 	var out []tools.Tool
 	add := func(spec mcp.Tool, h server.ToolHandlerFunc) {
-		if d.Warnings != nil {
-			h = withWarnings(d.Warnings, h)
-		}
+		h = withWarnings(h)
 		out = append(out, tools.Tool{Toolset: tools.ToolsetGraph, Tool: spec, Handler: h})
 	}
 	if d.Searcher != nil {

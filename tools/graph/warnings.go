@@ -13,22 +13,26 @@ import (
 // WarningsKey is the field that carries warnings (spec 000).
 const WarningsKey = "_warnings"
 
-// withWarnings attaches the pending warnings of src to the next successful
-// answer and so clears them (spec 000: warnings accumulate from the file
-// watcher and clear after being returned). An error answer leaves them
-// pending.
+// withWarnings gives each call a collector of its own (core.WithCallWarnings)
+// and attaches what it collected to a successful answer: the problems of
+// what this call touched (a note written with a broken link, a frontmatter
+// error), at most core.MaxCallWarnings. Problems the watcher finds in the
+// vault are not for the model: they are logged and listed by `vaultgraph
+// check` (docs/DECISIONS.md, "Warnings"). Over HTTP one client never
+// receives another's warnings.
 //
 // An object answer gets a "_warnings" field, in its text and in its
 // structuredContent. An array or null answer keeps its exact shape in the
 // first text content, and the warnings follow as a second text content
 // {"_warnings": [...]}: wrapping the array would break the spec's shape.
-func withWarnings(src core.WarningSource, next server.ToolHandlerFunc) server.ToolHandlerFunc {
+func withWarnings(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, collected := core.WithCallWarnings(ctx)
 		res, err := next(ctx, req)
 		if err != nil || res == nil || res.IsError {
 			return res, err
 		}
-		warnings := src.DrainWarnings()
+		warnings := collected.List()
 		if len(warnings) == 0 {
 			return res, nil
 		}
