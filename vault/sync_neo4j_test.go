@@ -51,3 +51,19 @@ func TestSyncFixtureIntoNeo4j(t *testing.T) {
 	require.Zero(t, counting.upserted.Load()+counting.deleted.Load(), "a warm restart must not write")
 	var _ core.GraphStore = store
 }
+
+// The write invariant holds on Neo4j too: after every write the graph in
+// Neo4j equals a fresh sync of the disk.
+func TestWritesKeepEveryOtherLinksMeaningOnNeo4j(t *testing.T) {
+	srv := neo4jtest.Get(t)
+	store, err := neo4jstore.Open(t.Context(), neo4jstore.Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = store.Close(context.Background()) })
+	runs := 25
+	if os.Getenv("VAULTGRAPH_SOAK") != "" {
+		runs = 300
+	}
+	checkWriteInvariant(t, runs, func(t *testing.T) (core.GraphStore, string) {
+		return store, fmt.Sprintf("invariant-%d", time.Now().UnixNano())
+	})
+}
