@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/confine"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -100,7 +101,13 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 	m := w.m
 	e := m.idx.byPath[from]
 	report := &core.RenameReport{OldID: e.id}
+	start := time.Now()
+	phase := func(name string) {
+		m.log.Debug("vault: rename phase", "phase", name, "seconds", time.Since(start).Seconds())
+		start = time.Now()
+	}
 	plans := m.planRewrites(setChange{moves: map[string]string{from: to}})
+	phase("plan")
 	j, err := m.writeJournal(journalEntry{Op: "rename", From: from, To: to, Files: journalFiles(plans)})
 	if err != nil {
 		return nil, nil, err
@@ -109,10 +116,13 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 		m.dropJournal(j)
 		return nil, nil, err
 	}
+	phase("journal and move")
 	rewritten, links, rerr := m.rewriteFiles(plans, confine.WriteOptions{NoSync: true})
+	phase("rewrite")
 	if err := m.fs.SyncAll(); err != nil && rerr == nil {
 		rerr = fileError("flush", to, err)
 	}
+	phase("flush")
 	report.LinksChanged = links
 	paths := []string{to}
 	for _, p := range rewritten {
@@ -122,6 +132,7 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 		}
 	}
 	note, err := w.applyPaths(ctx, to, paths, []fileChange{{path: from}})
+	phase("index and store")
 	if rerr != nil {
 		// The journal stays: the next start finishes the rewrites.
 		return nil, nil, rerr
