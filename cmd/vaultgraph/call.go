@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/server"
 
@@ -18,7 +19,7 @@ func newCallCommand(s streams) *cobra.Command {
 		Use:   "call TOOL [JSON]",
 		Short: "Call one MCP tool against the vault and print its result",
 		Long: `call runs a single tool in process, as an MCP client would call it, and prints
-the tool's result as JSON on stdout: handy for scripts and for checking a
+the tool's answer as one JSON document on stdout (warnings go to stderr): handy for scripts and for checking a
 configuration without an MCP client. JSON is the tool's arguments, an object
 (default {}). The vault (or projects) is required; the configuration (toolsets, read_only,
 tool_renames) decides which tools exist, as it does for serve.
@@ -72,9 +73,40 @@ func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s st
 	if err != nil {
 		return fmt.Errorf("call %s: %w", name, err)
 	}
-	fmt.Fprintln(s.out, server.ResultText(res))
+	// Exactly one JSON document on stdout: the answer. An array or null
+	// answer carries its warnings in a second content; they go to stderr.
+	answer, warnings := splitWarnings(res)
+	fmt.Fprintln(s.out, answer)
+	for _, w := range warnings {
+		fmt.Fprintln(s.err, "warning:", w)
+	}
 	if res.IsError {
 		return fmt.Errorf("call %s: %w", name, errToolFailed)
 	}
 	return nil
+}
+
+// splitWarnings returns a tool result's answer (its first text content)
+// and the warnings of the contents after it ({"_warnings": [...]}, spec
+// 000's form for answers that are not objects).
+func splitWarnings(res *mcp.CallToolResult) (answer string, warnings []string) {
+	for i, c := range res.Content {
+		tc, ok := mcp.AsTextContent(c)
+		if !ok {
+			continue
+		}
+		if i == 0 {
+			answer = tc.Text
+			continue
+		}
+		var w struct {
+			Warnings []string `json:"_warnings"`
+		}
+		if json.Unmarshal([]byte(tc.Text), &w) == nil && w.Warnings != nil {
+			warnings = append(warnings, w.Warnings...)
+		} else {
+			warnings = append(warnings, tc.Text)
+		}
+	}
+	return answer, warnings
 }

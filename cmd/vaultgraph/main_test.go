@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -278,4 +279,41 @@ func TestToolsAndExcludeTools(t *testing.T) {
 	r = runCLI(t, "call", "get_node", `{"id":"Home"}`, "--vault", vault, "--tools", "get_nod")
 	assert.NotEqual(t, 0, r.code)
 	assert.Contains(t, r.stderr, `unknown tool "get_nod"`)
+}
+
+func TestCheckListsTheVaultsProblems(t *testing.T) {
+	dir := t.TempDir()
+	writeNote := func(rel, content string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeNote("a.md", "[[b]] [[Missing]]")
+	writeNote("b.md", "---\nowner: @me\n---\nbody")
+	var out, errOut bytes.Buffer
+	code := execute(t.Context(), []string{"check", "--vault", dir}, streams{in: strings.NewReader(""), out: &out, err: &errOut})
+	if code != exitError {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitError, errOut.String())
+	}
+	if got := out.String(); !strings.Contains(got, "a.md: Broken link: [[Missing]]\n") || !strings.Contains(got, "b.md: b.md:2: frontmatter:") {
+		t.Fatalf("stdout:\n%s", got)
+	}
+	writeNote("a.md", "[[b]]")
+	writeNote("b.md", "body")
+	out.Reset()
+	if code := execute(t.Context(), []string{"check", "--vault", dir, "--json"}, streams{in: strings.NewReader(""), out: &out, err: &errOut}); code != exitOK || strings.TrimSpace(out.String()) != "[]" {
+		t.Fatalf("a clean vault: exit %d, stdout %q", code, out.String())
+	}
+}
+
+func TestCallPrintsOneJSONDocument(t *testing.T) {
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(`[]`), mcp.NewTextContent(`{"_warnings":["Broken link: [[x]]"]}`)}}
+	answer, warnings := splitWarnings(res)
+	if answer != `[]` || len(warnings) != 1 || warnings[0] != "Broken link: [[x]]" {
+		t.Fatalf("answer %q, warnings %q", answer, warnings)
+	}
 }

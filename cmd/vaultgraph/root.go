@@ -63,6 +63,7 @@ func newRootCommand(s streams) *cobra.Command {
 		newShimCommand(s),
 		newCallCommand(s),
 		newStatusCommand(s),
+		newCheckCommand(s),
 		newInitCommand(s),
 		newSetupCommand(s),
 		newHealthCommand(s),
