@@ -8,7 +8,7 @@
 //	stats, err := m.Sync(ctx)    // full pass; a warm restart writes nothing
 //	err = m.Watch(ctx)           // live mode until ctx is done (runs Sync first if needed)
 //	w := m.Writer()              // core.NoteWriter, plus path-based calls and Rename
-//	warnings := m.Warnings().Drain() // for the next response's "_warnings"
+//	problems := m.Lint().All()   // broken links, bad frontmatter... (vaultgraph check)
 //
 // Parse, LinkKey, NoteKeys, SanitizeTitle and Mirror.CleanPath expose the
 // rules below to other packages. Clients' IDs are matched with
@@ -29,12 +29,12 @@
 // # Identity
 //
 // ID is the vault-relative path with "/" separators and extension,
-// lowercased: "Notes/ML Basics.md" has ID "notes/ml basics.md"; Path keeps
-// the case. When paths differ only by letter case (both "Notes/A.md" and
-// "notes/a.md" exist, possible on case-sensitive file systems), the one
-// already all-lowercase gets the lowercase ID, or, when none is, the first
-// in byte order; every other one gets its exact path, case preserved, as
-// ID. IDs can therefore change when such a twin appears or goes; the
+// lowercased, in Unicode NFC: "Notes/ML Basics.md" has ID "notes/ml
+// basics.md"; Path keeps the name as on disk. When paths look the same
+// (both "Notes/A.md" and "notes/a.md" exist, possible on case-sensitive
+// file systems, or a name composed and decomposed), the one already in the
+// ID form gets that ID, or, when none is, the first in byte order; every
+// other one gets its exact path as ID. IDs can therefore change when such a twin appears or goes; the
 // mirror then deletes the old ID and writes the new one.
 //
 // Title is the frontmatter "title" when it is a non-empty string, else the
@@ -97,13 +97,13 @@
 //
 // # Resolution
 //
-// As Obsidian: a link resolves to the note whose path without extension
-// equals its key when there is one; otherwise, among the notes having the
-// key (a folder suffix of their path), to the shortest path, then the
-// first by lowercased path in byte order (case twins: the all-lowercase
-// one first). The result depends only on the set of notes, never on the
-// linking note. Unresolved links are kept with Target "" and give the
-// warning "Broken link: [[x]]", x being the target as written.
+// As Obsidian: among the notes having the key (a folder suffix of their
+// path), a link resolves to the note whose path without extension equals
+// its key when there is one; otherwise to one in the linking note's own
+// folder; otherwise to the shortest path, then the first by lowercased
+// path in byte order (case twins: the all-lowercase one first).
+// Unresolved links are kept with Target "" and are a problem "Broken link:
+// [[x]]", x being the target as written (see Lint).
 //
 // # Sync and live mode
 //
@@ -112,22 +112,24 @@
 // note appears, moves or goes, every note with a link on one of its keys
 // is resolved again and written if a target changed. Sync and Watch
 // describe the rest. A failing store never stops the mirror: changes stay
-// queued (coalesced per note) and are retried with backoff. Warnings go to
-// a Warnings collector that callers drain.
+// queued (coalesced per note) and are retried with backoff. Problems of
+// notes go to the Lint registry and the log; a tool call's own go to its
+// core.CallWarnings.
 //
 // # Writes
 //
-// Writer writes each file atomically: a temporary file in the same
-// folder, flushed, renamed over the note (hard-linked into place for a
-// create, which never replaces a file), then the folder flushed; a failed
-// write leaves the old content and no temporary file. The index and the
-// store are updated in the same call. Client paths go through CleanPath:
-// no "..", no absolute paths, no NUL or control characters, no
-// backslashes, no hidden names, no ignored paths, and no symbolic link
-// anywhere along the path; refusals wrap core.ErrInvalidPath. Notes
-// created from a title are named with SanitizeTitle and keep the exact
-// title in frontmatter when the name does not show it. Rename rewrites
-// every link to the note (see Writer.Rename). Symbolic link checks and
-// the write are not one atomic step: a folder swapped for a link in
-// between is not detected.
+// Every file operation goes through a confine.Root on the vault: nothing
+// a client sends and nothing swapped for a symbolic link mid-operation
+// makes it act outside (package confine). Writer writes new files
+// atomically (a temporary file renamed into place without replacing) and
+// changes existing ones by compare-and-swap, re-applying its change when
+// an editor changed the note meanwhile (Writer). The index and the store
+// are updated in the same call. Client paths go through CleanPath: no
+// "..", no absolute paths, no NUL or control characters, no backslashes,
+// no hidden names, no ignored paths, no symbolic link and no file along
+// the path; new names follow core.CheckNewName; refusals wrap
+// core.ErrInvalidPath. Notes created from a title are named with
+// SanitizeTitle and keep the exact title in frontmatter when the name does
+// not show it. Writes that add, move or delete a note keep the meaning of
+// every other link (plan.go); a rename is journaled (journal.go).
 package vault
