@@ -26,7 +26,9 @@ func swapInPlace(dfd int, name string, data []byte, still func([]byte) bool, opt
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink != 1 {
+		// A file with other hard links (possibly outside the root) is
+		// replaced, never written through: the exchange path does that.
 		return false, nil
 	}
 	release, ok := lease(fd)

@@ -17,7 +17,8 @@ import (
 // before the first file is touched its whole plan is written to a journal
 // entry, and the entry is removed only when every file is done. Any
 // vaultgraph process that opens the vault (serve, sync, call) first
-// finishes the entries it finds: it moves the note if it has not moved and
+// settles the entries it finds: an entry whose note has not moved yet
+// changed nothing and is dropped (the rename did not happen); otherwise it
 // applies every file's link rewrites, each a compare-and-write that parses
 // the file afresh (so an edit made since is kept) and rewrites only links
 // still written the old way (so a file already done is left as it is).
@@ -137,13 +138,13 @@ func (m *Mirror) finishJournal(rel string) error {
 		m.dropJournal(rel)
 		return nil
 	}
-	moved := false
+	// The move comes before any rewrite: a note still at its old name
+	// means nothing was changed yet, and the rename is undone by dropping
+	// the entry (the reader of the vault saw no part of it).
 	if _, err := m.fs.Stat(j.To); errors.Is(err, fs.ErrNotExist) {
-		if err := m.moveFile(j.From, j.To, groupKey(j.From) == groupKey(j.To)); err == nil {
-			moved = true
-		} else if !isNotFound(err) {
-			return err
-		}
+		m.log.Info("vault: a rename a crash interrupted had not started; dropped", "from", j.From, "to", j.To)
+		m.dropJournal(rel)
+		return nil
 	}
 	plans := make([]*fileRewrite, 0, len(j.Files))
 	for _, f := range j.Files {
@@ -157,7 +158,7 @@ func (m *Mirror) finishJournal(rel string) error {
 		return err
 	}
 	m.log.Info("vault: finished a rename that a crash interrupted",
-		"from", j.From, "to", j.To, "moved_now", moved, "files_rewritten", len(written), "links", links)
+		"from", j.From, "to", j.To, "files_rewritten", len(written), "links", links)
 	m.dropJournal(rel)
 	return nil
 }

@@ -167,11 +167,14 @@ func TestEntityTools(t *testing.T) {
 			}
 		}
 
-		// The primary project's note with an invalid entity value is a
-		// warning on the next graph tool answer.
-		hubs := callTool(t, c, "get_hubs", map[string]any{"metric": "in_degree", "limit": 1})
-		if !slices.ContainsFunc(hubs.warnings, func(w string) bool { return strings.HasPrefix(w, "Broken.md: entity: difficulty") }) {
-			t.Errorf("graph tool warnings %q lack Broken.md's invalid difficulty", hubs.warnings)
+		// A note written with an invalid entity value: a warning of the
+		// call that wrote it (and only of that call).
+		created := callTool(t, c, "create_node", map[string]any{"title": "Broken Guide", "content": "---\ntype: guide\ndifficulty: impossible\n---\nbody"})
+		if !slices.ContainsFunc(created.warnings, func(w string) bool { return strings.Contains(w, ": entity: difficulty") }) {
+			t.Errorf("create_node warnings %q lack the invalid difficulty", created.warnings)
+		}
+		if hubs := callTool(t, c, "get_hubs", map[string]any{"metric": "in_degree", "limit": 1}); len(hubs.warnings) > 0 {
+			t.Errorf("a read carries another call's warnings: %q", hubs.warnings)
 		}
 
 		var projects entities.ListProjectsOutput
