@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha1" //nolint:gosec // UUID version 5 is defined over SHA-1; no security rests on it
 	"encoding/hex"
 	"slices"
@@ -266,13 +267,17 @@ type EntityReader interface {
 }
 
 // Project is a vault as spec 003 lists it. Key is the project name every
-// node of the vault carries in the store; ID is its UUID.
+// node of the vault carries in the store; ID is its UUID, the vault's
+// identity (see vault.Identity). Host and Path say, for people, where the
+// vault was last served from; they are not part of any spec answer.
 type Project struct {
 	Key         string
 	ID          string
 	Name        string
 	Slug        string
 	Description string // "" means null
+	Host        string // host name of the process that last served it
+	Path        string // vault folder on that host
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 }
@@ -306,6 +311,15 @@ func NameUUID(name string) string {
 	var u [16]byte
 	copy(u[:], h.Sum(nil))
 	u[6] = (u[6] & 0x0f) | 0x50
+	u[8] = (u[8] & 0x3f) | 0x80
+	return formatUUID(u)
+}
+
+// NewUUID returns a random (version 4) UUID, lowercase.
+func NewUUID() string {
+	var u [16]byte
+	_, _ = rand.Read(u[:])
+	u[6] = (u[6] & 0x0f) | 0x40
 	u[8] = (u[8] & 0x3f) | 0x80
 	return formatUUID(u)
 }

@@ -94,7 +94,7 @@ func (c *ProjectCatalog) records(ctx context.Context) ([]Project, error) {
 		switch {
 		case !ok:
 			want.CreatedAt, want.UpdatedAt = now, now
-		case have.Key != want.Key || have.Name != want.Name || have.Slug != want.Slug || have.Description != want.Description:
+		case have.Key != want.Key || have.Name != want.Name || have.Slug != want.Slug || have.Description != want.Description || have.Host != want.Host || have.Path != want.Path:
 			want.CreatedAt, want.UpdatedAt = have.CreatedAt, now
 		default:
 			out[i] = have

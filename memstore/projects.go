@@ -20,6 +20,8 @@ type ProjectRecord struct {
 	Name        string    `json:"name"`
 	Slug        string    `json:"slug"`
 	Description string    `json:"description"`
+	Host        string    `json:"host,omitempty"`
+	Path        string    `json:"path,omitempty"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
 }
@@ -83,7 +85,7 @@ func (s *Store) Projects(ctx context.Context) ([]ProjectRecord, error) {
 func (s *Store) SaveProject(ctx context.Context, p core.Project) error {
 	return s.PutProject(ctx, ProjectRecord{
 		Key: p.Key, ID: p.ID, Name: p.Name, Slug: p.Slug, Description: p.Description,
-		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		Host: p.Host, Path: p.Path, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	})
 }
 
@@ -97,7 +99,7 @@ func (s *Store) ListProjects(ctx context.Context) ([]core.Project, error) {
 	for i, r := range recs {
 		out[i] = core.Project{
 			Key: r.Key, ID: r.ID, Name: r.Name, Slug: r.Slug, Description: r.Description,
-			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			Host: r.Host, Path: r.Path, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		}
 	}
 	return out, nil

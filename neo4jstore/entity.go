@@ -215,7 +215,7 @@ func (s *Neo4jStore) SaveProject(ctx context.Context, p core.Project) error {
 	return s.write(ctx, "save project", func(t txn) error {
 		_, err := t.collect(stmtProjectSave, map[string]any{
 			"id": p.ID, "key": p.Key, "name": p.Name, "slug": p.Slug, "description": p.Description,
-			"createdAt": p.CreatedAt.UTC(), "updatedAt": p.UpdatedAt.UTC(),
+			"host": p.Host, "path": p.Path, "createdAt": p.CreatedAt.UTC(), "updatedAt": p.UpdatedAt.UTC(),
 		})
 		return err
 	})
@@ -231,7 +231,8 @@ func (s *Neo4jStore) ListProjects(ctx context.Context) ([]core.Project, error) {
 		}
 		out = make([]core.Project, 0, len(records))
 		for _, r := range records {
-			p := core.Project{Key: str(r.Values[0]), ID: str(r.Values[1]), Name: str(r.Values[2]), Slug: str(r.Values[3]), Description: str(r.Values[4])}
+			p := core.Project{Key: str(r.Values[0]), ID: str(r.Values[1]), Name: str(r.Values[2]), Slug: str(r.Values[3]), Description: str(r.Values[4]),
+				Host: str(r.Values[7]), Path: str(r.Values[8])}
 			p.CreatedAt, _ = r.Values[5].(time.Time)
 			p.UpdatedAt, _ = r.Values[6].(time.Time)
 			out = append(out, p)

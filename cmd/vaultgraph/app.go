@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -87,9 +88,23 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 	}
 }
 
+// appOptions are what some commands ask of openApp.
+type appOptions struct {
+	adopt string // sync --adopt: make the vault this project (see identify)
+}
+
+type appOption func(*appOptions)
+
+// withAdopt makes the primary vault the store's project with key.
+func withAdopt(key string) appOption { return func(o *appOptions) { o.adopt = key } }
+
 // openApp opens the store and the vault mirror and builds the services.
 // Nothing is synced yet: see syncVault.
-func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app, error) {
+func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, options ...appOption) (*app, error) {
+	var opts appOptions
+	for _, o := range options {
+		o(&opts)
+	}
 	b := currentBuild()
 	logger.Info("vaultgraph starting", "version", b.Version, "commit", b.Commit, "go", b.Go, "store", cfg.Store)
 	store, err := openStore(ctx, cfg, logger)
@@ -97,6 +112,10 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*app
 		return nil, err
 	}
 	served := cfg.ServedProjects()
+	if err := identify(ctx, cfg, served, store, opts.adopt, logger); err != nil {
+		_ = store.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
 	sem, err := newSearch(cfg, served[0].Key, store, vaultStateDir(cfg.StateDir, served[0].Path), logger)
 	if err != nil {
 		_ = store.Close(context.WithoutCancel(ctx))
@@ -145,7 +164,8 @@ func projectOf(pc config.ProjectConfig) core.Project {
 	if id == "" {
 		id = core.ProjectID(pc.Key)
 	}
-	return core.Project{Key: pc.Key, ID: id, Name: pc.Name, Slug: pc.Slug, Description: pc.Description}
+	host, _ := os.Hostname()
+	return core.Project{Key: pc.Key, ID: id, Name: pc.Name, Slug: pc.Slug, Description: pc.Description, Host: host, Path: pc.Path}
 }
 
 // entityWarnings logs notes with invalid entity values (a user's mistake,

@@ -12,6 +12,7 @@ import (
 
 func newSyncCommand(s streams) *cobra.Command {
 	var watch bool
+	var adopt string
 	cmd := &cobra.Command{
 		Use:   "sync",
 		Short: "Mirror the vault into the store, once or continuously",
@@ -25,7 +26,15 @@ files are created, edited, moved or deleted: the worker to run beside a shared
 
 A store that is down does not stop --watch: changes are queued and applied
 with backoff once it is back. Without --watch, sync exits 1 when the store
-cannot be written.`,
+cannot be written.
+
+Each vault is a project of its own in the store, named by the identity kept
+in its .vaultgraph/vault.json (created on first use); a sync never reads or
+deletes another project's notes. --adopt KEY makes this vault the store's
+project KEY instead: to keep the notes, memories and history an older
+vaultgraph stored under "default", or those of a vault that was moved or
+copied. vaultgraph refuses to start, saying so, when two vaults would share
+a project.`,
 		Example: `  vaultgraph sync --vault ~/notes
   vaultgraph sync --store neo4j --vault /srv/vault --watch`,
 		Args: usageArgs(cobra.NoArgs),
@@ -34,16 +43,17 @@ cannot be written.`,
 			if err != nil {
 				return err
 			}
-			return runSync(cmd.Context(), cfg, logger, watch)
+			return runSync(cmd.Context(), cfg, logger, watch, adopt)
 		},
 	}
 	cmd.Flags().BoolVar(&watch, "watch", false, "keep running and mirror changes as files change")
+	cmd.Flags().StringVar(&adopt, "adopt", "", "make this vault the store's project with this key (an older vaultgraph's \"default\", or a moved vault's)")
 	return cmd
 }
 
 // runSync mirrors the vault once, then keeps watching when asked to.
-func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool) error {
-	a, err := openApp(ctx, cfg, logger)
+func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
+	a, err := openApp(ctx, cfg, logger, withAdopt(adopt))
 	if err != nil {
 		return err
 	}

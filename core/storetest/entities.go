@@ -345,7 +345,7 @@ var entityCases = []testCase{
 	{"project records round-trip", func(e *env) {
 		key := e.project()
 		at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-		rec := core.Project{Key: key, ID: core.NameUUID(key), Name: "N", Slug: "n", Description: "d", CreatedAt: at, UpdatedAt: at.Add(time.Hour)}
+		rec := core.Project{Key: key, ID: core.NameUUID(key), Name: "N", Slug: "n", Description: "d", Host: "laptop", Path: "/home/me/notes", CreatedAt: at, UpdatedAt: at.Add(time.Hour)}
 		require.NoError(e.t, e.store.SaveProject(e.ctx, rec))
 		rec.Name = "renamed"
 		require.NoError(e.t, e.store.SaveProject(e.ctx, rec))
@@ -360,6 +360,8 @@ var entityCases = []testCase{
 		require.Len(e.t, found, 1)
 		assert.Equal(e.t, rec.Key, found[0].Key)
 		assert.Equal(e.t, "renamed", found[0].Name)
+		assert.Equal(e.t, "laptop", found[0].Host)
+		assert.Equal(e.t, "/home/me/notes", found[0].Path)
 		assert.True(e.t, at.Equal(found[0].CreatedAt))
 		assert.True(e.t, at.Add(time.Hour).Equal(found[0].UpdatedAt))
 	}},
