@@ -16,6 +16,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // storeStatusTimeout bounds how long status waits for the store: it is a
@@ -89,8 +90,16 @@ func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 	}
 	fmt.Fprintf(w, "  server: Neo4j %s %s, database %s\n", st.ServerVersion, st.Edition, db)
 	for _, p := range cfg.ServedProjects() {
-		if n, err := s.CountNotes(ctx, p.Key); err == nil {
-			fmt.Fprintf(w, "  notes: %d in project %q (%s)\n", n, p.Key, p.Path)
+		id, ok, err := vault.ReadIdentity(p.Path)
+		switch {
+		case err != nil:
+			fmt.Fprintf(w, "  vault %s: %v\n", p.Path, err)
+		case !ok:
+			fmt.Fprintf(w, "  vault %s: no identity yet (the first serve or sync gives it one, in %s)\n", p.Path, vault.IdentityFile)
+		default:
+			if n, err := s.CountNotes(ctx, id.Key); err == nil {
+				fmt.Fprintf(w, "  notes: %d in project %q (%s, vault id %s)\n", n, id.Key, p.Path, id.ID)
+			}
 		}
 	}
 

@@ -28,7 +28,7 @@ func TestStatusShowsTheStore(t *testing.T) {
 		}
 		assert.Regexp(t, `(?m)^store: neo4j at bolt://`, out)
 		assert.Regexp(t, `(?m)^  server: Neo4j 5\.\d+\.\d+ `, out)
-		assert.Regexp(t, `(?m)^  notes: 13 in project "default" \(.*\)$`, out)
+		assert.Regexp(t, `(?m)^  notes: 13 in project "[0-9a-f-]{36}" \(.*, vault id [0-9a-f-]{36}\)$`, out)
 		assert.Regexp(t, `(?m)^VERSION\s+APPLIED AT\s+NAME$`, out)
 		assert.Regexp(t, `(?m)^1\s+\S+Z\s+note, ghost, counter and migration keys$`, out)
 		for _, index := range []string{"note_key", "note_fulltext", "note_in_degree", "note_out_degree", "note_embedding"} {
