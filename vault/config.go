@@ -68,6 +68,9 @@ type Config struct {
 	// compares it with the store, to heal what a missed event left
 	// behind; 0 means DefaultReconcileInterval, a negative value never.
 	ReconcileInterval time.Duration
+	// Observer, when set, hears of every write of the mirror to the store
+	// (a metrics sink: *metrics.Metrics).
+	Observer SyncObserver
 	// RetryMin and RetryMax bound the backoff between attempts to apply
 	// queued changes to a store that failed; 0 means DefaultRetryMin and
 	// DefaultRetryMax.
@@ -129,3 +132,20 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	return c, nil
 }
+
+// SyncObserver hears of the mirror's writes to the store.
+type SyncObserver interface {
+	// SyncDone: a sync (kind SyncFull) or a burst of live changes (SyncLive)
+	// reached the store.
+	SyncDone(project, kind string, upserts, deletes int, took time.Duration)
+	// SyncLag: the time from a burst's first file event to its write.
+	SyncLag(project string, lag time.Duration)
+	// SyncFailed: a sync or burst did not reach the store.
+	SyncFailed(project string)
+}
+
+// Kinds of SyncObserver.SyncDone.
+const (
+	SyncFull = "full"
+	SyncLive = "live"
+)

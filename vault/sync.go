@@ -48,6 +48,13 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 	stats.Duration = time.Since(start)
 	stats.Read = int(m.filesRead.Load() - readBefore)
 	m.countLocked(&stats)
+	if obs := m.cfg.Observer; obs != nil {
+		if err != nil {
+			obs.SyncFailed(m.cfg.Project)
+		} else {
+			obs.SyncDone(m.cfg.Project, SyncFull, stats.Written, stats.Deleted, stats.Duration)
+		}
+	}
 	if err != nil {
 		return stats, err
 	}

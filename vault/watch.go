@@ -63,7 +63,8 @@ type liveWatch struct {
 	full    bool            // rescan everything (queue overflow)
 
 	firstDirty time.Time
-	addFailed  bool // a watch could not be added (already logged)
+	burstStart time.Time // first event of the burst being applied
+	addFailed  bool      // a watch could not be added (already logged)
 	storeDown  bool // a store failure was reported and not yet cleared
 }
 
@@ -114,7 +115,7 @@ func (lw *liveWatch) run(ctx context.Context) error {
 				m.log.Warn("vault: file watcher error", "err", err)
 			}
 		case <-debounce.C:
-			lw.firstDirty = time.Time{}
+			lw.burstStart, lw.firstDirty = lw.firstDirty, time.Time{}
 			if lw.full {
 				lw.full = false
 				clear(lw.dirty)
@@ -267,6 +268,7 @@ func (lw *liveWatch) apply(ctx context.Context) {
 	if len(changes) == 0 {
 		return
 	}
+	m.logLiveChangesLocked(changes)
 	m.applyLocked(ctx, changes)
 	if !m.failing {
 		lw.flushLocked(ctx)
@@ -303,8 +305,21 @@ func (lw *liveWatch) flush(ctx context.Context) bool {
 }
 
 func (lw *liveWatch) flushLocked(ctx context.Context) bool {
-	_, err := lw.m.flushLocked(ctx, noProgress{})
+	m := lw.m
+	start := time.Now()
+	res, err := m.flushLocked(ctx, noProgress{})
 	lw.storeResult(err)
+	if obs := m.cfg.Observer; obs != nil {
+		switch {
+		case err != nil && !ctxDone(err):
+			obs.SyncFailed(m.cfg.Project)
+		case err == nil && res.written+res.deleted > 0:
+			obs.SyncDone(m.cfg.Project, SyncLive, res.written, res.deleted, time.Since(start))
+			if !lw.burstStart.IsZero() {
+				obs.SyncLag(m.cfg.Project, time.Since(lw.burstStart))
+			}
+		}
+	}
 	return err == nil
 }
 
@@ -327,4 +342,41 @@ func (lw *liveWatch) storeResult(err error) {
 
 func ctxDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// liveLogMax is how many changed notes of one burst are logged one by one
+// (a git checkout can change thousands; the rest are counted).
+const liveLogMax = 20
+
+// logLiveChangesLocked logs each note the watcher found changed, once, at
+// INFO: a person can see what reached the graph. Files whose content did
+// not change (a touch, the tools' own writes) are not changes.
+func (m *Mirror) logLiveChangesLocked(changes []fileChange) {
+	logged, more := 0, 0
+	for _, c := range changes {
+		var kind string
+		switch e := m.idx.byPath[c.path]; {
+		case c.unchanged:
+			continue
+		case c.parsed == nil && e == nil:
+			continue
+		case c.parsed == nil:
+			kind = "deleted"
+		case e == nil:
+			kind = "created"
+		case e.hash == c.parsed.note.Hash:
+			continue
+		default:
+			kind = "changed"
+		}
+		if logged == liveLogMax {
+			more++
+			continue
+		}
+		logged++
+		m.log.Info("vault: note "+kind+" on disk", "path", c.path)
+	}
+	if more > 0 {
+		m.log.Info("vault: more notes changed on disk", "count", more)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -247,4 +248,37 @@ func TestReconcileHealsMissedEvents(t *testing.T) {
 	_, err = store.DeleteNotes(t.Context(), testProject, []string{"b.md"})
 	require.NoError(t, err)
 	eventually(t, "the periodic rescan restores b.md", hasNote(t, store, "b.md"))
+}
+
+// recordingObserver keeps what a SyncObserver heard.
+type recordingObserver struct {
+	mu    sync.Mutex
+	kinds []string
+	lags  int
+}
+
+func (o *recordingObserver) SyncDone(_, kind string, _, _ int, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.kinds = append(o.kinds, kind)
+}
+func (o *recordingObserver) SyncLag(string, time.Duration) { o.mu.Lock(); o.lags++; o.mu.Unlock() }
+func (o *recordingObserver) SyncFailed(string)             {}
+
+func TestTheObserverHearsOfSyncsAndLiveBatches(t *testing.T) {
+	obs := &recordingObserver{}
+	root := writeVault(t, map[string]string{"a.md": "x"})
+	m := newTestMirror(t, root, newFakeStore(), func(c *Config) { c.Observer = obs; c.Debounce = 10 * time.Millisecond })
+	_, err := m.Sync(t.Context())
+	require.NoError(t, err)
+	startWatch(t, m)
+	writeFile(t, root, "b.md", "new")
+	eventually(t, "a live batch is reported with its lag", func() bool {
+		obs.mu.Lock()
+		defer obs.mu.Unlock()
+		return slices.Contains(obs.kinds, SyncLive) && obs.lags > 0
+	})
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	assert.Equal(t, SyncFull, obs.kinds[0])
 }

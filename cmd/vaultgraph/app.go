@@ -90,13 +90,19 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 
 // appOptions are what some commands ask of openApp.
 type appOptions struct {
-	adopt string // sync --adopt: make the vault this project (see identify)
+	adopt    string             // sync --adopt: make the vault this project (see identify)
+	observer vault.SyncObserver // hears of the mirrors' writes (metrics); nil: none
 }
 
 type appOption func(*appOptions)
 
 // withAdopt makes the primary vault the store's project with key.
 func withAdopt(key string) appOption { return func(o *appOptions) { o.adopt = key } }
+
+// withObserver gives the vault mirrors a SyncObserver (serve's metrics).
+func withObserver(obs vault.SyncObserver) appOption {
+	return func(o *appOptions) { o.observer = obs }
+}
 
 // openApp opens the store and the vault mirror and builds the services.
 // Nothing is synced yet: see syncVault.
@@ -136,11 +142,12 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			target = a.changes.Store(sem.mirrorStore(store))
 		}
 		m, err := vault.NewMirror(vault.Config{
-			Root:    pc.Path,
-			Project: p.Key,
-			Store:   entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
-			Ignore:  cfg.Ignore,
-			Logger:  logger.With("project", p.Key),
+			Root:     pc.Path,
+			Project:  p.Key,
+			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
+			Ignore:   cfg.Ignore,
+			Logger:   logger.With("project", p.Key),
+			Observer: opts.observer,
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))

@@ -111,7 +111,11 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		}()
 	}
 
-	a, err := openApp(ctx, cfg, logger)
+	var appOpts []appOption
+	if m != nil {
+		appOpts = append(appOpts, withObserver(m))
+	}
+	a, err := openApp(ctx, cfg, logger, appOpts...)
 	if err != nil {
 		return err
 	}
