@@ -297,3 +297,20 @@ func (r *Root) Recover(rel string) (RecoverOutcome, error) {
 	}
 	return RecoverDone, nil
 }
+
+// Lock creates the file rel; it takes no lock here (no flock on this
+// system): one process per vault writes at a time only by convention.
+func (r *Root) Lock(rel string) (release func(), err error) {
+	dir, _, err := split(rel)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.MkdirAll(dir); err != nil {
+		return nil, err
+	}
+	f, err := r.r.OpenFile(rel, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return func() { _ = f.Close() }, nil
+}

@@ -54,8 +54,7 @@ func TestUnicodeFormsNameOneNote(t *testing.T) {
 	require.ErrorIs(t, err, core.ErrExists)
 	_, err = w.CreateFile(t.Context(), "Caf\u00e9.md", []byte("composed twin"))
 	require.ErrorIs(t, err, core.ErrExists)
-	entries, _ := os.ReadDir(root)
-	assert.Len(t, entries, 2, "no second, visually identical file")
+	assert.Len(t, visible(t, root), 2, "no second, visually identical file")
 	// A path in the other form reads and writes the note.
 	raw, _, err := w.ReadFile("Caf\u00e9.md")
 	require.NoError(t, err)
@@ -75,12 +74,7 @@ func TestLetterCaseOfPathsAndFolders(t *testing.T) {
 	n, err := w.Create(t.Context(), core.NewNote{Title: "Next", Directory: "projects", Content: "x"})
 	require.NoError(t, err)
 	assert.Equal(t, "Projects/next.md", n.Path)
-	entries, _ := os.ReadDir(root)
-	names := []string{}
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	assert.ElementsMatch(t, []string{"Projects", "Notes", "notes2"}, names, "no twin folder")
+	assert.ElementsMatch(t, []string{"Projects", "Notes", "notes2"}, visible(t, root), "no twin folder")
 	// Two folders matching one name in letter case: an error naming them.
 	require.NoError(t, os.Mkdir(filepath.Join(root, "notes"), 0o755))
 	_, err = w.Create(t.Context(), core.NewNote{Title: "y", Directory: "NOTES", Content: "x"})
@@ -159,4 +153,18 @@ func TestRenameDoesNotRepointLinksToANoteWithTheSameName(t *testing.T) {
 	assert.Equal(t, "[[Target]]", readVaultFile(t, root, "B/Source.md"), "a link to another note with that name is not touched")
 	assert.Equal(t, []string{"b/target.md"}, noteTargets(storeNote(t, store, "b/source.md")))
 	assert.Equal(t, "[[renamed]] [[X]]", readVaultFile(t, root, "C/Source.md"))
+}
+
+// visible lists the names in folder dir that are not hidden.
+func visible(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

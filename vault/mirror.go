@@ -41,6 +41,9 @@ type Mirror struct {
 
 	liveOnce sync.Once
 	live     chan struct{} // closed once Watch watches every folder
+	watching atomic.Int32  // Watch calls running: the index follows the disk
+
+	unlockWrites func() // releases the vault's write lock a Writer holds (under mu)
 }
 
 // NewMirror checks cfg and returns a Mirror; nothing is read until Sync.

@@ -39,7 +39,7 @@ func (w *Writer) Rename(ctx context.Context, from, to string) (*core.RenameRepor
 	if err != nil {
 		return nil, err
 	}
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer w.unlock()

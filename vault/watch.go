@@ -51,6 +51,8 @@ func (m *Mirror) Watch(ctx context.Context) error {
 	}
 	defer w.Close()
 	lw := &liveWatch{m: m, w: w, watched: map[string]bool{}, dirty: map[string]bool{}}
+	m.watching.Add(1)
+	defer m.watching.Add(-1)
 	return lw.run(ctx)
 }
 

@@ -53,17 +53,55 @@ func (m *Mirror) Writer() *Writer { return &Writer{m: m} }
 
 var errNotLoaded = errors.New("vault: the vault is not loaded yet (Sync has not run)")
 
-// lock takes the Mirror's lock once the vault is loaded.
-func (w *Writer) lock() error {
+// lock takes the Mirror's lock once the vault is loaded, and the vault's
+// write lock (.vaultgraph/write.lock), which every vaultgraph process
+// writing this vault takes: two servers of one vault (replicas on one
+// Neo4j) never plan a rename on each other's half-done writes. A Mirror
+// that is not watching the vault (a replica started with --watch=false,
+// a call) first brings its index up to date with the disk, so it can
+// write any note, whoever created it.
+func (w *Writer) lock(ctx context.Context) error {
 	w.m.mu.Lock()
 	if !w.m.ready {
 		w.m.mu.Unlock()
 		return errNotLoaded
 	}
+	release, err := w.m.fs.Lock(writeLockFile)
+	if err != nil {
+		w.m.mu.Unlock()
+		return fileError("lock", writeLockFile, err)
+	}
+	w.m.unlockWrites = release
+	if w.m.watching.Load() == 0 {
+		w.m.refreshLocked(ctx)
+	}
 	return nil
 }
 
-func (w *Writer) unlock() { w.m.mu.Unlock() }
+func (w *Writer) unlock() {
+	if w.m.unlockWrites != nil {
+		w.m.unlockWrites()
+		w.m.unlockWrites = nil
+	}
+	w.m.mu.Unlock()
+}
+
+// writeLockFile is the vault's cross-process write lock.
+const writeLockFile = ".vaultgraph/write.lock"
+
+// refreshLocked brings the index up to date with the disk: a rescan that
+// reads only files whose size or mtime changed (see scanChangesLocked).
+// m.mu must be held.
+func (m *Mirror) refreshLocked(ctx context.Context) {
+	files, err := m.walk("", nil)
+	if err != nil {
+		m.log.Warn("vault: cannot rescan the vault before a write", "err", err)
+		return
+	}
+	if changes := m.scanChangesLocked("", files); len(changes) > 0 {
+		m.applyLocked(ctx, changes)
+	}
+}
 
 // Create writes a new note named after its title (SanitizeTitle, ".md")
 // in n.Directory, created if missing; a folder that exists in another
@@ -98,7 +136,7 @@ func (w *Writer) Create(ctx context.Context, n core.NewNote) (*core.Note, error)
 		set = append(set, fmField{"tags", tags})
 	}
 	data := editFrontmatter([]byte(n.Content), set, nil)
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer w.unlock()
@@ -136,7 +174,7 @@ func (w *Writer) CreateFile(ctx context.Context, rel string, content []byte) (*c
 	if err != nil {
 		return nil, err
 	}
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer w.unlock()
@@ -213,7 +251,7 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 			return nil, nil, err
 		}
 	}
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return nil, nil, err
 	}
 	defer w.unlock()
@@ -309,7 +347,7 @@ func (w *Writer) WriteFile(ctx context.Context, rel string, content []byte, expe
 	if err != nil {
 		return nil, err
 	}
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer w.unlock()
@@ -355,7 +393,7 @@ func (w *Writer) ReadFile(rel string) ([]byte, string, error) {
 // Delete removes the note with this ID, file and node; false when there
 // is no such note (core.NoteWriter; delete_node answers {deleted: false}).
 func (w *Writer) Delete(ctx context.Context, id string) (bool, error) {
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return false, err
 	}
 	defer w.unlock()
@@ -373,7 +411,7 @@ func (w *Writer) DeleteFile(ctx context.Context, rel string) error {
 	if err != nil {
 		return err
 	}
-	if err := w.lock(); err != nil {
+	if err := w.lock(ctx); err != nil {
 		return err
 	}
 	defer w.unlock()

@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"encoding/json"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,4 +107,59 @@ func TestVaultsOnOneNeo4jNeverOverwriteEachOther(t *testing.T) {
 	if code, stderr := sync(old, "--adopt", "no-such-project"); code == 0 || !strings.Contains(stderr, "no project") {
 		t.Fatalf("adopting a project that is not there: exit %d\n%s", code, stderr)
 	}
+}
+
+// TestReplicasOfOneVaultBehaveAsOneServer: two "serve --http --watch=false"
+// replicas of one vault and one "sync --watch" worker on one Neo4j, as a
+// team deploys them (README): a note created through one replica is read
+// by the other, which can then change its tags, rename it and delete it,
+// and each change is seen by the first. The figures are the time from a
+// write's answer to the other replica seeing it.
+func TestReplicasOfOneVaultBehaveAsOneServer(t *testing.T) {
+	st := neo4jStore(t)
+	vault := copyVault(t, nil)
+	worker := startProc(t, processEnv(t, st), nil, append([]string{"sync", "--watch", "--vault", vault}, st.args...)...)
+	worker.waitLog(t, "vault: sync done", readyTimeout)
+	a := startHTTP(t, st, vault, "127.0.0.1:0", "--watch=false")
+	b := startHTTP(t, st, vault, "127.0.0.1:0", "--watch=false")
+	ca, cb := httpClient(t, a.url(), rwToken), httpClient(t, b.url(), rwToken)
+	initialize(t, ca)
+	initialize(t, cb)
+
+	seen := func(c *client.Client, what string, check func() bool) time.Duration {
+		t.Helper()
+		start := time.Now()
+		if !eventually(watchTimeout, check) {
+			t.Fatalf("the other replica never saw %s", what)
+		}
+		return time.Since(start)
+	}
+	var lags []string
+	created := callTool(t, ca, "create_node", map[string]any{"title": "Made by A", "content": "from replica A", "tags": []string{"a"}})
+	var n struct{ ID string }
+	created.decode(t, &n)
+	lags = append(lags, "create "+seen(cb, "the new note", func() bool { return getNode(t, cb, map[string]any{"id": n.ID}) != nil }).String())
+
+	if r := callTool(t, cb, "update_node", map[string]any{"id": n.ID, "tags": []string{"replica"}}); r.isError {
+		t.Fatalf("replica B cannot update a note A created: %s", r.text)
+	}
+	lags = append(lags, "tags "+seen(ca, "the new tags", func() bool {
+		return strings.Contains(callTool(t, ca, "search_by_tags", map[string]any{"tags": []string{"replica"}}).text, n.ID)
+	}).String())
+
+	renamed := callTool(t, cb, "update_node", map[string]any{"id": n.ID, "title": "Renamed by B"})
+	if renamed.isError {
+		t.Fatalf("replica B cannot rename it: %s", renamed.text)
+	}
+	var r struct{ ID string }
+	renamed.decode(t, &r)
+	lags = append(lags, "rename "+seen(ca, "the rename", func() bool {
+		return getNode(t, ca, map[string]any{"id": r.ID}) != nil && getNode(t, ca, map[string]any{"id": n.ID}) == nil
+	}).String())
+
+	if d := callTool(t, ca, "delete_node", map[string]any{"id": r.ID}); !strings.Contains(d.text, `"deleted":true`) {
+		t.Fatalf("replica A cannot delete the note B renamed: %s", d.text)
+	}
+	lags = append(lags, "delete "+seen(cb, "the delete", func() bool { return getNode(t, cb, map[string]any{"id": r.ID}) == nil }).String())
+	t.Logf("replicas: a write through one replica was seen by the other after %s", strings.Join(lags, ", "))
 }
