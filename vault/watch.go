@@ -67,7 +67,7 @@ type liveWatch struct {
 	firstDirty time.Time
 	burstStart time.Time // first event of the burst being applied
 	addFailed  bool      // a watch could not be added (already logged)
-	storeDown  bool // a store failure was reported and not yet cleared
+	storeDown  bool      // a store failure was reported and not yet cleared
 }
 
 func (lw *liveWatch) run(ctx context.Context) error {
