@@ -64,6 +64,11 @@ type Config struct {
 	// answers but refuses (credentials, a missing database) still fails
 	// Open. For long-running processes that must start while Neo4j is down.
 	Lazy bool
+	// ReadOnlySchema makes Open connect without applying schema
+	// migrations: for `vaultgraph status` and `doctor`, which report
+	// pending migrations and must never write to a team's database. Only
+	// Status is meant to be called on such a store.
+	ReadOnlySchema bool
 	// Logger receives the store's few log lines; nil discards them.
 	Logger *slog.Logger
 }

@@ -66,6 +66,32 @@ func TestOpenMigratesOnceAndStatusReportsTheSchema(t *testing.T) {
 	assert.Equal(t, []string{"project", "inDegree"}, byName["note_in_degree"].Properties)
 }
 
+// A store opened with ReadOnlySchema (vaultgraph status, doctor) reports a
+// migration the database has not run as pending, and runs nothing.
+func TestReadOnlySchemaReportsPendingMigrationsAndWritesNothing(t *testing.T) {
+	openStore(t) // migrated
+	last := migrations[len(migrations)-1]
+	drop := func() {
+		driver := openStore(t).driver
+		_, err := neo4j.ExecuteQuery(t.Context(), driver, "MATCH (m:SchemaMigration {version: $v}) DELETE m",
+			map[string]any{"v": last.version}, neo4j.EagerResultTransformer)
+		require.NoError(t, err)
+	}
+	drop()
+	ro := openStoreWith(t, func(c *Config) { c.ReadOnlySchema = true })
+	st, err := ro.Status(t.Context())
+	require.NoError(t, err)
+	require.Len(t, st.Pending, 1)
+	assert.Equal(t, last.version, st.Pending[0].Version)
+	again, err := ro.Status(t.Context())
+	require.NoError(t, err)
+	require.Len(t, again.Pending, 1, "status applied nothing")
+	migrated := openStore(t) // a normal start applies it
+	st, err = migrated.Status(t.Context())
+	require.NoError(t, err)
+	assert.Empty(t, st.Pending)
+}
+
 func TestConfigProblemsAreNamed(t *testing.T) {
 	ctx := t.Context()
 	_, err := Open(ctx, Config{})

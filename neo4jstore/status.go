@@ -2,6 +2,9 @@ package neo4jstore
 
 import (
 	"context"
+	"errors"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // Status describes the database behind a Store, for `vaultgraph status`.
@@ -10,7 +13,8 @@ type Status struct {
 	ServerVersion string // e.g. "5.26.0"
 	Edition       string // "community" or "enterprise"
 	Database      string // "" means the server's default database
-	Migrations    []Migration
+	Migrations    []Migration // applied, by version
+	Pending       []Migration // this version's migrations the database has not run yet (AppliedAt zero)
 	Indexes       []Index
 }
 
@@ -70,8 +74,19 @@ func (s *Neo4jStore) Status(ctx context.Context) (Status, error) {
 		return Status{}, err
 	}
 	st.Migrations, err = s.appliedMigrations(ctx)
-	if err != nil {
+	if err != nil && !errors.As(err, new(*neo4j.Neo4jError)) {
 		return Status{}, err
+	}
+	// A database never migrated has no migration records (or not even
+	// their label): every migration is pending.
+	done := make(map[int]bool, len(st.Migrations))
+	for _, m := range st.Migrations {
+		done[m.Version] = true
+	}
+	for _, m := range migrations {
+		if !done[m.version] {
+			st.Pending = append(st.Pending, Migration{Version: m.version, Name: m.name})
+		}
 	}
 	return st, nil
 }

@@ -130,6 +130,9 @@ func (s *Neo4jStore) open(ctx context.Context) error {
 	if err := s.driver.VerifyConnectivity(vctx); err != nil {
 		return fmt.Errorf("neo4jstore: connect to %s: %w", s.cfg.URI, core.NewProviderError("connect", err))
 	}
+	if s.cfg.ReadOnlySchema {
+		return nil
+	}
 	if err := s.migrate(context.WithValue(ctx, migratingKey{}, true)); err != nil {
 		return err
 	}

@@ -64,6 +64,8 @@ func newRootCommand(s streams) *cobra.Command {
 		newCallCommand(s),
 		newStatusCommand(s),
 		newCheckCommand(s),
+		newDoctorCommand(s),
+		newMigrateCommand(s),
 		newInitCommand(s),
 		newSetupCommand(s),
 		newHealthCommand(s),

@@ -33,9 +33,11 @@ prints the settings as YAML, with non-default sources as comments.
 
 After the settings, status looks at the configured store (unless --config-only):
 for Neo4j the server version and edition, the note count, the applied schema
-migrations and every index with its state (vector indexes with their
-dimensions); for the embedded store its folder and note count. A store that
-cannot be reached is reported on that line and does not change the exit status.
+migrations applied and pending (status only looks: it never applies them;
+'vaultgraph migrate' or the first serve or sync does) and every index with its
+state (vector indexes with their dimensions); for the embedded store its
+folder. A store that cannot be reached is reported on that line and makes the
+exit status 1.
 
 The vault need not be set.`,
 		Example: `  vaultgraph status
@@ -57,7 +59,7 @@ The vault need not be set.`,
 				return err
 			}
 			if !configOnly {
-				writeStoreStatus(cmd.Context(), s.out, cfg, logger)
+				return writeStoreStatus(cmd.Context(), s.out, cfg, logger)
 			}
 			return nil
 		},

@@ -23,21 +23,28 @@ import (
 // quick look, not a health check that may hang a shell.
 const storeStatusTimeout = 10 * time.Second
 
+// errStoreUnreachable is status's answer when the store cannot be reached:
+// the report says why; the exit status is 1.
+var errStoreUnreachable = errors.New("the store cannot be reached")
+
 // writeStoreStatus appends what the configured store holds: for Neo4j the
-// server, the applied schema migrations and every index with its state; for
-// the embedded store its folder and note count. A store that cannot be
-// reached is reported, not fatal: status is how one finds that out.
-func writeStoreStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) {
+// server, the schema migrations applied and pending (status never applies
+// them: `vaultgraph migrate` or the first serve or sync does) and every
+// index with its state; for the embedded store its folder. It returns
+// errStoreUnreachable when the store cannot be reached, after saying so.
+func writeStoreStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(ctx, storeStatusTimeout)
 	defer cancel()
 	fmt.Fprintln(w)
+	var err error
 	switch cfg.Store {
 	case config.StoreNeo4j:
-		writeNeo4jStatus(ctx, w, cfg, logger)
+		err = writeNeo4jStatus(ctx, w, cfg, logger)
 	default:
 		writeEmbeddedStatus(w, cfg)
 	}
 	writeEmbeddingStatus(w, cfg)
+	return err
 }
 
 // writeEmbeddingStatus says where the background embedding stands, from
@@ -63,7 +70,7 @@ func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
 	}
 }
 
-func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) {
+func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) error {
 	fmt.Fprintf(w, "store: neo4j at %s\n", cfg.Neo4j.URI)
 	s, err := neo4jstore.Open(ctx, neo4jstore.Config{
 		URI:            cfg.Neo4j.URI,
@@ -73,16 +80,17 @@ func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 		MaxConnections: cfg.Neo4j.MaxConnections,
 		Timeout:        cfg.Neo4j.Timeout,
 		Logger:         logger,
+		ReadOnlySchema: true, // status looks; it never writes to a team's database
 	})
 	if err != nil {
 		fmt.Fprintf(w, "  unreachable: %v\n", err)
-		return
+		return errStoreUnreachable
 	}
 	defer func() { _ = s.Close(context.WithoutCancel(ctx)) }()
 	st, err := s.Status(ctx)
 	if err != nil {
 		fmt.Fprintf(w, "  status failed: %v\n", err)
-		return
+		return errStoreUnreachable
 	}
 	db := st.Database
 	if db == "" {
@@ -109,7 +117,13 @@ func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 	for _, m := range st.Migrations {
 		fmt.Fprintf(tw, "%d\t%s\t%s\n", m.Version, m.AppliedAt.UTC().Format(time.RFC3339), m.Name)
 	}
+	for _, m := range st.Pending {
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", m.Version, "PENDING", m.Name)
+	}
 	_ = tw.Flush()
+	if len(st.Pending) > 0 {
+		fmt.Fprintf(w, "%d schema migrations pending: 'vaultgraph migrate' (or the next serve or sync) applies them\n", len(st.Pending))
+	}
 
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -129,6 +143,7 @@ func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logg
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ix.Name, ix.Type, on, state)
 	}
 	_ = tw.Flush()
+	return nil
 }
 
 func writeEmbeddedStatus(w io.Writer, cfg *config.Config) {
@@ -149,8 +164,7 @@ func writeEmbeddedStatus(w io.Writer, cfg *config.Config) {
 		fmt.Fprintf(w, "  state file: %s, %d KiB, written %s\n", memstore.StateFileName, (fi.Size()+1023)/1024,
 			fi.ModTime().UTC().Format(time.RFC3339))
 	}
-	// The note graph itself is not in the file: it is rebuilt from the vault
-	// at every start (the vault is the source of truth), so there is no note
-	// count to read here without syncing.
-	fmt.Fprintln(w, "  notes: held in memory by serve/sync, rebuilt from the vault at each start")
+	// The file is held open by a running serve or sync; status does not
+	// wait for it or open it (doctor says who holds it).
+	fmt.Fprintln(w, "  notes: kept in the state file by serve and sync; a restart reads only the notes changed since")
 }

@@ -32,7 +32,7 @@ func TestStatusRedactsSecretsFromTheEnvironment(t *testing.T) {
 func TestStatusTable(t *testing.T) {
 	isolate(t)
 	t.Setenv("VAULTGRAPH_NEO4J_PASSWORD", "hunter2")
-	r := runCLI(t, "status", "--store", "neo4j")
+	r := runCLI(t, "status", "--store", "neo4j", "--config-only")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "config file: none (looked for ")
 	assert.Regexp(t, `(?m)^KEY\s+VALUE\s+SOURCE$`, r.stdout)
@@ -79,12 +79,15 @@ func TestStatusLooksAtTheEmbeddedStore(t *testing.T) {
 	assert.NotContains(t, r.stdout, "store: embedded")
 }
 
-func TestStatusReportsAnUnreachableNeo4jWithoutFailing(t *testing.T) {
+// Issue 23: an unreachable store is reported, and status exits 1 (a
+// script or a health check must not read "fine").
+func TestStatusReportsAnUnreachableNeo4jAndExitsOne(t *testing.T) {
 	isolate(t)
 	t.Setenv("VAULTGRAPH_NEO4J_URI", "bolt://127.0.0.1:1")
 	r := runCLI(t, "status", "--store", "neo4j")
-	require.Equal(t, exitOK, r.code, r.stderr)
+	require.Equal(t, exitError, r.code, r.stderr)
 	assert.Regexp(t, `(?m)^store: neo4j at bolt://127\.0\.0\.1:1\n  unreachable: .+`, r.stdout)
+	assert.Contains(t, r.stderr, "the store cannot be reached")
 }
 
 func TestStatusSaysWhereEmbeddingStands(t *testing.T) {
@@ -100,4 +103,32 @@ func TestStatusSaysWhereEmbeddingStands(t *testing.T) {
 	r = runCLI(t, "status", "--vault", vault, "--state-dir", dir)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Regexp(t, `embedding: every note has a vector of all-minilm-l6-v2-int8:[0-9a-f]{12} \(last pass embedded 1,`, r.stdout)
+}
+
+// Issue 23: doctor checks the vault and the store, says what to fix, and
+// --fix repairs notes whose file and graph disagree.
+func TestDoctorFindsAndFixes(t *testing.T) {
+	dir := isolate(t)
+	vault := t.TempDir()
+	write := func(rel, content string) {
+		require.NoError(t, os.WriteFile(filepath.Join(vault, rel), []byte(content), 0o600))
+	}
+	write("a.md", "[[b]]")
+	write("b.md", "b")
+	t.Setenv("VAULTGRAPH_EMBEDDING_PROVIDER", "none")
+	r := runCLI(t, "sync", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitOK, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "ok       graph: every note of the vault is in the graph")
+
+	write("c.md", "[[missing]]") // changed while nothing ran
+	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
+	require.Equal(t, exitError, r.code)
+	assert.Contains(t, r.stdout, "PROBLEM  vault: 1 problems in 1 of 3 notes, e.g. c.md: Broken link: [[missing]]")
+	assert.Contains(t, r.stdout, "PROBLEM  graph: 1 notes disagree with their files, e.g. c.md is not in the graph")
+	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir, "--fix")
+	assert.Contains(t, r.stdout, "ok       graph: 1 notes disagreed with their files; repaired by a sync")
+	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
+	assert.Contains(t, r.stdout, "ok       graph: every note of the vault is in the graph")
 }

@@ -35,6 +35,16 @@ func TestStatusShowsTheStore(t *testing.T) {
 			assert.Regexp(t, `(?m)^`+index+`\s+\S+\s+.*ONLINE$`, out, "index %s online", index)
 		}
 
+		// migrate applies nothing more; doctor sees the store and the vault.
+		code, out, stderr = runProc(t, env, append([]string{"migrate"}, st.args...)...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, out, "schema up to date: 0 migrations pending before")
+		code, out, _ = runProc(t, env, append([]string{"doctor", "--vault", vault}, st.args...)...)
+		assert.Equal(t, 1, code, "the example vault has broken links:\n%s", out)
+		assert.Regexp(t, `(?m)^ok       store: Neo4j 5\.`, out)
+		assert.Regexp(t, `(?m)^PROBLEM  vault: \d+ problems`, out)
+		assert.Regexp(t, `(?m)^ok       graph: every note of the vault is in the graph`, out)
+
 		code, out, _ = runProc(t, env, "status", "--config-only", "--store", "neo4j")
 		require.Equal(t, 0, code)
 		assert.NotContains(t, out, "store: neo4j", "--config-only does not look at the store")
