@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/vaultgraph/vaultgraph/progresslog"
 	"golang.org/x/term"
 )
 
@@ -37,7 +38,7 @@ func (s *Service) newProgress(total int, desc string) progress {
 	var w io.Writer = s.cfg.Progress
 	if w == nil {
 		if !term.IsTerminal(int(os.Stderr.Fd())) {
-			return noProgress{}
+			return progresslog.Start(s.log, "docindex: "+desc, total, progresslog.Every)
 		}
 		w = os.Stderr
 	}

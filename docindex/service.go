@@ -446,7 +446,8 @@ func (s *Service) IndexDirectory(ctx context.Context, dir string, recursive bool
 	res := &DirResult{FailedFiles: []FailedFile{}}
 	bar := s.newProgress(len(files), "indexing "+filepath.Base(t.Abs))
 	defer bar.Finish()
-	for _, f := range files {
+	for i, f := range files {
+		core.ReportProgress(ctx, i, len(files), "indexing "+filepath.Base(f))
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -454,6 +455,9 @@ func (s *Service) IndexDirectory(ctx context.Context, dir string, recursive bool
 		// must not lead the read out of the roots.
 		r, err := s.indexPath(ctx, f, namespace)
 		bar.Add(1)
+		if i == len(files)-1 {
+			core.ReportProgress(ctx, len(files), len(files), "indexed "+filepath.Base(t.Abs))
+		}
 		switch {
 		case err != nil:
 			msg := err.Error()

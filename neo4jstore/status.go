@@ -10,9 +10,9 @@ import (
 // Status describes the database behind a Store, for `vaultgraph status`.
 type Status struct {
 	URI           string
-	ServerVersion string // e.g. "5.26.0"
-	Edition       string // "community" or "enterprise"
-	Database      string // "" means the server's default database
+	ServerVersion string      // e.g. "5.26.0"
+	Edition       string      // "community" or "enterprise"
+	Database      string      // "" means the server's default database
 	Migrations    []Migration // applied, by version
 	Pending       []Migration // this version's migrations the database has not run yet (AppliedAt zero)
 	Indexes       []Index

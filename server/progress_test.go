@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/server"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
@@ -110,4 +111,41 @@ func TestToolProgressReachesTheClient(t *testing.T) {
 			t.Fatalf("progress without a token: %+v", got[2:])
 		}
 	})
+}
+
+// A service deep behind a tool (docindex indexing a folder) reports with
+// core.ReportProgress and knows nothing of MCP; the server turns those
+// reports into notifications/progress for a client that asked, and drops
+// them for one that did not.
+func TestServiceProgressReachesTheClient(t *testing.T) {
+	tool := mcp.NewTool("index", mcp.WithReadOnlyHintAnnotation(true))
+	opts := &server.Options{Version: "test", Logger: quietLogger(), Tools: []tools.Tool{{
+		Toolset: tools.ToolsetGraph,
+		Tool:    tool,
+		Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for i := range 3 {
+				core.ReportProgress(ctx, i, 3, "indexing")
+			}
+			core.ReportProgress(ctx, 3, 3, "indexed")
+			return mcp.NewToolResultText(`{"ok":true}`), nil
+		},
+	}}}
+	c := rawStdio(t, &fixture{mcp: server.New(*opts)})
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index","arguments":{},"_meta":{"progressToken":7}}}`)
+	var notes []string
+	for {
+		line := string(c.read(t))
+		if strings.Contains(line, `"id":1`) {
+			break
+		}
+		notes = append(notes, line)
+	}
+	if len(notes) == 0 || !strings.Contains(notes[0], `"method":"notifications/progress"`) || !strings.Contains(notes[0], `"progressToken":7`) ||
+		!strings.Contains(notes[len(notes)-1], `"progress":3`) || !strings.Contains(notes[len(notes)-1], `"message":"indexed"`) {
+		t.Fatalf("notifications: %v", notes)
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"index","arguments":{}}}`)
+	if line := string(c.read(t)); !strings.Contains(line, `"id":2`) {
+		t.Fatalf("without a token, got %s first", line)
+	}
 }

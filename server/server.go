@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
@@ -85,6 +86,7 @@ func New(opts Options) *mcpserver.MCPServer {
 		// error WithRecovery makes of a panic.
 		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets, opts.Metrics)),
 		mcpserver.WithRecovery(),
+		mcpserver.WithToolHandlerMiddleware(reportProgress),
 		mcpserver.WithToolFilter(readOnlyPrincipalFilter),
 		// logging/setLevel per session; ClientLogs sends the lines.
 		mcpserver.WithLogging(),
@@ -134,5 +136,20 @@ func listNotes(v Surface, logger *slog.Logger) func(context.Context, any, *mcp.L
 		}
 		res.Resources = page
 		res.NextCursor = mcp.Cursor(next)
+	}
+}
+
+// reportProgress lets the services behind a tool report how far a long
+// call is (core.ReportProgress: indexing a directory, waiting for a first
+// sync); the reports reach the client as notifications/progress when its
+// request carried a progress token (tools.Progress), and go nowhere else.
+func reportProgress(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if p := tools.Progress(ctx, req); p != nil {
+			ctx = core.WithProgress(ctx, func(done, total int, msg string) {
+				p.Report(float64(done), float64(total), msg)
+			})
+		}
+		return next(ctx, req)
 	}
 }

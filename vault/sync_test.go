@@ -7,10 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -246,35 +244,3 @@ func TestWalkSkipsSymlinksAndLargeFiles(t *testing.T) {
 	assert.Contains(t, store.snapshot(), "a.md")
 	assert.Equal(t, []string{"skipped: larger than 1024 bytes"}, m.Lint().get("big.md"))
 }
-
-// A long step logs where it stands at a steady pace, even when it stalls.
-func TestProgressIsLoggedWithoutATerminal(t *testing.T) {
-	var logs bytes.Buffer
-	var mu sync.Mutex
-	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return logs.Write(p)
-	}), nil))
-	p := newLogProgress(log, 100, "reading notes", 10*time.Millisecond)
-	p.Add(40)
-	deadline := time.Now().Add(time.Minute)
-	for {
-		mu.Lock()
-		got := logs.String()
-		mu.Unlock()
-		if strings.Contains(got, "done=40 total=100") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no progress line: %q", got)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	p.Finish()
-	p.Finish() // idempotent
-}
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
