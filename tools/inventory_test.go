@@ -57,6 +57,7 @@ func TestInventoryToolsAreWellFormed(t *testing.T) {
 			}
 			checkAnnotations(t, tool.Tool)
 			checkInputSchema(t, tool.Tool)
+			checkOutputSchema(t, tool.Tool)
 		})
 	}
 }
@@ -128,6 +129,25 @@ func checkInputSchema(t *testing.T, tool mcp.Tool) {
 		if json.Unmarshal(p, &prop) != nil || prop.Description == "" {
 			t.Errorf("property %q has no description", name)
 		}
+	}
+}
+
+// checkOutputSchema: an outputSchema, when published, compiles and
+// describes an object (structuredContent is one).
+func checkOutputSchema(t *testing.T, tool mcp.Tool) {
+	t.Helper()
+	raw := tools.OutputSchemaJSON(tool)
+	if raw == nil {
+		return
+	}
+	if _, err := tools.CompileSchema(tool.Name, raw); err != nil {
+		t.Fatalf("output schema does not compile: %v", err)
+	}
+	var schema struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil || schema.Type != "object" {
+		t.Errorf("output schema type %q, want object (%v)", schema.Type, err)
 	}
 }
 

@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // CreateNodeName is create_node's name.
 const CreateNodeName = "create_node"
@@ -27,6 +30,7 @@ func CreateNodeSpec() mcp.Tool {
 		mcp.WithString("directory",
 			mcp.Description("Optional: subdirectory path (e.g., 'notes/drafts')")),
 		mcp.WithSchemaAdditionalProperties(false),
+		tools.OutputSchema[NodeResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Create a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),

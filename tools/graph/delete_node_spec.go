@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // DeleteNodeName is delete_node's name.
 const DeleteNodeName = "delete_node"
@@ -17,6 +20,7 @@ func DeleteNodeSpec() mcp.Tool {
 		mcp.WithString("id", mcp.Required(),
 			mcp.Description("Node ID to delete")),
 		mcp.WithSchemaAdditionalProperties(false),
+		tools.OutputSchema[DeleteResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Delete a note",
 			ReadOnlyHint:    mcp.ToBoolPtr(false),

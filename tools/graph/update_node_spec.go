@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
 
 // UpdateNodeName is update_node's name.
 const UpdateNodeName = "update_node"
@@ -27,6 +30,7 @@ func UpdateNodeSpec() mcp.Tool {
 			mcp.WithStringItems(),
 			mcp.Description("New tags (replaces existing)")),
 		mcp.WithSchemaAdditionalProperties(false),
+		tools.OutputSchema[UpdateResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Update a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),

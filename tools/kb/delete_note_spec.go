@@ -26,6 +26,7 @@ func DeleteNoteSpec() mcp.Tool {
 		mcp.WithSchemaAdditionalProperties(false),
 		// A repeat answers note_not_found: declared not idempotent so
 		// clients do not retry blindly.
+		tools.OutputSchema[DeleteNoteResponse](),
 		tools.Annotations("Delete a knowledge base note", false, true, false),
 	)
 }

@@ -72,12 +72,11 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 	}
 }
 
-// errorResult is the isError tool result carrying body.
+// errorResult is the isError tool result carrying body as text. It has no
+// structuredContent: a tool's outputSchema describes its answers, and a
+// client of the official SDK validates the structuredContent of an error
+// result against it too.
 func errorResult(body ErrorBody) *mcp.CallToolResult {
-	text, raw := mustJSON(ErrorResponse{Error: body})
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(text)},
-		StructuredContent: raw,
-		IsError:           true,
-	}
+	text, _ := mustJSON(ErrorResponse{Error: body})
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
 }

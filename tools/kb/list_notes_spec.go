@@ -24,6 +24,7 @@ func ListNotesSpec() mcp.Tool {
 		mcp.WithString("subfolder",
 			mcp.Description("Optional: filter to specific subfolder (relative to the KB's subfolder, like note_path)")),
 		mcp.WithSchemaAdditionalProperties(false),
+		tools.OutputSchema[ListNotesResponse](),
 		tools.Annotations("List knowledge base notes", true, false, true),
 	)
 }

@@ -34,6 +34,7 @@ func ReadNoteSpec() mcp.Tool {
 			mcp.Min(1), mcp.DefaultNumber(kbase.DefaultReadLimit),
 			mcp.Description("Maximum characters to return")),
 		mcp.WithSchemaAdditionalProperties(false),
+		tools.OutputSchema[ReadNoteResponse](),
 		tools.Annotations("Read a knowledge base note", true, false, true),
 	)
 }

@@ -1,5 +1,5 @@
 // Package toolsnaps compares a tool's published contract (name,
-// description, input schema, annotations) with a snapshot file in the
+// description, input schema, output schema, annotations) with a snapshot file in the
 // toolset's __toolsnaps__ folder, so that every change to a contract is a
 // reviewed diff. Run the tests with UPDATE_TOOLSNAPS=true to rewrite the
 // snapshots; a missing snapshot fails otherwise.
@@ -22,27 +22,30 @@ const Dir = "__toolsnaps__"
 
 // Snapshot is what a snapshot file holds.
 type Snapshot struct {
-	Name        string             `json:"name"`
-	Description string             `json:"description"`
-	InputSchema json.RawMessage    `json:"inputSchema"`
-	Annotations mcp.ToolAnnotation `json:"annotations"`
+	Name         string             `json:"name"`
+	Description  string             `json:"description"`
+	InputSchema  json.RawMessage    `json:"inputSchema"`
+	OutputSchema json.RawMessage    `json:"outputSchema,omitempty"`
+	Annotations  mcp.ToolAnnotation `json:"annotations"`
 }
 
 // Of returns the snapshot of tool as indented JSON.
 func Of(tool mcp.Tool) ([]byte, error) {
 	// Marshal the whole tool first: that is what tools/list publishes,
-	// including a RawInputSchema when the tool has one.
+	// including a RawInputSchema or RawOutputSchema when the tool has one.
 	raw, err := json.Marshal(tool)
 	if err != nil {
 		return nil, fmt.Errorf("toolsnaps: marshal %s: %w", tool.Name, err)
 	}
 	var published struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
 	}
 	if err := json.Unmarshal(raw, &published); err != nil {
 		return nil, fmt.Errorf("toolsnaps: read back %s: %w", tool.Name, err)
 	}
-	snap := Snapshot{Name: tool.Name, Description: tool.Description, InputSchema: published.InputSchema, Annotations: tool.Annotations}
+	snap := Snapshot{Name: tool.Name, Description: tool.Description, InputSchema: published.InputSchema,
+		OutputSchema: published.OutputSchema, Annotations: tool.Annotations}
 	out, err := json.MarshalIndent(snap, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("toolsnaps: marshal snapshot %s: %w", tool.Name, err)
