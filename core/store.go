@@ -129,6 +129,7 @@ type StoreProvider interface {
 	EntityStore
 	MemoryStore
 	SearchStore // note embeddings and keyword relevance (core/search.go)
+	ChangeLog   // what changed in the vault, for recent_changes (core/changelog.go)
 	// Close releases the store's resources.
 	Close(ctx context.Context) error
 }

@@ -40,6 +40,8 @@ type Store struct {
 	chunks chunkIndex // document chunks, see chunks.go
 
 	mem memories // memory.go
+
+	changes changeLog // changes.go
 }
 
 var _ core.StoreProvider = (*Store)(nil)

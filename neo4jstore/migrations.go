@@ -44,6 +44,8 @@ var migrations = []migration{
 	// 30-39: entities and projects (spec 003).
 	{30, "entity id index and project key", []statement{stmtSchemaNoteEntityID, stmtSchemaProjectKey}},
 	{31, "entity lists on older notes, which the next sync re-parses", []statement{stmtMigrationEntityReparse}},
+	// 40-49: the change log (recent_changes).
+	{40, "note change log keys and note index", []statement{stmtSchemaNoteChangeKey, stmtSchemaNoteChangeNote}},
 }
 
 // awaitIndexesSeconds bounds the wait for new indexes to come online at

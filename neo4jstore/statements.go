@@ -50,6 +50,13 @@ var (
 	stmtStatusComponents        = stmt("status_components")
 	stmtStatusIndexes           = stmt("status_indexes")
 
+	stmtSchemaNoteChangeKey  = stmt("schema_note_change_key")
+	stmtSchemaNoteChangeNote = stmt("schema_note_change_note")
+	stmtChangeAppend         = stmt("change_append")
+	stmtChangePage           = stmt("change_page")
+	stmtChangePruneAge       = stmt("change_prune_age")
+	stmtChangePruneKeep      = stmt("change_prune_keep")
+
 	stmtWriteBumpVersion     = stmt("write_bump_version")
 	stmtWriteCreateNotes     = stmt("write_create_notes")
 	stmtWriteUpdateNotes     = stmt("write_update_notes")

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -71,6 +72,14 @@ type Config struct {
 	// Observer, when set, hears of every write of the mirror to the store
 	// (a metrics sink: *metrics.Metrics).
 	Observer SyncObserver
+	// Changes, when set, is told every note file the Mirror finds
+	// created, modified, renamed or deleted once it is loaded: by a tool's
+	// write, the watcher or a rescan, and at a start, what changed while
+	// no vaultgraph ran (the first sync of an empty store tells nothing).
+	// It is called with the Mirror's lock held, in the order changes are
+	// applied, and must not call the Mirror (see changes.go).
+	Changes func(ctx context.Context, changes []core.NoteChange)
+
 	// RetryMin and RetryMax bound the backoff between attempts to apply
 	// queued changes to a store that failed; 0 means DefaultRetryMin and
 	// DefaultRetryMax.

@@ -101,6 +101,7 @@ type fileChange struct {
 	parsed    *parsedNote
 	unchanged bool
 	stat      fileStat
+	movedTo   string // gone because a rename moved it there (for the change log)
 }
 
 // applyLocked brings the index up to date with changes and queues the
@@ -120,6 +121,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 	dirty := map[string]bool{}    // keys whose candidates changed
 	groups := map[string]bool{}   // collision groups to reassign
 	gone := map[string]bool{}     // IDs that may no longer exist
+	var seen noteChanges          // for the change log (changes.go)
 
 	for _, c := range changes {
 		e := x.byPath[c.path]
@@ -132,6 +134,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 			if e == nil {
 				continue
 			}
+			seen.deleted(e, c.movedTo)
 			if e.id != "" {
 				gone[e.id] = true
 			}
@@ -145,6 +148,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		case e != nil && e.hash == c.parsed.note.Hash:
 			e.size, e.mtime = c.stat.size, c.stat.mtime
 		default:
+			seen.written(e, c)
 			if e == nil {
 				e = newEntry(c.path)
 				x.add(e)
@@ -230,6 +234,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 			m.pending[id] = nil
 		}
 	}
+	m.reportChanges(ctx, &seen)
 	logLint(m.log, report)
 	return built, len(report.problems)
 }

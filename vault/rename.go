@@ -131,7 +131,7 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 			paths = append(paths, p)
 		}
 	}
-	note, err := w.applyPaths(ctx, to, paths, []fileChange{{path: from}})
+	note, err := w.applyPaths(ctx, to, paths, []fileChange{{path: from, movedTo: to}})
 	phase("index and store")
 	if rerr != nil {
 		// The journal stays: the next start finishes the rewrites.

@@ -520,3 +520,40 @@ func joinPath(dir, name string) string {
 	}
 	return dir + "/" + name
 }
+
+// EditNote changes the note a client's ID names (any form
+// core.IDCandidates accepts: letter case, Unicode form, with or without
+// ".md") by edit, a function of the file's bytes, through the
+// compare-and-swap read-modify-write every write uses (modifyFile): when
+// an editor changed the note between the read and the write, the file is
+// read again and edit applied again to what is there now, so nothing of
+// the outside edit is lost. edit may refuse (its error is returned as it
+// is and nothing is written) or change nothing. It returns the bytes edit
+// last started from, the bytes now in the file (equal when nothing was
+// written) and the note as stored. A missing note gives core.ErrNotFound.
+func (w *Writer) EditNote(ctx context.Context, id string, edit func(raw []byte) ([]byte, error)) (note *core.Note, before, after []byte, err error) {
+	if err := w.lock(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	defer w.unlock()
+	m := w.m
+	var e *entry
+	for _, c := range core.IDCandidates(id) {
+		if e = m.idx.byID[c]; e == nil {
+			e = m.idx.byPath[c]
+		}
+		if e != nil {
+			break
+		}
+	}
+	if e == nil {
+		return nil, nil, nil, fmt.Errorf("vault: edit %s: %w", id, core.ErrNotFound)
+	}
+	rel := e.path
+	before, after, err = m.modifyFile(rel, confine.WriteOptions{}, edit)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	note, err = w.applyPaths(ctx, rel, []string{rel}, nil)
+	return note, before, after, err
+}

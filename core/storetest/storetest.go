@@ -80,6 +80,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.StoreProvider
 		{"chunks", chunkCases},
 		{"memories", memoryCases},
 		{"search", searchCases},
+		{"change log", changeCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

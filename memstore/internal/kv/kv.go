@@ -340,6 +340,59 @@ func (tx *Tx) ForEachFrom(bucket, from string, fn func(key string, value []byte)
 	})
 }
 
+// ForEachBefore calls fn with every key of bucket below before (every key
+// when before is ""), the greatest first, and its value, which is valid
+// only during the call. It stops at fn's first error, which it returns,
+// except ErrStop, which just ends the walk.
+func (tx *Tx) ForEachBefore(bucket, before string, fn func(key string, value []byte) error) error {
+	if tx.bolt != nil {
+		b := tx.bolt.Bucket([]byte(bucket))
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		var k, v []byte
+		if before != "" {
+			k, _ = c.Seek([]byte(before))
+		}
+		if k == nil { // no before, or every key is below it
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil; k, v = c.Prev() {
+			if err := fn(string(k), v); err != nil {
+				return stopped(err)
+			}
+		}
+		return nil
+	}
+	b := tx.mem[bucket]
+	keys := make([]string, 0, len(b))
+	for k := range b {
+		if before == "" || k < before {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for i := len(keys) - 1; i >= 0; i-- {
+		if err := fn(keys[i], b[keys[i]]); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
+// ErrStop ends a ForEachBefore early without an error.
+var ErrStop = errors.New("kv: stop")
+
+func stopped(err error) error {
+	if errors.Is(err, ErrStop) {
+		return nil
+	}
+	return err
+}
+
 // All decodes every value of bucket, in key order.
 func All[T any](tx *Tx, bucket string) ([]T, error) {
 	var out []T
