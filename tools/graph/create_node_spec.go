@@ -19,16 +19,17 @@ type CreateNodeInput struct {
 // CreateNodeSpec is create_node's contract (spec 000).
 func CreateNodeSpec() mcp.Tool {
 	return mcp.NewTool(CreateNodeName,
-		mcp.WithDescription("Create a new node: writes {directory}/{title}.md in the vault (the file name is the title made safe for file systems; missing folders are created) and returns the created node. Fails with NODE_EXISTS when that file exists: it never overwrites. directory must stay inside the vault."),
+		mcp.WithDescription("Create a note: writes {directory}/{title}.md (the title made safe as a file name; missing folders are created) and returns the note. "+
+			"Never overwrites: NODE_EXISTS when that file exists."),
 		mcp.WithString("title", mcp.Required(),
-			mcp.Description("Node title (becomes filename for DocStore)")),
+			mcp.Description("Title; also the file name")),
 		mcp.WithString("content", mcp.Required(),
-			mcp.Description("Full text content (markdown)")),
+			mcp.Description("Markdown text")),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(), mcp.DefaultArray([]string{}),
-			mcp.Description("Classification tags")),
+			mcp.Description("Tags")),
 		mcp.WithString("directory",
-			mcp.Description("Optional: subdirectory path (e.g., 'notes/drafts')")),
+			mcp.Description("Optional: folder in the vault, e.g. 'notes/drafts'")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[NodeResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{

@@ -16,9 +16,11 @@ type DeleteNodeInput struct {
 // DeleteNodeSpec is delete_node's contract (spec 000).
 func DeleteNodeSpec() mcp.Tool {
 	return mcp.NewTool(DeleteNodeName,
-		mcp.WithDescription("Delete a node: removes its file from the vault and the node from the graph. Links from other notes to it become unresolved. Returns {deleted: true}, or {deleted: false} when the node does not exist."),
+		mcp.WithDescription("Delete a note's file. "+
+			"Links to it from other notes stay, unresolved. "+
+			"Returns {deleted: true}, or {deleted: false} when there is no such note."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description("Node ID to delete")),
+			mcp.Description(idHelp)),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[DeleteResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{

@@ -14,11 +14,12 @@ type FindPathInput struct {
 // FindPathSpec is find_path's contract (spec 000).
 func FindPathSpec() mcp.Tool {
 	return mcp.NewTool(FindPathName,
-		mcp.WithDescription("Find shortest path between two nodes, following links in their direction (source links to ..., which links to target). Returns {path, length} with length = number of links, or null when no path exists or a node is missing."),
+		mcp.WithDescription("Find the shortest chain of links from one note to another, following each link in its direction. "+
+			"Returns {path, length}: the note IDs from source to target and the number of links; null when there is none or a note is missing."),
 		mcp.WithString("source", mcp.Required(),
-			mcp.Description("Start node ID")),
+			mcp.Description(idHelp)),
 		mcp.WithString("target", mcp.Required(),
-			mcp.Description("End node ID")),
+			mcp.Description("ID of the note to reach")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Find a path between notes",

@@ -23,14 +23,14 @@ type GetHubsInput struct {
 // "pagerank", which spec 000 defers and spec 001 lists.
 func GetHubsSpec() mcp.Tool {
 	return mcp.NewTool(GetHubsName,
-		mcp.WithDescription("Get most central nodes by graph metric, highest score first (ties by ID). in_degree = distinct nodes linking to a node, out_degree = distinct nodes it links to, pagerank = PageRank over links (scores sum to 1)."),
+		mcp.WithDescription("List the most linked or central notes, highest score first (ties by ID): in_degree = notes linking to it, out_degree = notes it links to, pagerank = PageRank over links (scores sum to 1)."),
 		mcp.WithString("metric",
 			mcp.Enum(string(core.MetricInDegree), string(core.MetricOutDegree), string(core.MetricPageRank)),
 			mcp.DefaultString(string(getHubsDefaultMetric)),
-			mcp.Description("Centrality metric")),
+			mcp.Description("How to rank")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxHubLimit), mcp.DefaultNumber(getHubsDefaultLimit),
-			mcp.Description("Maximum results")),
+			mcp.Description("Maximum notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get hub notes",

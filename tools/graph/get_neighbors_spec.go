@@ -23,16 +23,18 @@ type GetNeighborsInput struct {
 // GetNeighborsSpec is get_neighbors' contract (spec 000).
 func GetNeighborsSpec() mcp.Tool {
 	return mcp.NewTool(GetNeighborsName,
-		mcp.WithDescription("Get nodes linked to/from a node: outgoing neighbors first, then incoming ones, each group by ID; a node linked both ways is listed once. Content is cut to 500 characters. No neighbors (or no such node) is []."),
+		mcp.WithDescription("List the notes linked to or from a note: outgoing first, then incoming, each group by ID; a note linked both ways is listed once. "+
+			"Content is cut to 500 characters. "+
+			"None (or no such note) is []."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description("Source node ID")),
+			mcp.Description(idHelp)),
 		mcp.WithString("direction",
 			mcp.Enum(string(core.DirectionIn), string(core.DirectionOut), string(core.DirectionBoth)),
 			mcp.DefaultString(string(getNeighborsDefaultDirection)),
-			mcp.Description("in = nodes linking here, out = nodes linked to, both = all")),
+			mcp.Description("in = notes linking here, out = notes it links to, both = all")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxNeighborLimit), mcp.DefaultNumber(getNeighborsDefaultLimit),
-			mcp.Description("Maximum neighbors to return")),
+			mcp.Description("Maximum notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get linked notes",

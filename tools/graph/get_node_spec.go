@@ -18,15 +18,22 @@ type GetNodeInput struct {
 	Depth *tools.Int `json:"depth"`
 }
 
+// idHelp describes a note ID argument. The spec's "Node ID (file path for
+// DocStore)" names its own abstractions; a model needs the ID's form and
+// what it forgives.
+const idHelp = "Note ID: its path in the vault, e.g. 'ideas/plan.md' (any letter case, .md optional)"
+
 // GetNodeSpec is get_node's contract (spec 000).
 func GetNodeSpec() mcp.Tool {
 	return mcp.NewTool(GetNodeName,
-		mcp.WithDescription("Retrieve single node with optional neighbor context. depth 0 returns the node (content up to 10,000 characters) with its outgoing links and their titles. depth 1 adds incomingCount, outgoingCount and up to 20 neighbors, each marked \"direction\": \"in\" (links here) or \"out\" (linked from here), content cut to 200 characters. The ID matches in any letter case. A missing node is null."),
+		mcp.WithDescription("Get one note: its content (up to 10,000 characters), tags and outgoing links with their titles. "+
+			"depth 1 adds incomingCount, outgoingCount and up to 20 linked notes, each marked \"direction\": \"in\" (links here) or \"out\" (linked from here), content cut to 200 characters. "+
+			"A missing note is null."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description("Node ID (file path for DocStore)")),
+			mcp.Description(idHelp)),
 		mcp.WithInteger("depth",
 			mcp.Min(0), mcp.Max(core.MaxNodeDepth), mcp.DefaultNumber(getNodeDefaultDepth),
-			mcp.Description("0 = node only, 1 = include neighbors")),
+			mcp.Description("0 = the note only, 1 = with its linked notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get a note",

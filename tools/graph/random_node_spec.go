@@ -13,10 +13,11 @@ type RandomNodeInput struct {
 // RandomNodeSpec is random_node's contract (spec 000).
 func RandomNodeSpec() mcp.Tool {
 	return mcp.NewTool(RandomNodeName,
-		mcp.WithDescription("Get random node for discovery, chosen uniformly (content up to 10,000 characters). Returns null when the graph is empty or no node carries any of the tags."),
+		mcp.WithDescription("Get a random note, for discovery (content up to 10,000 characters). "+
+			"null when the vault has no notes or none has any of the tags."),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),
-			mcp.Description("Optional: limit to nodes with these tags (any match)")),
+			mcp.Description("Optional: pick among the notes with any of these tags")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get a random note",

@@ -23,17 +23,20 @@ type SearchByTagsInput struct {
 // SearchByTagsSpec is search_by_tags' contract (spec 000).
 func SearchByTagsSpec() mcp.Tool {
 	return mcp.NewTool(SearchByTagsName,
-		mcp.WithDescription("Filter nodes by tags, ordered by ID. Tags match case-insensitively, with or without a leading #. Content is cut to 500 characters. No match is []."),
+		mcp.WithDescription("List the notes with given tags, by ID. "+
+			"Tags match in any letter case, with or without a leading #. "+
+			"Content is cut to 500 characters. "+
+			"No match is []."),
 		mcp.WithArray("tags", mcp.Required(),
 			mcp.WithStringItems(), mcp.MinItems(1),
 			mcp.Description("Tags to match")),
 		mcp.WithString("mode",
 			mcp.Enum(string(core.TagModeAny), string(core.TagModeAll)),
 			mcp.DefaultString(string(searchByTagsDefaultMode)),
-			mcp.Description("any = OR matching, all = AND matching")),
+			mcp.Description("any = at least one of the tags, all = every tag")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxTagSearchLimit), mcp.DefaultNumber(searchByTagsDefaultLimit),
-			mcp.Description("Maximum results")),
+			mcp.Description("Maximum notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Find notes by tags",

@@ -22,12 +22,14 @@ type SearchInput struct {
 // embedding provider is configured (spec 001).
 func SearchSpec() mcp.Tool {
 	return mcp.NewTool(SearchName,
-		mcp.WithDescription("Semantic similarity search. Returns the nodes most similar to a natural-language query, best first, each with a score from 0 to 1 (higher = more similar). Content is cut to 500 characters. No match is []."),
+		mcp.WithDescription("Find notes by meaning: the notes closest to a natural-language query, best first, each with a score from 0 to 1 (higher = closer). "+
+			"Content is cut to 500 characters. "+
+			"No match is []."),
 		mcp.WithString("query", mcp.Required(),
-			mcp.Description("Natural language search query")),
+			mcp.Description("What to look for, in natural language")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxSearchLimit), mcp.DefaultNumber(searchDefaultLimit),
-			mcp.Description("Maximum results to return")),
+			mcp.Description("Maximum notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Search notes by meaning",

@@ -19,16 +19,18 @@ type UpdateNodeInput struct {
 // UpdateNodeSpec is update_node's contract (spec 000).
 func UpdateNodeSpec() mcp.Tool {
 	return mcp.NewTool(UpdateNodeName,
-		mcp.WithDescription("Update an existing node; give at least one of title, content, tags. A new title renames the file (the node ID changes) and rewrites the [[wikilinks]] of other notes that point to it; the answer then adds renamed: {from, to, filesChanged, linksChanged}. Fails with NODE_NOT_FOUND when the node does not exist."),
+		mcp.WithDescription("Change a note; give at least one of title, content, tags. "+
+			"A new title renames the file (the ID changes) and rewrites the [[links]] to it in other notes; the answer then adds renamed: {from, to, filesChanged, linksChanged}. "+
+			"NODE_NOT_FOUND when there is no such note."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description("Node ID to update")),
+			mcp.Description(idHelp)),
 		mcp.WithString("title",
-			mcp.Description("New title (renames file for DocStore)")),
+			mcp.Description("New title; renames the file")),
 		mcp.WithString("content",
-			mcp.Description("New content (replaces entirely)")),
+			mcp.Description("New text (replaces all of it)")),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),
-			mcp.Description("New tags (replaces existing)")),
+			mcp.Description("New tags (replace the old ones)")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[UpdateResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{

@@ -75,15 +75,15 @@ func rulesSchema() map[string]any {
 // add_knowledge_base_folder_constraint's contract (spec 002).
 func AddKnowledgeBaseFolderConstraintSpec() mcp.Tool {
 	return mcp.NewTool(AddKnowledgeBaseFolderConstraintName,
-		mcp.WithDescription("Declare machine-checkable constraint for notes under a specific subfolder of a KB. "+
-			"Every note write (create, update, append, move) in that folder is checked and refused with folder_constraint_violation when it fails; the deepest constrained folder containing a note decides, so {} rules exempt a subfolder. "+
-			"A constraint for the same subfolder is overwritten. Errors: knowledge_base_not_found, invalid_note_path (subfolder outside the KB), schema_validation_failed (invalid rules, e.g. a bad regex or an unknown type)."),
+		mcp.WithDescription("Set machine-checked rules (frontmatter fields, file name, sections, length) for the notes in one folder of a KB. "+
+			"Every later create, update, append or move in that folder is refused with folder_constraint_violation when the note breaks them; the deepest folder with rules decides, so {} rules exempt a subfolder. "+
+			"Replaces that folder's earlier rules."),
 		mcp.WithString("kb_name", mcp.Required(),
 			mcp.Description("Name of the KB")),
 		mcp.WithString("subfolder", mcp.Required(),
-			mcp.Description("Target folder path (vault-relative), the KB's subfolder or a folder inside it")),
+			mcp.Description("Folder the rules apply to, from the vault's root: the KB's subfolder or a folder inside it")),
 		mcp.WithObject("rules", mcp.Required(),
-			mcp.Description("Structured metadata requirements"),
+			mcp.Description("The rules"),
 			mcp.Properties(rulesSchema()),
 			mcp.AdditionalProperties(false)),
 		mcp.WithSchemaAdditionalProperties(false),

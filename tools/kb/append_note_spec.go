@@ -18,14 +18,15 @@ type AppendNoteInput struct {
 // AppendNoteSpec is append_note's contract (spec 002).
 func AppendNoteSpec() mcp.Tool {
 	return mcp.NewTool(AppendNoteName,
-		mcp.WithDescription("Append content to an existing note: the new content is the original, a line break and note_content, machine-validated as a whole before it is written (on failure nothing is written). "+
-			"The answer holds the original and the updated note. Errors: knowledge_base_not_found, note_not_found, invalid_note_path, folder_constraint_violation, version_conflict (the note kept changing under concurrent writers)."),
+		mcp.WithDescription("Append text to a note, after a line break. "+
+			"The whole note is checked against its folder's rules first; on failure nothing is written. "+
+			"The answer holds the note before and after."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB containing the note")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),
-			mcp.Description("Path to the note"+notePathHelp)),
+			mcp.Description(notePathHelp)),
 		mcp.WithString("note_content", mcp.Required(),
-			mcp.Description("Content to append")),
+			mcp.Description("Text to append")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// It only adds; each call adds again.
 		tools.Annotations("Append to a knowledge base note", false, false, false),

@@ -17,12 +17,12 @@ type DeleteNoteInput struct {
 // DeleteNoteSpec is delete_note's contract (spec 002).
 func DeleteNoteSpec() mcp.Tool {
 	return mcp.NewTool(DeleteNoteName,
-		mcp.WithDescription("Delete a note from the vault (file and graph node). A missing note is note_not_found, not a silent success, so a mistyped path is noticed. "+
-			"Errors: knowledge_base_not_found, note_not_found, invalid_note_path."),
+		mcp.WithDescription("Delete a note's file. "+
+			"A missing note is note_not_found, not a silent success, so a mistyped path is noticed."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB containing the note")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),
-			mcp.Description("Path to the note"+notePathHelp)),
+			mcp.Description(notePathHelp)),
 		mcp.WithSchemaAdditionalProperties(false),
 		// A repeat answers note_not_found: declared not idempotent so
 		// clients do not retry blindly.

@@ -17,12 +17,12 @@ type ListNotesInput struct {
 // ListNotesSpec is list_notes' contract (spec 002).
 func ListNotesSpec() mcp.Tool {
 	return mcp.NewTool(ListNotesName,
-		mcp.WithDescription("List notes managed under a KB: every .md file under its subfolder (hidden files and folders left out), as vault-relative paths sorted by path. "+
-			"To pass one of them as note_path to another tool, drop the KB's subfolder prefix. Errors: knowledge_base_not_found, invalid_note_path (bad subfolder filter)."),
+		mcp.WithDescription("List the notes of a KB (every .md file under its subfolder, hidden ones left out) as paths from the vault's root, sorted. "+
+			"To pass one as note_path, drop the KB's subfolder prefix."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB to list notes from")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("subfolder",
-			mcp.Description("Optional: filter to specific subfolder (relative to the KB's subfolder, like note_path)")),
+			mcp.Description("Optional: only this folder, relative to the KB's subfolder like note_path")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[ListNotesResponse](),
 		tools.Annotations("List knowledge base notes", true, false, true),

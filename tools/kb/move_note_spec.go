@@ -18,16 +18,16 @@ type MoveNoteInput struct {
 // MoveNoteSpec is move_note's contract (spec 002).
 func MoveNoteSpec() mcp.Tool {
 	return mcp.NewTool(MoveNoteName,
-		mcp.WithDescription("Move a note to a new path within the same KB (both paths relative to the KB's subfolder). "+
-			"The note is machine-validated against the destination folder's constraint first; on failure it stays where it was. Never overwrites. "+
-			"Links in other notes that pointed at it are rewritten to the new path (links_updated counts them), as Obsidian does. "+
-			"Errors: knowledge_base_not_found, note_not_found, note_already_exists, invalid_note_path, folder_constraint_violation."),
+		mcp.WithDescription("Move or rename a note within its KB (both paths relative to the KB's subfolder). "+
+			"The note is checked against the destination folder's rules first; on failure it stays. "+
+			"Never overwrites. "+
+			"Links to it in other notes are rewritten (links_updated counts them), as Obsidian does."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB containing the note")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("origin_note_path", mcp.Required(),
-			mcp.Description("Current path"+notePathHelp)),
+			mcp.Description("Current path"+notePathSuffix)),
 		mcp.WithString("new_note_path", mcp.Required(),
-			mcp.Description("Destination path"+notePathHelp)),
+			mcp.Description("New path"+notePathSuffix)),
 		mcp.WithSchemaAdditionalProperties(false),
 		// It rewrites links in other notes; a repeat answers note_not_found.
 		tools.Annotations("Move a knowledge base note", false, true, false),

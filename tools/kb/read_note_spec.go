@@ -20,19 +20,19 @@ type ReadNoteInput struct {
 // ReadNoteSpec is read_note's contract (spec 002).
 func ReadNoteSpec() mcp.Tool {
 	return mcp.NewTool(ReadNoteName,
-		mcp.WithDescription("Read a note's content (frontmatter included) with optional pagination. Offsets count characters (Unicode code points), never splitting one. "+
-			"The answer gives offset, next_offset, has_more and remaining_chars: while has_more, call again with offset = next_offset. "+
-			"It also gives the note's version, for update_note's expected_version. Errors: knowledge_base_not_found, note_not_found, invalid_note_path."),
+		mcp.WithDescription("Read a note (frontmatter included), a page at a time; offset and limit count characters. "+
+			"While the answer's has_more is true, call again with offset = next_offset. "+
+			"Its version is update_note's expected_version."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB containing the note")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),
-			mcp.Description("Path to the note"+notePathHelp)),
+			mcp.Description(notePathHelp)),
 		mcp.WithInteger("offset",
 			mcp.Min(0), mcp.DefaultNumber(0),
-			mcp.Description("Character offset to start reading")),
+			mcp.Description("Character to start at")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.DefaultNumber(kbase.DefaultReadLimit),
-			mcp.Description("Maximum characters to return")),
+			mcp.Description("Maximum characters")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[ReadNoteResponse](),
 		tools.Annotations("Read a knowledge base note", true, false, true),

@@ -20,17 +20,16 @@ type UpdateKnowledgeBaseInput struct {
 // UpdateKnowledgeBaseSpec is update_knowledge_base's contract (spec 002).
 func UpdateKnowledgeBaseSpec() mcp.Tool {
 	return mcp.NewTool(UpdateKnowledgeBaseName,
-		mcp.WithDescription("Update metadata of an existing KB: only the fields given change, create_time stays. "+
-			"A new subfolder must not overlap another KB; notes are not moved, and the answer's notes[] say what stayed behind (notes at the old place, constraints now outside the KB). "+
-			"Errors: knowledge_base_not_found, subfolder_overlap, invalid_note_path."),
+		mcp.WithDescription("Change a KB's description, subfolder or organization rules; fields not given stay. "+
+			"A new subfolder may not overlap another KB's; notes are not moved, and the answer's notes[] say what stayed behind."),
 		mcp.WithString("name", mcp.Required(),
-			mcp.Description("KB name to update")),
+			mcp.Description("Name of the KB")),
 		mcp.WithString("description",
 			mcp.Description("New description")),
 		mcp.WithString("subfolder",
-			mcp.Description("New subfolder path (vault-relative)")),
+			mcp.Description("New subfolder, from the vault's root")),
 		mcp.WithString("organization_rules",
-			mcp.Description("New organization rules (replace the old ones entirely)")),
+			mcp.Description("New organization rules (replace the old ones)")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// Fields are replaced; the same update twice leaves what the first did.
 		tools.Annotations("Update a knowledge base", false, true, true),

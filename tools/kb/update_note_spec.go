@@ -19,17 +19,18 @@ type UpdateNoteInput struct {
 // UpdateNoteSpec is update_note's contract (spec 002).
 func UpdateNoteSpec() mcp.Tool {
 	return mcp.NewTool(UpdateNoteName,
-		mcp.WithDescription("Replace entire content of an existing note. The new content is machine-validated first: on failure nothing is written (folder_constraint_violation). "+
-			"With expected_version (the version read_note, create_note or update_note returned) the note is written only if it has not changed since, else version_conflict with current_version. "+
-			"The answer holds the original and the updated note for comparison. Errors: knowledge_base_not_found, note_not_found, invalid_note_path, folder_constraint_violation, version_conflict."),
+		mcp.WithDescription("Replace a note's whole content. "+
+			"The new content is checked against its folder's rules first; on failure nothing is written (folder_constraint_violation). "+
+			"With expected_version (from read_note, create_note or update_note) the note is written only if it has not changed since, else version_conflict with current_version. "+
+			"The answer holds the note before and after."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB containing the note")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),
-			mcp.Description("Path to the note"+notePathHelp)),
+			mcp.Description(notePathHelp)),
 		mcp.WithString("note_content", mcp.Required(),
-			mcp.Description("New full Markdown content")),
+			mcp.Description("New markdown content")),
 		mcp.WithString("expected_version",
-			mcp.Description("Optional: for concurrent-safe updates; the note's version as last read")),
+			mcp.Description("Optional: the note's version as last read; the write is refused if it changed since")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// The content is replaced entirely; the same update twice leaves
 		// what the first did.

@@ -17,13 +17,12 @@ type ValidateNoteInput struct {
 // ValidateNoteSpec is validate_note's contract (spec 002).
 func ValidateNoteSpec() mcp.Tool {
 	return mcp.NewTool(ValidateNoteName,
-		mcp.WithDescription("Re-validate an existing note without modification: machine validation against the folder constraint that applies now, with the KB's organization_rules. "+
-			"A failing note is a normal answer with machine_validation.passed false and its issues (use it to lint a folder or audit notes after a constraint changed). "+
-			"Errors: knowledge_base_not_found, note_not_found, invalid_note_path."),
+		mcp.WithDescription("Check a note against its folder's rules as they are now, without changing it, and get the KB's organization_rules. "+
+			"A failing note is a normal answer: machine_validation.passed false with the issues (to audit notes after the rules changed)."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
-			mcp.Description("KB containing the note")),
+			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),
-			mcp.Description("Path to the note"+notePathHelp)),
+			mcp.Description(notePathHelp)),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.Annotations("Validate a knowledge base note", true, false, true),
 	)
