@@ -352,3 +352,36 @@ func TestRecoverRepairsATornWrite(t *testing.T) {
 		t.Fatal("RedoTarget")
 	}
 }
+
+func TestRemoveDirRemovesOnlyEmptyFolders(t *testing.T) {
+	r, dir := open(t)
+	if err := r.MkdirAll("a/b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Replace("f.md", []byte("x"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RemoveDir("a"); err == nil {
+		t.Fatal("removed a folder that is not empty")
+	}
+	if err := r.RemoveDir("f.md"); err == nil {
+		t.Fatal("RemoveDir removed a file")
+	}
+	if runtime.GOOS != "windows" {
+		if err := os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "l")); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.RemoveDir("l/b"); !errors.Is(err, ErrSymlink) {
+			t.Fatalf("RemoveDir through a link: %v, want ErrSymlink", err)
+		}
+	}
+	if err := r.RemoveDir("a/b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RemoveDir("a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a still there: %v", err)
+	}
+}

@@ -147,6 +147,18 @@ func (r *Root) Remove(rel string) error {
 	return r.r.Remove(rel)
 }
 
+// RemoveDir deletes the empty folder at rel; a symbolic link or a file
+// there is not removed.
+func (r *Root) RemoveDir(rel string) error {
+	if err := r.checkPath("remove", rel, false); err != nil {
+		return err
+	}
+	if rel == "" {
+		return &fs.PathError{Op: "remove", Path: rel, Err: ErrInvalidPath}
+	}
+	return r.r.Remove(rel)
+}
+
 func (r *Root) writeTemp(dir string, data []byte, perm fs.FileMode) (string, error) {
 	for {
 		var rnd [8]byte

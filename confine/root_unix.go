@@ -243,6 +243,25 @@ func (r *Root) Remove(rel string) error {
 	return nil
 }
 
+// RemoveDir deletes the empty folder at rel (ENOTEMPTY when it is not
+// empty); a symbolic link or a file there is not removed.
+func (r *Root) RemoveDir(rel string) error {
+	dir, name, err := split(rel)
+	if err != nil {
+		return err
+	}
+	dfd, err := r.openDir("remove", dir, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	if err := unix.Unlinkat(dfd, name, unix.AT_REMOVEDIR); err != nil {
+		return &fs.PathError{Op: "remove", Path: rel, Err: classify(dfd, name, rel, err)}
+	}
+	fsyncFD(dfd)
+	return nil
+}
+
 // Create writes a new file at rel, creating its folder; a file already
 // there gives an error matching fs.ErrExist, and nothing is replaced.
 func (r *Root) Create(rel string, data []byte, opts WriteOptions) error {

@@ -44,6 +44,22 @@
 // frontmatter keys are not kept). Every metadata write is atomic (a
 // temporary file renamed into place).
 //
+// Every file operation of the package goes through a handle on the vault
+// folder that New opens and Close releases (package confine): metadata
+// reads and writes, the folders it creates or removes, list_notes' walk.
+// Each path is walked from that handle one name at a time without
+// following a symbolic link, so nothing, not even a folder swapped for a
+// link between a check and a write, makes it act outside the vault.
+// Notes go through Files, the vault's writer, confined the same way.
+//
+// add_knowledge_base is all or nothing: it makes the folders first (the
+// subfolder, then the knowledge base's own folder) and meta.md, which
+// makes the knowledge base exist, last, never replacing one; when a step
+// fails, the folders it made are removed again (when still empty), so
+// nothing is registered and a retry works. update_knowledge_base makes a
+// new subfolder before it rewrites meta.md, and removes it again if that
+// fails.
+//
 // When .llm_bridges/knowledge_base/metadata.json (the plugin's list cache)
 // exists, it is rewritten after every knowledge base change, because the
 // plugin lists from it when it is not empty; it is not created when
@@ -51,12 +67,18 @@
 //
 // # Names and path frames
 //
-// A knowledge base name is one folder name: not empty, no leading dot,
-// no leading or trailing blank or trailing dot, at most 255 bytes, none
-// of / \ : * ? " < > | or control characters, not "metadata.json"
-// (schema_validation_failed otherwise). add_knowledge_base refuses a name
-// equal to an existing one ignoring letter case
-// (knowledge_base_already_exists); lookups are exact.
+// Names the package creates (a knowledge base's name, the folders of a
+// subfolder, a constraint's subfolder, the folders and file name of a
+// note it creates or moves) follow core.CheckNewName, the rule of every
+// toolset: not empty, no leading dot or blank, no trailing blank or dot,
+// no control or text-direction characters, none of < > : " / \ | ? *, no
+// name Windows reserves (CON, nul.md, COM1...), at most 255 bytes; they
+// are created in Unicode NFC. A knowledge base name may not be
+// "metadata.json" either (schema_validation_failed for a bad name,
+// invalid_note_path for a bad path). add_knowledge_base refuses a name
+// equal to an existing one ignoring letter case and Unicode form
+// (knowledge_base_already_exists); a lookup takes the exact name first,
+// else the one knowledge base whose name matches that way.
 //
 // Paths: a knowledge base's subfolder and a constraint's subfolder are
 // vault-relative; note_path, origin_note_path, new_note_path and
@@ -73,7 +95,21 @@
 // further refuses paths its ignore globs exclude and note names holding
 // # ^ [ ] | (they would break wikilinks), also as invalid_note_path.
 // note_not_found for a note_path that starts with the subfolder says to
-// leave that prefix out.
+// leave that prefix out. A path through an existing file
+// ("Canvas.md/x.md", a subfolder that is a file) is invalid_note_path
+// naming the file.
+//
+// Letter case and Unicode form: a note path may be given as the graph's
+// IDs are (lowercased, NFC). Each folder is the one on disk: the exact
+// name first, else the one folder matching it in letter case and Unicode
+// form (several: invalid_note_path naming them); a folder to create is
+// created only when none matches, so no twin folder appears. An existing
+// note is the one the vault's writer finds (Files.NotePath: the exact
+// path, else the one note matching it that way; several:
+// invalid_note_path naming them). Validation and answers use the path as
+// it is on disk. A new note whose path matches an existing note that way
+// is note_already_exists naming it; move_note to another letter case of
+// the note's own path renames it.
 //
 // Folder containment compares whole segments, ignoring letter case (one
 // folder on case-insensitive file systems): "notesX" is not inside
@@ -169,5 +205,11 @@
 // where the page starts (clamped to the end), next_offset = offset +
 // characters returned, has_more = next_offset < total, remaining_chars =
 // total - next_offset. list_notes lists ".md" files (any letter case),
-// sorted, leaving out hidden names and symbolic links.
+// sorted by path, leaving out hidden names and symbolic links, a page at a
+// time: offset counts notes, limit is DefaultListLimit (500) unless given
+// (at most MaxListLimit, 5000), and the answer says where the page lies
+// (offset, next_offset, has_more, remaining_notes, total_notes). Its
+// subfolder filter is relative to the knowledge base's subfolder; a
+// filter written vault-relative (starting with that subfolder, when no
+// such folder exists inside it) is invalid_note_path saying what to pass.
 package kb

@@ -76,6 +76,7 @@ func startEnv(t testing.TB, root string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = svc.Close() })
 	return &env{root: root, store: store, svc: svc}
 }
 

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/confine"
+	"golang.org/x/text/unicode/norm"
 )
 
 // ListKnowledgeBases returns every knowledge base of the vault, by name.
@@ -35,14 +38,20 @@ type NewKnowledgeBase struct {
 }
 
 // AddKnowledgeBase creates a knowledge base: its name must be new (letter
-// case ignored, since the name is a folder name) and its subfolder must
-// not overlap another knowledge base's. The subfolder is created in the
-// vault when missing, as the plugin does.
+// case and Unicode form ignored, since the name is a folder name) and its
+// subfolder must not overlap another knowledge base's. The subfolder is
+// created in the vault when missing, as the plugin does.
+//
+// It is all or nothing: the folders are made first and meta.md, which is
+// what makes the knowledge base exist, last (created, never replacing
+// one); when a step fails, the folders it made are removed again, so
+// nothing is registered and the same call can be retried.
 func (s *Service) AddKnowledgeBase(ctx context.Context, in NewKnowledgeBase) (*KnowledgeBase, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkName(in.Name); err != nil {
+	name := norm.NFC.String(in.Name)
+	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	sub, err := cleanRel("subfolder", in.Subfolder)
@@ -56,31 +65,39 @@ func (s *Service) AddKnowledgeBase(ctx context.Context, in NewKnowledgeBase) (*K
 		return nil, err
 	}
 	for _, f := range folders {
-		if strings.EqualFold(f, in.Name) {
+		if foldKey(f) == foldKey(name) {
 			return nil, newError(CodeKnowledgeBaseAlreadyExists, "a knowledge base named %q already exists; choose another name or use update_knowledge_base", f)
 		}
 	}
-	if err := overlapError(kbs, in.Name, sub); err != nil {
+	if sub, err = s.folder("subfolder", in.Subfolder, sub, true); err != nil {
 		return nil, err
 	}
-	if err := s.checkNoSymlink("subfolder", sub); err != nil {
+	if err := overlapError(kbs, name, sub); err != nil {
 		return nil, err
 	}
 	kb := &KnowledgeBase{
-		Name:              in.Name,
+		Name:              name,
 		CreateTime:        s.now().UTC().Format(time.RFC3339),
 		Description:       in.Description,
 		Subfolder:         sub,
 		OrganizationRules: in.OrganizationRules,
 	}
-	if err := s.writeMeta(kbPath(kb.Name, metaFile), encodeMeta(kb)); err != nil {
-		return nil, err
+	made, err := s.mkdirs(sub)
+	if err != nil {
+		s.removeDirs(made)
+		return nil, pathError("subfolder", in.Subfolder, sub, err)
 	}
-	if err := os.MkdirAll(s.abs(kbPath(kb.Name, constraintsDir)), 0o755); err != nil {
-		return nil, fmt.Errorf("kb: create %s: %w", constraintsDir, err)
+	more, err := s.mkdirs(kbPath(kb.Name, constraintsDir))
+	made = append(made, more...)
+	if err == nil {
+		err = s.fs.Create(kbPath(kb.Name, metaFile), encodeMeta(kb), confine.WriteOptions{})
 	}
-	if err := os.MkdirAll(s.abs(sub), 0o755); err != nil {
-		return nil, fmt.Errorf("kb: create subfolder %s: %w", sub, err)
+	if err != nil {
+		s.removeDirs(made)
+		if errors.Is(err, fs.ErrExist) { // made meanwhile by the plugin or a person
+			return nil, newError(CodeKnowledgeBaseAlreadyExists, "a knowledge base named %q already exists; choose another name or use update_knowledge_base", kb.Name)
+		}
+		return nil, fmt.Errorf("kb: create knowledge base %s: %w", kb.Name, err)
 	}
 	s.syncCache(ctx, append(kbs, kb))
 	return kb, nil
@@ -137,15 +154,15 @@ func (s *Service) UpdateKnowledgeBase(ctx context.Context, name string, upd Know
 		if err != nil {
 			return nil, nil, err
 		}
+		if sub, err = s.folder("subfolder", *upd.Subfolder, sub, true); err != nil {
+			return nil, nil, err
+		}
 		if sub != old {
 			kbs, _, err := s.scan(ctx)
 			if err != nil {
 				return nil, nil, err
 			}
 			if err := overlapError(kbs, kb.Name, sub); err != nil {
-				return nil, nil, err
-			}
-			if err := s.checkNoSymlink("subfolder", sub); err != nil {
 				return nil, nil, err
 			}
 			kb.Subfolder = sub
@@ -157,13 +174,19 @@ func (s *Service) UpdateKnowledgeBase(ctx context.Context, name string, upd Know
 	if upd.OrganizationRules != nil {
 		kb.OrganizationRules = *upd.OrganizationRules
 	}
+	// The new subfolder first, meta.md last, as in AddKnowledgeBase.
+	var made []string
+	if kb.Subfolder != old {
+		if made, err = s.mkdirs(kb.Subfolder); err != nil {
+			s.removeDirs(made)
+			return nil, nil, pathError("subfolder", *upd.Subfolder, kb.Subfolder, err)
+		}
+	}
 	if err := s.writeMeta(kbPath(kb.Name, metaFile), encodeMeta(kb)); err != nil {
+		s.removeDirs(made)
 		return nil, nil, err
 	}
 	if kb.Subfolder != old {
-		if err := os.MkdirAll(s.abs(kb.Subfolder), 0o755); err != nil {
-			return nil, nil, fmt.Errorf("kb: create subfolder %s: %w", kb.Subfolder, err)
-		}
 		notes = s.subfolderChangeNotes(ctx, kb, old)
 	}
 	if kbs, _, err := s.scan(ctx); err == nil {
@@ -226,6 +249,9 @@ func (s *Service) AddFolderConstraint(ctx context.Context, kbName, subfolder str
 	if err != nil {
 		return nil, err
 	}
+	if sub, err = s.folder("subfolder", subfolder, sub, true); err != nil {
+		return nil, err
+	}
 	if !within(sub, kb.Subfolder) {
 		hint := ""
 		if guess := joinRel(kb.Subfolder, sub); kb.Subfolder != "" {
@@ -275,38 +301,31 @@ func (s *Service) writeConstraint(ctx context.Context, c Constraint) error {
 		return err
 	}
 	for _, f := range stale {
-		if err := os.Remove(s.abs(kbPath(c.KBName, constraintsDir, f))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := s.fs.Remove(kbPath(c.KBName, constraintsDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("kb: remove replaced constraint %s: %w", f, err)
 		}
 	}
 	return nil
 }
 
-func (s *Service) exists(rel string) bool {
-	_, err := os.Lstat(s.abs(rel))
-	return err == nil
-}
-
 // constraints reads the constraint files of a knowledge base, in file
 // name order. Files whose folder cannot be read are skipped and logged.
 func (s *Service) constraints(ctx context.Context, kbName string) ([]*constraintFile, error) {
 	dir := kbPath(kbName, constraintsDir)
-	if err := s.checkMetaPath(dir); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(s.abs(dir))
+	entries, err := s.fs.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("kb: list constraints of %s: %w", kbName, err)
 	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	var out []*constraintFile
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !isNoteName(e.Name()) || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		raw, err := os.ReadFile(s.abs(dir + "/" + e.Name()))
+		raw, err := s.readMeta(dir + "/" + e.Name())
 		if err != nil {
 			return nil, fmt.Errorf("kb: read constraint %s: %w", e.Name(), err)
 		}

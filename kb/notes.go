@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"golang.org/x/text/unicode/norm"
 )
 
 // writeAttempts bounds how often a write that found the note changed
@@ -49,10 +51,20 @@ type NotePage struct {
 	Page
 }
 
-// target resolves a note path of a knowledge base: note_path is relative
-// to the knowledge base's subfolder, must name a ".md" file and may not
-// leave the subfolder (see cleanRel) or pass through a symbolic link.
-func (s *Service) target(kb *KnowledgeBase, arg, notePath string) (string, error) {
+// target resolves a note path of a knowledge base to a vault-relative
+// path as it is on disk: note_path is relative to the knowledge base's
+// subfolder, must name a ".md" file and may not leave the subfolder (see
+// cleanRel). Its folders are taken as they exist on disk, in any letter
+// case or Unicode form (see folder); a symbolic link or a file in the way
+// is invalid_note_path naming it.
+//
+// For a note to create (create), names that do not exist yet must pass
+// core.CheckNewName and are taken in NFC. For an existing note, the note
+// is the one the vault finds for the path (Files.NotePath: the exact path
+// first, else the one note matching it in letter case and Unicode form,
+// as the graph's lowercased IDs do; several are invalid_note_path naming
+// them).
+func (s *Service) target(kb *KnowledgeBase, arg, notePath string, create bool) (string, error) {
 	clean, err := cleanRel(arg, notePath)
 	if err != nil {
 		return "", err
@@ -64,19 +76,52 @@ func (s *Service) target(kb *KnowledgeBase, arg, notePath string) (string, error
 		return "", newError(CodeInvalidNotePath, "%s %q must name a markdown file ending in .md", arg, notePath)
 	}
 	rel := joinRel(kb.Subfolder, clean)
-	if err := s.checkNoSymlink(arg, rel); err != nil {
+	dir, err := s.folder(arg, notePath, dirOf(rel), create)
+	if err != nil {
 		return "", err
+	}
+	rel = joinRel(dir, path.Base(rel))
+	if create {
+		name := norm.NFC.String(path.Base(rel))
+		if err := core.CheckNewName(name); err != nil {
+			return "", newError(CodeInvalidNotePath, "%s %q is not allowed: %s", arg, notePath, nameWhy(err))
+		}
+		rel = joinRel(dir, name)
+	} else if rel, err = s.files.NotePath(rel); err != nil {
+		return "", s.pathRefused(arg, notePath, rel, err)
+	}
+	if info, err := s.fs.Stat(rel); err == nil && info.Mode&fs.ModeSymlink != 0 {
+		return "", newError(CodeInvalidNotePath, "%s %q is not allowed: %q is a symbolic link, which vaultgraph does not follow", arg, notePath, rel)
 	}
 	return rel, nil
 }
 
-// resolve loads a knowledge base and resolves a note path in it.
+// pathRefused maps a Files refusal of a path to invalid_note_path with
+// the vault's reason when it gives one; other failures are fileError's.
+func (s *Service) pathRefused(arg, given, rel string, err error) error {
+	var ipe *core.InvalidPathError
+	if errors.As(err, &ipe) {
+		return newError(CodeInvalidNotePath, "%s %q is not allowed: %s", arg, given, ipe.Why)
+	}
+	return fileError(err, rel)
+}
+
+// dirOf is the folder of a clean vault-relative path ("" at the root).
+func dirOf(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
+}
+
+// resolve loads a knowledge base and resolves the path of an existing
+// note in it.
 func (s *Service) resolve(kbName, arg, notePath string) (*KnowledgeBase, string, error) {
 	kb, err := s.load(kbName)
 	if err != nil {
 		return nil, "", err
 	}
-	rel, err := s.target(kb, arg, notePath)
+	rel, err := s.target(kb, arg, notePath, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -141,15 +186,17 @@ func (s *Service) CreateNote(ctx context.Context, kbName, notePath, content stri
 	}
 	s.meta.RLock()
 	defer s.meta.RUnlock()
-	kb, rel, err := s.resolve(kbName, "note_path", notePath)
+	kb, err := s.load(kbName)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := s.target(kb, "note_path", notePath, true)
 	if err != nil {
 		return nil, err
 	}
 	defer s.locks.lock(rel)()
-	if _, _, err := s.files.ReadFile(rel); err == nil {
-		return nil, noteExists(rel)
-	} else if !errors.Is(err, core.ErrNotFound) {
-		return nil, fileError(err, rel)
+	if err := s.free(rel, "note_path", notePath); err != nil {
+		return nil, err
 	}
 	v, ref, err := s.validate(ctx, kb, rel, content)
 	if err != nil {
@@ -160,7 +207,10 @@ func (s *Service) CreateNote(ctx context.Context, kbName, notePath, content stri
 	}
 	n, err := s.files.CreateFile(ctx, rel, []byte(content))
 	if err != nil {
-		return nil, fileError(err, rel)
+		return nil, s.pathRefused("note_path", notePath, rel, err)
+	}
+	if n != nil && n.Path != "" {
+		rel = n.Path
 	}
 	return &NoteResult{KB: kb, Note: NoteVersion{Path: rel, Content: content, Version: versionOf(n, content)}, Validation: v}, nil
 }
@@ -251,7 +301,7 @@ func (s *Service) MoveNote(ctx context.Context, kbName, originPath, newPath stri
 	if err != nil {
 		return nil, err
 	}
-	to, err := s.target(kb, "new_note_path", newPath)
+	to, err := s.target(kb, "new_note_path", newPath, true)
 	if err != nil {
 		return nil, err
 	}
@@ -260,14 +310,14 @@ func (s *Service) MoveNote(ctx context.Context, kbName, originPath, newPath stri
 	if err != nil {
 		return nil, s.missing(kb, err, from, originPath)
 	}
-	if from == to {
+	// The same path, or the ID form of the note's own path: nothing to
+	// move. Another letter case of the note's own path is a rename.
+	if from == to || strings.Trim(originPath, "/") == strings.Trim(newPath, "/") {
 		return nil, newError(CodeNoteAlreadyExists, "origin_note_path and new_note_path are the same note %q", from)
 	}
-	if !strings.EqualFold(from, to) {
-		if _, _, err := s.files.ReadFile(to); err == nil {
-			return nil, noteExists(to)
-		} else if !errors.Is(err, core.ErrNotFound) {
-			return nil, fileError(err, to)
+	if foldKey(from) != foldKey(to) {
+		if err := s.free(to, "new_note_path", newPath); err != nil {
+			return nil, err
 		}
 	}
 	v, ref, err := s.validate(ctx, kb, to, string(raw))
@@ -279,7 +329,7 @@ func (s *Service) MoveNote(ctx context.Context, kbName, originPath, newPath stri
 	}
 	report, err := s.files.Rename(ctx, from, to)
 	if err != nil {
-		return nil, fileError(err, to)
+		return nil, s.pathRefused("new_note_path", newPath, to, err)
 	}
 	m := &NoteMove{KB: kb, From: from, To: to, Validation: v}
 	if report != nil {
@@ -358,6 +408,22 @@ func (s *Service) missing(kb *KnowledgeBase, err error, rel, given string) error
 		msg += "; list_notes shows the notes of the knowledge base"
 	}
 	return &Error{Code: CodeNoteNotFound, Message: msg}
+}
+
+// free reports whether a note may be created at rel: no note is there,
+// nor at a path that looks the same (letter case, Unicode form), which
+// would be one file on macOS and Windows and one name to a person.
+func (s *Service) free(rel, arg, given string) error {
+	existing, err := s.files.NotePath(rel)
+	if err != nil {
+		return s.pathRefused(arg, given, rel, err)
+	}
+	if _, _, err := s.files.ReadFile(existing); err == nil {
+		return noteExists(existing)
+	} else if !errors.Is(err, core.ErrNotFound) {
+		return fileError(err, existing)
+	}
+	return nil
 }
 
 func noteExists(rel string) *Error {

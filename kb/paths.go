@@ -3,11 +3,11 @@ package kb
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // maxSegment is the longest file or folder name accepted, in bytes.
@@ -70,14 +70,15 @@ func segments(p string) []string {
 // within reports whether the clean path p is dir or lies below it,
 // comparing whole segments case-insensitively ("notesX" is not inside
 // "notes"; "Notes/a" is inside "notes", which on a case-insensitive file
-// system is the same folder). Every path is within the root "".
+// system is the same folder; Unicode forms are one name too). Every path
+// is within the root "".
 func within(p, dir string) bool {
 	ps, ds := segments(p), segments(dir)
 	if len(ds) > len(ps) {
 		return false
 	}
 	for i, d := range ds {
-		if !strings.EqualFold(ps[i], d) {
+		if ps[i] != d && foldKey(ps[i]) != foldKey(d) {
 			return false
 		}
 	}
@@ -91,53 +92,34 @@ func overlaps(a, b string) bool { return within(a, b) || within(b, a) }
 // isNoteName reports whether a file name is a markdown note's.
 func isNoteName(name string) bool { return strings.EqualFold(path.Ext(name), ".md") }
 
-// checkNoSymlink refuses a clean vault-relative path when an existing
-// component of it is a symbolic link (which could lead out of the vault;
-// the vault neither follows nor indexes them).
-func (s *Service) checkNoSymlink(arg, rel string) error {
-	cur := s.root
-	for _, seg := range segments(rel) {
-		cur = filepath.Join(cur, seg)
-		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("kb: stat %s: %w", rel, err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return newError(CodeInvalidNotePath, "%s %q is not allowed: %q is a symbolic link, which vaultgraph does not follow", arg, rel, seg)
-		}
-	}
-	return nil
-}
-
-// checkName refuses a knowledge base name that cannot be one folder name
-// on every common file system.
+// checkName refuses a knowledge base name that cannot be a new folder
+// name: the rule every toolset follows for the names it creates
+// (core.CheckNewName: reserved device names, control and text-direction
+// characters, NUL, < > : " / \ | ? *, leading dots and blanks, trailing
+// blanks and dots, over 255 bytes), and the name of the list cache.
 func checkName(name string) error {
 	bad := func(why string) error {
-		return newError(CodeSchemaValidationFailed, "knowledge base name %q is not allowed: %s", name, why)
+		return newError(CodeSchemaValidationFailed, "knowledge base name %q is not allowed: %s; choose another name", name, why)
 	}
-	switch {
-	case strings.TrimSpace(name) == "":
-		return bad("it is empty")
-	case strings.HasPrefix(name, "."):
-		return bad("it starts with a dot")
-	case strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") || strings.HasPrefix(name, " "):
-		return bad("it starts or ends with a blank, or ends with a dot")
-	case len(name) > maxSegment:
-		return bad("it is longer than 255 bytes")
-	case strings.EqualFold(name, cacheFile):
-		return bad("it is the name of the list cache file")
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
-			return bad(`it may not contain control characters or any of / \ : * ? " < > |`)
+	if err := core.CheckNewName(name); err != nil {
+		var ipe *core.InvalidPathError
+		if errors.As(err, &ipe) {
+			return bad(ipe.Why)
 		}
+		return bad(err.Error())
+	}
+	if strings.EqualFold(name, cacheFile) {
+		return bad("it is the name of the list cache file")
 	}
 	return nil
 }
 
-// lookupName reports whether name could name a knowledge base at all; a
-// name that could not is simply not found (and never touches the disk).
-func lookupName(name string) bool { return checkName(name) == nil }
+// lookupName reports whether name could name an existing knowledge base
+// folder at all (one name, not hidden, not the list cache); a name that
+// could not is simply not found (and never touches the disk). It is
+// lenient: a folder the plugin or a person made is found by its name even
+// when checkName would refuse that name for a new one.
+func lookupName(name string) bool {
+	return name != "" && name != ".." && !strings.HasPrefix(name, ".") &&
+		!strings.ContainsAny(name, "/\\\x00") && !strings.EqualFold(name, cacheFile)
+}

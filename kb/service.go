@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/confine"
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
@@ -48,11 +47,17 @@ type Files interface {
 	// Rename moves a note without replacing one at to, and rewrites the
 	// links of other notes that pointed at it.
 	Rename(ctx context.Context, from, to string) (*core.RenameReport, error)
+	// NotePath returns the path, as it is on disk, of the note rel names:
+	// rel when a note is there, else the one note whose path matches rel
+	// in letter case and Unicode form (clients know the graph's lowercased
+	// IDs), else rel. Several such notes are a *core.InvalidPathError
+	// naming them.
+	NotePath(rel string) (string, error)
 }
 
 // Config says which vault a Service manages.
 type Config struct {
-	// Root is the vault folder; symbolic links in it are resolved once.
+	// Root is the vault folder, opened once (New) and held until Close.
 	Root string
 	// Files reads and writes notes (the vault's writer).
 	Files Files
@@ -69,7 +74,7 @@ type Config struct {
 // use: metadata changes are serialised, and writes of one note are
 // serialised with each other and checked against the note's version.
 type Service struct {
-	root  string
+	fs    *confine.Root // the vault folder; every file operation outside Files goes through it (fsys.go)
 	files Files
 	log   *slog.Logger
 	now   func() time.Time
@@ -83,17 +88,13 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Root == "" || cfg.Files == nil {
 		return nil, errors.New("kb: config: root and files are required")
 	}
-	root, err := filepath.Abs(cfg.Root)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
+	// The root itself may be reached through links (it is where the user
+	// chose to keep the vault); nothing below it is.
+	fsys, err := confine.OpenRoot(cfg.Root)
 	if err != nil {
-		return nil, fmt.Errorf("kb: vault root %s: %w", cfg.Root, err)
+		return nil, fmt.Errorf("kb: vault root %s is not a folder that can be opened: %w", cfg.Root, err)
 	}
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("kb: vault root %s is not a folder", cfg.Root)
-	}
-	s := &Service{root: root, files: cfg.Files, log: cfg.Logger, now: cfg.Now}
+	s := &Service{fs: fsys, files: cfg.Files, log: cfg.Logger, now: cfg.Now}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -103,50 +104,15 @@ func New(cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// abs returns the absolute path of a clean vault-relative path.
-func (s *Service) abs(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }
+// Close releases the Service's handle on the vault folder; the Service
+// must not be used after.
+func (s *Service) Close() error { return s.fs.Close() }
 
 // baseDir is the vault-relative folder holding one folder per knowledge base.
 func baseDir() string { return bridgesDir + "/" + kbDir }
 
 func kbPath(name string, parts ...string) string {
 	return strings.Join(append([]string{baseDir(), name}, parts...), "/")
-}
-
-// checkMetaPath refuses metadata paths that pass through a symbolic link:
-// they could lead out of the vault.
-func (s *Service) checkMetaPath(rel string) error {
-	cur := s.root
-	for _, seg := range segments(rel) {
-		cur = filepath.Join(cur, seg)
-		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("kb: stat %s: %w", rel, err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("kb: %s: %q is a symbolic link; knowledge base metadata is not read or written through links", rel, seg)
-		}
-	}
-	return nil
-}
-
-// readMeta reads a metadata file; a missing file wraps fs.ErrNotExist.
-func (s *Service) readMeta(rel string) ([]byte, error) {
-	if err := s.checkMetaPath(rel); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(s.abs(rel))
-}
-
-// writeMeta writes a metadata file atomically.
-func (s *Service) writeMeta(rel string, data []byte) error {
-	if err := s.checkMetaPath(rel); err != nil {
-		return err
-	}
-	return writeAtomic(s.abs(rel), data)
 }
 
 // load returns the knowledge base called name: knowledge_base_not_found
@@ -159,7 +125,10 @@ func (s *Service) load(name string) (*KnowledgeBase, error) {
 	}
 	raw, err := s.readMeta(kbPath(name, metaFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, notFound
+		if name = s.folderLike(name); name == "" {
+			return nil, notFound
+		}
+		raw, err = s.readMeta(kbPath(name, metaFile))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("kb: read knowledge base %s: %w", name, err)
@@ -171,14 +140,31 @@ func (s *Service) load(name string) (*KnowledgeBase, error) {
 	return kb, nil
 }
 
+// folderLike returns the name of the one knowledge base whose name equals
+// name in another letter case or Unicode form (a client may send "é"
+// decomposed, or lowercase a name); "" when there is none, or several.
+func (s *Service) folderLike(name string) string {
+	entries, err := s.fs.ReadDir(baseDir())
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range entries {
+		if e.IsDir() && lookupName(e.Name()) && foldKey(e.Name()) == foldKey(name) && s.exists(kbPath(e.Name(), metaFile)) {
+			if found != "" {
+				return ""
+			}
+			found = e.Name()
+		}
+	}
+	return found
+}
+
 // scan returns every readable knowledge base, by name. Folders without a
 // meta.md, and meta.md files that cannot be read, are skipped (and the
 // latter logged), as the plugin does.
 func (s *Service) scan(ctx context.Context) ([]*KnowledgeBase, []string, error) {
-	if err := s.checkMetaPath(baseDir()); err != nil {
-		return nil, nil, err
-	}
-	entries, err := os.ReadDir(s.abs(baseDir()))
+	entries, err := s.fs.ReadDir(baseDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -191,7 +177,7 @@ func (s *Service) scan(ctx context.Context) ([]*KnowledgeBase, []string, error) 
 		if !e.IsDir() || !lookupName(e.Name()) {
 			continue
 		}
-		if _, err := os.Lstat(s.abs(kbPath(e.Name(), metaFile))); err != nil {
+		if !s.exists(kbPath(e.Name(), metaFile)) {
 			continue
 		}
 		folders = append(folders, e.Name())

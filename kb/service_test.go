@@ -2,6 +2,7 @@ package kb_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -327,9 +328,9 @@ func TestNoteErrors(t *testing.T) {
 	wantCode(t, err, kb.CodeInvalidNotePath)
 	_, err = e.svc.CreateNote(ctx, "nope", "a.md", "x")
 	wantCode(t, err, kb.CodeKnowledgeBaseNotFound)
-	_, _, err = e.svc.ListNotes(ctx, "k", "../outside")
+	_, err = e.svc.ListNotes(ctx, "k", "../outside", 0, 0)
 	wantCode(t, err, kb.CodeInvalidNotePath)
-	_, _, err = e.svc.ListNotes(ctx, "k", "link")
+	_, err = e.svc.ListNotes(ctx, "k", "link", 0, 0)
 	wantCode(t, err, kb.CodeInvalidNotePath)
 	if got, _ := e.read(t, "outside/secret.md"); got != "secret" {
 		t.Fatal("a refused path was written")
@@ -342,17 +343,80 @@ func TestListNotes(t *testing.T) {
 		"notesX/no.md": "", "other.md": "",
 	})
 	addKB(t, e, "k", "notes")
-	k, paths, err := e.svc.ListNotes(t.Context(), "k", "")
-	if err != nil || k.Name != "k" || strings.Join(paths, ",") != "notes/a/c.MD,notes/b.md" {
-		t.Fatalf("paths = %v, %v", paths, err)
+	l, err := e.svc.ListNotes(t.Context(), "k", "", 0, 0)
+	if err != nil || l.KB.Name != "k" || strings.Join(l.Paths, ",") != "notes/a/c.MD,notes/b.md" || l.Total != 2 || l.HasMore {
+		t.Fatalf("list = %+v, %v", l, err)
 	}
-	_, paths, err = e.svc.ListNotes(t.Context(), "k", "a/")
-	if err != nil || strings.Join(paths, ",") != "notes/a/c.MD" {
-		t.Fatalf("filtered = %v, %v", paths, err)
+	l, err = e.svc.ListNotes(t.Context(), "k", "a/", 0, 0)
+	if err != nil || strings.Join(l.Paths, ",") != "notes/a/c.MD" {
+		t.Fatalf("filtered = %+v, %v", l, err)
 	}
-	_, paths, err = e.svc.ListNotes(t.Context(), "k", "missing")
-	if err != nil || paths == nil || len(paths) != 0 {
-		t.Fatalf("missing folder = %#v, %v", paths, err)
+	l, err = e.svc.ListNotes(t.Context(), "k", "missing", 0, 0)
+	if err != nil || l.Paths == nil || len(l.Paths) != 0 {
+		t.Fatalf("missing folder = %#v, %v", l, err)
+	}
+}
+
+func TestListNotesPages(t *testing.T) {
+	files := map[string]string{}
+	for i := range 7 {
+		files[fmt.Sprintf("notes/n%d.md", i)] = ""
+	}
+	e := newEnv(t, files)
+	addKB(t, e, "k", "notes")
+	var got []string
+	for offset, calls := 0, 0; ; calls++ {
+		l, err := e.svc.ListNotes(t.Context(), "k", "", offset, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Offset != offset || l.Total != 7 || l.NextOffset != offset+len(l.Paths) || l.Remaining != 7-l.NextOffset || l.HasMore != (l.NextOffset < 7) {
+			t.Fatalf("page at %d = %+v", offset, l)
+		}
+		got = append(got, l.Paths...)
+		if !l.HasMore {
+			if calls != 2 {
+				t.Fatalf("%d pages, want 3", calls+1)
+			}
+			break
+		}
+		offset = l.NextOffset
+	}
+	if strings.Join(got, ",") != "notes/n0.md,notes/n1.md,notes/n2.md,notes/n3.md,notes/n4.md,notes/n5.md,notes/n6.md" {
+		t.Fatalf("pages = %v", got)
+	}
+	l, err := e.svc.ListNotes(t.Context(), "k", "", 100, 3)
+	if err != nil || len(l.Paths) != 0 || l.Offset != 7 || l.HasMore {
+		t.Fatalf("past the end = %+v, %v", l, err)
+	}
+	l, err = e.svc.ListNotes(t.Context(), "k", "", 0, 0)
+	if err != nil || len(l.Paths) != 7 {
+		t.Fatalf("default limit = %+v, %v", l, err)
+	}
+}
+
+// A subfolder filter written vault-relative (it starts with the KB's
+// subfolder) is answered with what to pass instead (issue 22), unless
+// such a folder exists inside the KB.
+func TestListNotesSaysWhatToPassForAVaultRelativeFilter(t *testing.T) {
+	e := newEnv(t, map[string]string{"research/ai/papers/a.md": "", "research/ai/b.md": ""})
+	addKB(t, e, "k", "research/ai")
+	_, err := e.svc.ListNotes(t.Context(), "k", "research/ai/papers", 0, 0)
+	if ke := wantCode(t, err, kb.CodeInvalidNotePath); !strings.Contains(ke.Message, `pass "papers"`) {
+		t.Fatalf("message = %s", ke.Message)
+	}
+	_, err = e.svc.ListNotes(t.Context(), "k", "research/ai", 0, 0)
+	if ke := wantCode(t, err, kb.CodeInvalidNotePath); !strings.Contains(ke.Message, "leave it out") {
+		t.Fatalf("message = %s", ke.Message)
+	}
+	l, err := e.svc.ListNotes(t.Context(), "k", "papers", 0, 0)
+	if err != nil || strings.Join(l.Paths, ",") != "research/ai/papers/a.md" {
+		t.Fatalf("kb-relative = %+v, %v", l, err)
+	}
+	writeFile(t, filepath.Join(e.root, "research/ai/research/ai/x.md"), "")
+	l, err = e.svc.ListNotes(t.Context(), "k", "research/ai", 0, 0)
+	if err != nil || strings.Join(l.Paths, ",") != "research/ai/research/ai/x.md" {
+		t.Fatalf("a real inner folder of that name = %+v, %v", l, err)
 	}
 }
 

@@ -202,5 +202,5 @@ func (m *Mirror) existingNoteCase(rel string) (string, error) {
 	}
 	sorted := append([]string(nil), group...)
 	sort.Strings(sorted)
-	return "", fmt.Errorf("vault: note %q: %w: several notes match it in letter case: %s; give the exact path", rel, core.ErrInvalidPath, strings.Join(sorted, ", "))
+	return "", &core.InvalidPathError{Name: rel, Why: "several notes match it in letter case or Unicode form: " + strings.Join(sorted, ", ") + "; give the exact path"}
 }

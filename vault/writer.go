@@ -390,6 +390,23 @@ func (w *Writer) ReadFile(rel string) ([]byte, string, error) {
 	return raw, hashOf(raw), nil
 }
 
+// NotePath returns the path, as it is on disk, of the note the
+// vault-relative path rel names: rel (cleaned) when a note is there, else
+// the one note whose path matches it in letter case and Unicode form (the
+// rule of WriteFile, DeleteFile, Rename and ReadFile), else rel. Several
+// such notes are a *core.InvalidPathError naming them.
+func (w *Writer) NotePath(rel string) (string, error) {
+	rel, err := w.m.cleanNotePath(rel)
+	if err != nil {
+		return "", err
+	}
+	if err := w.lock(); err != nil {
+		return "", err
+	}
+	defer w.unlock()
+	return w.m.existingNoteCase(rel)
+}
+
 // Delete removes the note with this ID, file and node; false when there
 // is no such note (core.NoteWriter; delete_node answers {deleted: false}).
 func (w *Writer) Delete(ctx context.Context, id string) (bool, error) {

@@ -39,6 +39,7 @@ type app struct {
 	mirror   *vault.Mirror   // the primary project's
 	others   []*vault.Mirror // the other projects', in configuration order
 	graph    *core.GraphService
+	kb       *kb.Service // knowledge bases of the primary project's vault
 	primary  core.Project
 	projects *core.ProjectCatalog
 	search   search             // semantic search of the primary project; zero without an embedding provider
@@ -160,6 +161,11 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		}
 	}
 	a.projects = core.NewProjectCatalog(store, projects)
+	a.kb, err = kb.New(kb.Config{Root: a.mirror.Root(), Files: a.mirror.Writer(), Logger: logger})
+	if err != nil {
+		_ = store.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("knowledge bases in %s: %w", a.mirror.Root(), err)
+	}
 	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(), sem.graphOptions()...)
 	return a, nil
 }
@@ -227,11 +233,7 @@ func (a *app) syncVault(ctx context.Context) error {
 // first sync: the vault's writer refuses writes until then.
 func (a *app) tools() ([]tools.Tool, error) {
 	all := graph.Tools(graph.NewDeps(a.graph, a.logger))
-	kbSvc, err := kb.New(kb.Config{Root: a.mirror.Root(), Files: a.mirror.Writer(), Logger: a.logger})
-	if err != nil {
-		return nil, fmt.Errorf("knowledge bases in %s: %w", a.mirror.Root(), err)
-	}
-	all = append(all, kbtools.Tools(kbtools.NewDeps(kbSvc, a.logger))...)
+	all = append(all, kbtools.Tools(kbtools.NewDeps(a.kb, a.logger))...)
 	docs, err := a.documentTools()
 	if err != nil {
 		return nil, err
@@ -272,8 +274,11 @@ func (a *app) memoryService() *memory.Service {
 	return a.memories
 }
 
-// close releases the store.
+// close releases the store and the knowledge bases' handle on the vault.
 func (a *app) close(ctx context.Context) {
+	if err := a.kb.Close(); err != nil {
+		a.logger.Warn("closing the knowledge bases' vault handle", "err", err)
+	}
 	if err := a.store.Close(context.WithoutCancel(ctx)); err != nil {
 		a.logger.Warn("closing the store", "err", err)
 	}

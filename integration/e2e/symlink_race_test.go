@@ -24,11 +24,14 @@ const outsideCanary = "CANARY-outside-the-vault"
 
 // TestSymlinkSwapsNeverLeakOrEscape swaps, at full speed, a folder of the
 // vault for a symbolic link to a folder outside it and a note for a link
-// to an outside file, while three clients of one "serve --http" call every
-// tool of the graph and kb toolsets that takes a path: writes (create,
-// update, append, move, delete) and reads (read_note, validate_note,
-// get_node, list_notes). Not one file may appear outside the vault, and
-// not one answer may carry the outside file's content.
+// to an outside file, a knowledge base's folder_constraints folder and a
+// folder outside every knowledge base for links too, while three clients
+// of one "serve --http" call every tool of the graph and kb toolsets that
+// takes a path: writes (create, update, append, move, delete; knowledge
+// bases and constraints, which create folders and metadata) and reads
+// (read_note, validate_note, get_node, list_notes). Not one file may
+// appear outside the vault, and not one answer may carry the outside
+// file's content.
 func TestSymlinkSwapsNeverLeakOrEscape(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
@@ -46,9 +49,44 @@ func TestSymlinkSwapsNeverLeakOrEscape(t *testing.T) {
 	writeFile(t, vault, "Home.md", "home")
 	st := embeddedStore(t)
 	h := startHTTP(t, st, vault, "127.0.0.1:0")
-	callKB := func(c *client.Client) {
-		callTool(t, c, "add_knowledge_base", map[string]any{"name": "inbox", "description": "swapped", "subfolder": "inbox"})
+	outsideMeta := filepath.Join(t.TempDir(), "meta")
+	outsideFree := filepath.Join(t.TempDir(), "free")
+	for _, d := range []string{outsideMeta, outsideFree} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
+	writeFile(t, vault, "free/keep.md", "a folder in no knowledge base")
+	callKB := func(c *client.Client) {
+		r := callTool(t, c, "add_knowledge_base", map[string]any{"name": "inbox", "description": "swapped", "subfolder": "inbox", "organization_rules": "none"})
+		if r.isError {
+			t.Fatalf("add_knowledge_base: %s", r.text)
+		}
+		r = callTool(t, c, "add_knowledge_base_folder_constraint", map[string]any{"kb_name": "inbox", "subfolder": "inbox", "rules": map[string]any{"filename": map[string]any{"pattern": "md$"}}})
+		if r.isError {
+			t.Fatalf("add_knowledge_base_folder_constraint: %s", r.text)
+		}
+	}
+	// swapDir swaps dir for a link to target and back; when a tool made
+	// the folder again while it was missing (inside the vault: fine), that
+	// one is dropped so that the real one can come back.
+	swapDir := func(dir, target string) {
+		_ = os.Rename(dir, dir+".real")
+		_ = os.Symlink(target, dir)
+		runtime.Gosched()
+		_ = os.Remove(dir)
+		if os.Rename(dir+".real", dir) != nil {
+			_ = os.RemoveAll(dir)
+			_ = os.Rename(dir+".real", dir)
+		}
+	}
+
+	clients := make([]*client.Client, 3)
+	for i := range clients {
+		clients[i] = httpClient(t, h.url(), rwToken)
+		initialize(t, clients[i])
+	}
+	callKB(clients[0])
 
 	var stop atomic.Bool
 	var swaps atomic.Int64
@@ -61,22 +99,15 @@ func TestSymlinkSwapsNeverLeakOrEscape(t *testing.T) {
 			runtime.Gosched()
 			_ = os.Remove(note)
 			_ = os.Rename(note+".real", note)
-			_ = os.Rename(dir, dir+".real")
-			_ = os.Symlink(outside, dir)
-			runtime.Gosched()
-			_ = os.Remove(dir)
-			_ = os.Rename(dir+".real", dir)
+			swapDir(dir, outside)
+			swapDir(filepath.Join(vault, ".llm_bridges", "knowledge_base", "inbox", "folder_constraints"), outsideMeta)
+			swapDir(filepath.Join(vault, "free"), outsideFree)
 			swaps.Add(1)
 		}
 	})
 
 	var calls, leaks atomic.Int64
-	for i := range 3 {
-		c := httpClient(t, h.url(), rwToken)
-		initialize(t, c)
-		if i == 0 {
-			callKB(c)
-		}
+	for i, c := range clients {
 		wg.Go(func() {
 			deadline := time.Now().Add(duration)
 			for n := 0; time.Now().Before(deadline); n++ {
@@ -95,6 +126,13 @@ func TestSymlinkSwapsNeverLeakOrEscape(t *testing.T) {
 					{"append_note", map[string]any{"knowledge_base_name": "inbox", "note_path": "n.md", "note_content": "more"}},
 					{"move_note", map[string]any{"knowledge_base_name": "inbox", "origin_note_path": name + ".md", "new_note_path": "deep/" + name + ".md"}},
 					{"list_notes", map[string]any{"knowledge_base_name": "inbox"}},
+					{"list_notes", map[string]any{"knowledge_base_name": "inbox", "subfolder": "deep"}},
+					{"update_note", map[string]any{"knowledge_base_name": "inbox", "note_path": "n.md", "note_content": "rewritten"}},
+					{"delete_note", map[string]any{"knowledge_base_name": "inbox", "note_path": "deep/" + name + ".md"}},
+					{"add_knowledge_base_folder_constraint", map[string]any{"kb_name": "inbox", "subfolder": "inbox/deep", "rules": map[string]any{"filename": map[string]any{"pattern": "md$"}}}},
+					{"update_knowledge_base", map[string]any{"name": "inbox", "subfolder": "inbox/" + name}},
+					{"update_knowledge_base", map[string]any{"name": "inbox", "subfolder": "inbox"}},
+					{"add_knowledge_base", map[string]any{"name": "free-" + name, "description": "d", "subfolder": "free/" + name, "organization_rules": "none"}},
 					{"delete_node", map[string]any{"id": "inbox/" + strings.ToLower(name) + ".md"}},
 				} {
 					r, err := tryCall(t, c, call.tool, call.args)
@@ -120,6 +158,14 @@ func TestSymlinkSwapsNeverLeakOrEscape(t *testing.T) {
 		}
 		return nil
 	})
+	for _, d := range []string{outsideMeta, outsideFree} {
+		_ = filepath.Walk(d, func(p string, info os.FileInfo, err error) error {
+			if err == nil && p != d {
+				escaped = append(escaped, p)
+			}
+			return nil
+		})
+	}
 	for _, f := range []string{"n.md", "deep/n.md"} {
 		if got := readFile(t, outside, f); got != outsideCanary {
 			t.Errorf("the outside file %s was written: %q", f, got)

@@ -68,6 +68,7 @@ func toolFixture(f *testing.F) (ts []tools.Tool, outside string) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(func() { _ = kbSvc.Close() })
 	return append(ts, kbtools.Tools(kbtools.NewDeps(kbSvc, logger))...), outside
 }
 

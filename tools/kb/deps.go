@@ -23,7 +23,7 @@ type Notes interface {
 	MoveNote(ctx context.Context, kbName, originPath, newPath string) (*kbase.NoteMove, error)
 	DeleteNote(ctx context.Context, kbName, notePath string) (*kbase.KnowledgeBase, string, error)
 	ReadNote(ctx context.Context, kbName, notePath string, offset, limit int) (*kbase.NotePage, error)
-	ListNotes(ctx context.Context, kbName, subfolder string) (*kbase.KnowledgeBase, []string, error)
+	ListNotes(ctx context.Context, kbName, subfolder string, offset, limit int) (*kbase.NoteList, error)
 	ValidateNote(ctx context.Context, kbName, notePath string) (*kbase.NoteResult, error)
 }
 

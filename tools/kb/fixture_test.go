@@ -54,6 +54,7 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = svc.Close() })
 	all := kb.Tools(kb.NewDeps(svc, quietLogger()))
 	all = append(all, graph.Tools(graph.NewDeps(core.NewGraphService(project, store, mirror.Writer()), quietLogger()))...)
 	return &fixture{root: root, store: store, client: connect(t, all)}

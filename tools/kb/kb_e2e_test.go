@@ -121,11 +121,11 @@ func TestEveryToolOverMCP(t *testing.T) {
 	}
 
 	got := ok(t, c, "list_notes", `{"knowledge_base_name":"ai-research"}`, nil)
-	if got != `{"knowledge_base":{"name":"ai-research","subfolder":"research/ai"},"notes":[{"path":"research/ai/concepts/attention.md"},{"path":"research/ai/concepts/basics/backpropagation.md"},{"path":"research/ai/papers/2025-12-10-transformers.md"}]}` {
+	if got != `{"knowledge_base":{"name":"ai-research","subfolder":"research/ai"},"notes":[{"path":"research/ai/concepts/attention.md"},{"path":"research/ai/concepts/basics/backpropagation.md"},{"path":"research/ai/papers/2025-12-10-transformers.md"}],"offset":0,"next_offset":3,"has_more":false,"remaining_notes":0,"total_notes":3}` {
 		t.Fatalf("list_notes: %s", got)
 	}
 	got = ok(t, c, "list_notes", `{"knowledge_base_name":"ai-research","subfolder":"concepts/basics"}`, nil)
-	if got != `{"knowledge_base":{"name":"ai-research","subfolder":"research/ai"},"notes":[{"path":"research/ai/concepts/basics/backpropagation.md"}]}` {
+	if got != `{"knowledge_base":{"name":"ai-research","subfolder":"research/ai"},"notes":[{"path":"research/ai/concepts/basics/backpropagation.md"}],"offset":0,"next_offset":1,"has_more":false,"remaining_notes":0,"total_notes":1}` {
 		t.Fatalf("list_notes filtered: %s", got)
 	}
 
@@ -259,9 +259,9 @@ func (failingNotes) ReadNote(context.Context, string, string, int, int) (*kbase.
 	return nil, fmt.Errorf("kb: read: %w", errDisk)
 }
 
-func (failingNotes) ListNotes(ctx context.Context, _, _ string) (*kbase.KnowledgeBase, []string, error) {
+func (failingNotes) ListNotes(ctx context.Context, _, _ string, _, _ int) (*kbase.NoteList, error) {
 	<-ctx.Done()
-	return nil, nil, ctx.Err()
+	return nil, ctx.Err()
 }
 
 func TestProviderErrorsHideTheCauseAndLogItOnce(t *testing.T) {

@@ -7,8 +7,8 @@ import kbase "github.com/vaultgraph/vaultgraph/kb"
 // KnowledgeBase object is sent (a superset of the fields its YAML shape
 // lists). Note paths in answers are vault-relative, as in the spec's
 // examples. Additions to the spec's shapes: "version" on notes (the
-// content hash update_note's expected_version compares with) and
-// move_note's "links_updated".
+// content hash update_note's expected_version compares with),
+// move_note's "links_updated" and list_notes' paging fields.
 
 // KnowledgeBaseRef is the partial knowledge base of delete_note and
 // list_notes.
@@ -110,10 +110,17 @@ type NotePageResponse struct {
 	Version        string `json:"version"`
 }
 
-// ListNotesResponse is list_notes' answer.
+// ListNotesResponse is list_notes' answer: the spec's knowledge_base and
+// notes, and where this page lies among all the notes listed (offsets
+// count notes in path order, as read_note's count characters).
 type ListNotesResponse struct {
-	KnowledgeBase KnowledgeBaseRef `json:"knowledge_base"`
-	Notes         []NotePath       `json:"notes"`
+	KnowledgeBase  KnowledgeBaseRef `json:"knowledge_base"`
+	Notes          []NotePath       `json:"notes"`
+	Offset         int              `json:"offset"`
+	NextOffset     int              `json:"next_offset"`
+	HasMore        bool             `json:"has_more"`
+	RemainingNotes int              `json:"remaining_notes"`
+	TotalNotes     int              `json:"total_notes"`
 }
 
 // NotePath is one entry of list_notes.
