@@ -63,3 +63,18 @@ func (e *ArgumentError) Is(target error) bool { return target == ErrInvalidArgum
 func InvalidArgument(format string, args ...any) error {
 	return &ArgumentError{Msg: fmt.Sprintf(format, args...)}
 }
+
+// ConstraintError is a write refused by rules the vault's owner set for
+// that place (a knowledge base's folder constraint): Msg says which rules
+// and what to change, for the caller as it stands; Issues lists each
+// problem (JSON-ready values, shown to the caller as they are). It
+// matches ErrInvalidArgument under errors.Is.
+type ConstraintError struct {
+	Msg    string
+	Issues any
+}
+
+func (e *ConstraintError) Error() string { return e.Msg }
+
+// Is makes errors.Is(err, ErrInvalidArgument) hold.
+func (e *ConstraintError) Is(target error) bool { return target == ErrInvalidArgument }

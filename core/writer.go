@@ -38,3 +38,12 @@ type NoteWriter interface {
 	// Delete removes the note's file and node; false when it did not exist.
 	Delete(ctx context.Context, id string) (bool, error)
 }
+
+// NoteCheck vets a note a NoteWriter is about to write: path is where the
+// file will be (vault-relative, as on disk, after any rename) and content
+// its whole new bytes. An error stops the write, and nothing is written;
+// the writer returns the error as it is (a *ConstraintError when the note
+// breaks rules the vault's owner set). The knowledge base service
+// provides one, so that the graph tools cannot write past a knowledge
+// base's folder constraints.
+type NoteCheck func(ctx context.Context, path string, content []byte) error

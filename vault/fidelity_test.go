@@ -92,8 +92,8 @@ func TestDirectoryArgumentsAreCleanedAndChecked(t *testing.T) {
 		"a/nul.txt":      "Windows reserves it",
 		"trailing.":      "ends with a blank or a dot",
 		"a\u202eb":       "text-direction",
-		"Home.md":        `"Home.md" is a file, not a folder`,
-		"Home.md/deeper": `"Home.md" is a file, not a folder`,
+		"Home.md":        `"Home.md" is not allowed: it is a file, not a folder`,
+		"Home.md/deeper": `"Home.md" is not allowed: it is a file, not a folder`,
 		"ab:c":           `one of < > : " / \ | ? *`,
 	} {
 		_, err := w.Create(t.Context(), core.NewNote{Title: "t2", Directory: dir, Content: "x"})
@@ -102,7 +102,7 @@ func TestDirectoryArgumentsAreCleanedAndChecked(t *testing.T) {
 	}
 	_, err = w.CreateFile(t.Context(), "Home.md/x.md", []byte("x"))
 	require.ErrorIs(t, err, core.ErrInvalidPath)
-	assert.Contains(t, err.Error(), `"Home.md" is a file, not a folder`)
+	assert.Contains(t, err.Error(), `"Home.md" is not allowed: it is a file, not a folder`)
 	_, err = w.CreateFile(t.Context(), "LPT1.md", []byte("x"))
 	require.ErrorIs(t, err, core.ErrInvalidPath)
 	_, err = os.Stat(filepath.Join(root, "CON"))

@@ -43,9 +43,9 @@ func fileError(op, rel string, err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &bad) && errors.Is(err, confine.ErrSymlink):
-		return fmt.Errorf("vault: %s %s: %w: %q is a symbolic link, which vaultgraph does not follow", op, rel, core.ErrInvalidPath, bad.Path)
+		return fmt.Errorf("vault: %s %s: %w", op, rel, &core.InvalidPathError{Name: bad.Path, Why: "it is a symbolic link, which vaultgraph does not follow"})
 	case errors.As(err, &bad):
-		return fmt.Errorf("vault: %s %s: %w: %q is a file, not a folder", op, rel, core.ErrInvalidPath, bad.Path)
+		return fmt.Errorf("vault: %s %s: %w", op, rel, &core.InvalidPathError{Name: bad.Path, Why: "it is a file, not a folder"})
 	case errors.Is(err, confine.ErrInvalidPath):
 		return fmt.Errorf("vault: %s %s: %w", op, rel, core.ErrInvalidPath)
 	case errors.Is(err, fs.ErrExist):

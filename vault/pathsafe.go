@@ -162,16 +162,16 @@ func (m *Mirror) existingDirCase(dir string) (string, error) {
 		}
 		switch {
 		case exact != nil && exact.Type()&fs.ModeSymlink != 0:
-			return "", fmt.Errorf("vault: folder %q: %w: %q is a symbolic link, which vaultgraph does not follow", dir, core.ErrInvalidPath, joinPath(out, seg))
+			return "", fmt.Errorf("vault: folder %q: %w", dir, &core.InvalidPathError{Name: joinPath(out, seg), Why: "it is a symbolic link, which vaultgraph does not follow"})
 		case exact != nil && !exact.IsDir():
-			return "", fmt.Errorf("vault: folder %q: %w: %q is a file, not a folder", dir, core.ErrInvalidPath, joinPath(out, seg))
+			return "", fmt.Errorf("vault: folder %q: %w", dir, &core.InvalidPathError{Name: joinPath(out, seg), Why: "it is a file, not a folder"})
 		case exact != nil:
 			out = joinPath(out, seg)
 		case len(similar) == 1:
 			out = joinPath(out, similar[0])
 		case len(similar) > 1:
 			sort.Strings(similar)
-			return "", fmt.Errorf("vault: folder %q: %w: several folders match %q in letter case: %s; give the exact name", dir, core.ErrInvalidPath, seg, strings.Join(similar, ", "))
+			return "", fmt.Errorf("vault: folder %q: %w", dir, &core.InvalidPathError{Name: joinPath(out, seg), Why: "several folders match it in letter case: " + strings.Join(similar, ", ") + "; give the exact name"})
 		default:
 			missing = true
 			seg = core.NormalizeName(seg)

@@ -43,13 +43,24 @@ import (
 // file names derived from titles) and offers path-based calls for
 // toolsets that address notes by path (CreateFile, WriteFile, DeleteFile,
 // Rename, ReadFile). It is safe for concurrent use.
-type Writer struct{ m *Mirror }
+type Writer struct {
+	m     *Mirror
+	check core.NoteCheck // run by Create and Update before they write; nil: none
+}
 
 var _ core.NoteWriter = (*Writer)(nil)
 
 // Writer returns the Mirror's writer. Writes wait for the first Sync to
 // finish and fail before it has started.
 func (m *Mirror) Writer() *Writer { return &Writer{m: m} }
+
+// WithCheck returns a writer whose core.NoteWriter calls (Create, Update)
+// run check on the note's final path and bytes before they write
+// anything, and write nothing when it fails; the path-based calls
+// (CreateFile, WriteFile, Rename...) do not run it: their callers (the
+// knowledge base service) check what they write themselves. The check
+// runs under the Mirror's lock and must not call the Writer.
+func (w *Writer) WithCheck(check core.NoteCheck) *Writer { return &Writer{m: w.m, check: check} }
 
 var errNotLoaded = errors.New("vault: the vault is not loaded yet (Sync has not run)")
 
@@ -161,6 +172,11 @@ func (w *Writer) Create(ctx context.Context, n core.NewNote) (*core.Note, error)
 		}
 		if w.m.takenBy(rel) != nil {
 			return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+		}
+	}
+	if w.check != nil {
+		if err := w.check(ctx, rel, data); err != nil {
+			return nil, err
 		}
 	}
 	return w.createLocked(ctx, rel, data)
@@ -302,7 +318,14 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 		if u.Content != nil {
 			data = replaceBody(raw, *u.Content)
 		}
-		return editFrontmatter(data, set, remove), nil
+		data = editFrontmatter(data, set, remove)
+		if w.check != nil {
+			// On the bytes about to be written, where they will end up.
+			if err := w.check(ctx, to, data); err != nil {
+				return nil, err
+			}
+		}
+		return data, nil
 	})
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -369,4 +370,47 @@ func TestEditFrontmatter(t *testing.T) {
 			assert.Equal(t, tc.want, string(editFrontmatter([]byte(tc.in), tc.set, tc.remove)))
 		})
 	}
+}
+
+// WithCheck runs the check on the final path and bytes of Create and
+// Update (the graph tools' writes), before anything is written; the
+// path-based calls do not run it.
+func TestWithCheckSeesTheFinalNoteAndStopsTheWrite(t *testing.T) {
+	root, w, _ := syncedWriter(t, map[string]string{"Projects/a.md": "---\nk: v\n---\nbody"})
+	type seen struct{ path, content string }
+	var calls []seen
+	refuse := false
+	errNo := &core.ConstraintError{Msg: "no"}
+	cw := w.WithCheck(func(_ context.Context, p string, c []byte) error {
+		calls = append(calls, seen{p, string(c)})
+		if refuse {
+			return errNo
+		}
+		return nil
+	})
+	_, err := cw.Create(t.Context(), core.NewNote{Title: "New Note", Directory: "projects", Tags: []string{"t"}, Content: "x"})
+	require.NoError(t, err)
+	require.Len(t, calls, 1)
+	assert.Equal(t, "Projects/new-note.md", calls[0].path, "the folder as on disk, the file name from the title")
+	got, _ := os.ReadFile(filepath.Join(root, "Projects", "new-note.md"))
+	assert.Equal(t, string(got), calls[0].content, "the bytes written")
+
+	title := "Renamed"
+	body := "new body"
+	refuse = true
+	_, _, err = cw.Update(t.Context(), "projects/a.md", core.NoteUpdate{Title: &title, Content: &body})
+	require.ErrorIs(t, err, errNo)
+	assert.Equal(t, seen{"Projects/renamed.md", "---\nk: v\ntitle: Renamed\n---\nnew body"}, calls[1], "the destination of the rename, the whole new bytes")
+	got, _ = os.ReadFile(filepath.Join(root, "Projects", "a.md"))
+	assert.Equal(t, "---\nk: v\n---\nbody", string(got), "nothing written")
+	_, err = os.Stat(filepath.Join(root, "Projects", "renamed.md"))
+	assert.True(t, os.IsNotExist(err), "nothing renamed")
+
+	_, err = cw.Create(t.Context(), core.NewNote{Title: "Other", Content: "x"})
+	require.ErrorIs(t, err, errNo)
+	_, err = os.Stat(filepath.Join(root, "Other.md"))
+	assert.True(t, os.IsNotExist(err))
+	_, err = cw.CreateFile(t.Context(), "free.md", []byte("x"))
+	require.NoError(t, err, "path-based calls are the kb service's, which checks itself")
+	assert.Len(t, calls, 3)
 }

@@ -166,7 +166,9 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("knowledge bases in %s: %w", a.mirror.Root(), err)
 	}
-	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer(), sem.graphOptions()...)
+	// The graph tools' writes inside a knowledge base's folder pass its
+	// folder constraints, as the kb tools' do.
+	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer().WithCheck(a.kb.CheckNoteWrite), sem.graphOptions()...)
 	return a, nil
 }
 

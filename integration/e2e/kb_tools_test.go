@@ -94,8 +94,35 @@ func TestKnowledgeBaseTools(t *testing.T) {
 			t.Errorf("file after update_note: %q", disk)
 		}
 
-		wantText(t, c, `{"knowledge_base":{"name":"research","subfolder":"research"},"notes":[{"path":"research/papers/attention.md"}]}`,
+		wantText(t, c, `{"knowledge_base":{"name":"research","subfolder":"research"},"notes":[{"path":"research/papers/attention.md"}],"offset":0,"next_offset":1,"has_more":false,"remaining_notes":0,"total_notes":1}`,
 			"list_notes", map[string]any{"knowledge_base_name": "research"})
+
+		// Paths in another letter case (the graph's ID form) are the notes
+		// and folders on disk; answers give the path on disk.
+		var big struct{ Note struct{ Path string } }
+		callTool(t, c, "create_note", map[string]any{
+			"knowledge_base_name": "research", "note_path": "PAPERS/Big.md", "note_content": "# Big\n",
+		}).decode(t, &big)
+		var bigRead struct{ Note struct{ Path string } }
+		callTool(t, c, "read_note", map[string]any{"knowledge_base_name": "research", "note_path": "papers/big.md"}).decode(t, &bigRead)
+		if big.Note.Path != "research/papers/Big.md" || bigRead.Note.Path != "research/papers/Big.md" {
+			t.Errorf("paths in another letter case: created %q, read %q", big.Note.Path, bigRead.Note.Path)
+		}
+
+		// The graph tools' writes inside the knowledge base pass its
+		// folder constraints too.
+		if r := callTool(t, c, "add_knowledge_base_folder_constraint", map[string]any{
+			"kb_name": "research", "subfolder": "research/papers", "rules": map[string]any{"content": map[string]any{"required_sections": []string{"Summary"}}},
+		}); r.isError {
+			t.Fatalf("add_knowledge_base_folder_constraint: %s", r.text)
+		}
+		wantCode(t, c, "INVALID_PARAMS", "create_node", map[string]any{"title": "No summary", "directory": "research/papers", "content": "none"})
+		if fileExists(vault, "research/papers/no-summary.md") {
+			t.Error("create_node wrote past the folder constraint")
+		}
+		if r := callTool(t, c, "create_node", map[string]any{"title": "Summed", "directory": "research/papers", "content": "## Summary\nyes"}); r.isError {
+			t.Errorf("create_node of a note that satisfies the constraint: %s", r.text)
+		}
 		wantCode(t, c, kbNotFound, "list_notes", map[string]any{"knowledge_base_name": "nope"})
 		wantCode(t, c, kbNoteNotFound, "read_note", map[string]any{"knowledge_base_name": "research", "note_path": "papers/missing.md"})
 		wantCode(t, c, kbInvalidPath, "create_note", map[string]any{

@@ -23,10 +23,13 @@ type ErrorResponse struct {
 	Error ErrorBody `json:"error"`
 }
 
-// ErrorBody carries the code and a message written for the model.
+// ErrorBody carries the code and a message written for the model, and,
+// when a write broke a knowledge base's folder constraint, the problems
+// found (the kb toolset's issue objects).
 type ErrorBody struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	Issues  any    `json:"issues,omitempty"`
 }
 
 // codeError is an error whose code and message a handler has already
@@ -48,9 +51,15 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 	var ce *codeError
 	var argErr *tools.ArgumentError
 	var coreArg *core.ArgumentError
+	var constraint *core.ConstraintError
+	var badPath *core.InvalidPathError
 	switch {
 	case errors.As(err, &ce):
 		return ErrorBody{Code: ce.code, Message: ce.msg}
+	case errors.As(err, &constraint):
+		return ErrorBody{Code: CodeInvalidParams, Message: constraint.Msg, Issues: constraint.Issues}
+	case errors.As(err, &badPath):
+		return ErrorBody{Code: CodeInvalidParams, Message: badPath.Error()}
 	case errors.As(err, &argErr):
 		return ErrorBody{Code: CodeInvalidParams, Message: argErr.Msg}
 	case errors.As(err, &coreArg):

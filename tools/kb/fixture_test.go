@@ -56,7 +56,9 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	}
 	t.Cleanup(func() { _ = svc.Close() })
 	all := kb.Tools(kb.NewDeps(svc, quietLogger()))
-	all = append(all, graph.Tools(graph.NewDeps(core.NewGraphService(project, store, mirror.Writer()), quietLogger()))...)
+	// As cmd/vaultgraph wires it: the graph tools' writes pass the
+	// knowledge bases' folder constraints.
+	all = append(all, graph.Tools(graph.NewDeps(core.NewGraphService(project, store, mirror.Writer().WithCheck(svc.CheckNoteWrite)), quietLogger()))...)
 	return &fixture{root: root, store: store, client: connect(t, all)}
 }
 
