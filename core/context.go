@@ -41,6 +41,29 @@ type ContextQuery struct {
 	SkipNote  bool      // leave NoteContext.Note empty: get_neighbors needs only the neighbours
 	Direction Direction // neighbours to read; "" for none
 	Limit     int       // at most this many neighbours; <= 0 means no limit, as in Neighbors
+	// Balanced, with DirectionBoth and a Limit, shares the Limit between
+	// the two sides as SplitNeighbors does, instead of filling it with
+	// outgoing neighbours first: get_node's 20 slots, so that a note with
+	// many links still shows its backlinks. The neighbours are those
+	// Neighbors lists (outgoing, then incoming ones the note does not link
+	// to, each by ID), the first takeOut outgoing and the first takeIn
+	// incoming, in that order.
+	Balanced bool
+}
+
+// SplitNeighbors shares limit neighbour slots between a note's out
+// outgoing and in incoming neighbours (incoming ones it does not also
+// link to): up to half to each side, the outgoing side taking the odd
+// slot, and the slots one side cannot fill to the other. It returns how
+// many of each to show. With limit 20: 33 out and 65 in give 10 and 10;
+// 3 out and 65 in give 3 and 17; 33 out and 2 in give 18 and 2.
+func SplitNeighbors(limit, out, in int) (takeOut, takeIn int) {
+	if limit <= 0 {
+		return out, in
+	}
+	takeOut = min(out, max(limit-limit/2, limit-in))
+	takeIn = min(in, limit-takeOut)
+	return takeOut, takeIn
 }
 
 // NoteContext is the answer of ContextReader.NoteContext. Its views are

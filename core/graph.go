@@ -147,7 +147,10 @@ func (g *GraphService) HasSearch() bool { return g.searcher != nil }
 
 // GetNode returns the node with id (see noteContext for letter case) and, at
 // depth 1, up to ContextNeighborCount neighbours with their direction and
-// the node's distinct in- and out-degree. A missing node is (nil, nil).
+// the node's distinct in- and out-degree; the neighbour slots are shared
+// between the directions (SplitNeighbors: up to half each, the rest to
+// the other side), so a note with many outgoing links still shows its
+// backlinks. A missing node is (nil, nil).
 func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*NodeDetail, error) {
 	if err := requireID("id", id); err != nil {
 		return nil, err
@@ -157,7 +160,7 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 	}
 	q := ContextQuery{}
 	if depth == 1 {
-		q = ContextQuery{Direction: DirectionBoth, Limit: ContextNeighborCount}
+		q = ContextQuery{Direction: DirectionBoth, Limit: ContextNeighborCount, Balanced: true}
 	}
 	nc, err := g.noteContext(ctx, id, q)
 	if nc == nil || err != nil {

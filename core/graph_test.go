@@ -567,3 +567,35 @@ func BenchmarkSearchByTags(b *testing.B) {
 		}
 	}
 }
+
+func TestSplitNeighborsSharesTheSlots(t *testing.T) {
+	for _, c := range []struct{ limit, out, in, wantOut, wantIn int }{
+		{20, 33, 65, 10, 10}, // obsidian-help's Settings: all 20 were "out" before
+		{20, 3, 65, 3, 17},
+		{20, 33, 2, 18, 2},
+		{20, 0, 0, 0, 0},
+		{20, 5, 5, 5, 5},
+		{5, 33, 65, 3, 2}, // the odd slot goes out
+		{1, 0, 4, 0, 1},
+		{0, 7, 9, 7, 9}, // no limit
+	} {
+		gotOut, gotIn := core.SplitNeighbors(c.limit, c.out, c.in)
+		if gotOut != c.wantOut || gotIn != c.wantIn {
+			t.Errorf("SplitNeighbors(%d, %d, %d) = %d, %d; want %d, %d", c.limit, c.out, c.in, gotOut, gotIn, c.wantOut, c.wantIn)
+		}
+	}
+}
+
+func TestTagMatchesNestedTags(t *testing.T) {
+	for _, c := range []struct {
+		tag, want string
+		match     bool
+	}{
+		{"go", "go", true}, {"go/lang", "go", true}, {"go/lang/x", "go", true}, {"go/lang", "go/lang", true},
+		{"golang", "go", false}, {"go", "go/lang", false}, {"lang", "go/lang", false}, {"x/go", "go", false}, {"go", "", false},
+	} {
+		if got := core.TagMatches(c.tag, c.want); got != c.match {
+			t.Errorf("TagMatches(%q, %q) = %v", c.tag, c.want, got)
+		}
+	}
+}

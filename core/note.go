@@ -120,6 +120,16 @@ func NormalizeTag(tag string) string {
 	return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(tag), "#"))
 }
 
+// TagMatches reports whether a search for the tag want finds a note
+// carrying tag, both normalised (NormalizeTag): the tag itself, or a tag
+// nested under it ("parent/child" and "parent/child/x" for "parent"), as
+// Obsidian's tag search finds #parent/child for #parent. A longer name
+// ("parental") or a suffix ("child") does not match. Every store's tag
+// queries (search_by_tags, random_node's tags) use this rule.
+func TagMatches(tag, want string) bool {
+	return tag == want || want != "" && len(tag) > len(want) && tag[len(want)] == '/' && strings.HasPrefix(tag, want)
+}
+
 // HasTag reports whether n carries tag, compared case-insensitively.
 func (n *Note) HasTag(tag string) bool {
 	want := NormalizeTag(tag)

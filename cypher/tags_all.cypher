@@ -1,7 +1,8 @@
-// Notes carrying all of $tags (normalised), by ID, read in (project, id)
-// index order as in tags_any.
+// Notes carrying all of $tags (normalised), each itself or a tag nested
+// under it (core.TagMatches), by ID, read in (project, id) index order as
+// in tags_any.
 MATCH (n:Note {project: $project})
-WHERE n.id IS NOT NULL AND all(t IN $tags WHERE t IN n.tagsNorm)
+WHERE n.id IS NOT NULL AND all(w IN $tags WHERE any(t IN n.tagsNorm WHERE t = w OR t STARTS WITH w + '/'))
 WITH n ORDER BY n.project, n.id LIMIT $limit
 RETURN n.id AS id, n.doc AS doc, n.targets AS targets,
        [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] AS titles

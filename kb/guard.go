@@ -17,13 +17,18 @@ import (
 // cannot be bypassed by another toolset. A note outside every knowledge
 // base passes. A failure is a *core.ConstraintError whose Issues are the
 // []Issue create_note would report; a constraint file that cannot be used
-// fails the write the same way. It reads the metadata without taking the
+// fails the write the same way. When the knowledge bases cannot be listed
+// at all, the write goes unchecked (and that is logged). It reads the metadata without taking the
 // Service's locks: it runs inside the vault writer's lock, which the
 // Service's own writes take after theirs.
 func (s *Service) CheckNoteWrite(ctx context.Context, rel string, content []byte) error {
 	kbs, _, err := s.scan(ctx)
 	if err != nil {
-		return err
+		// The knowledge bases cannot be read at all (their folder is a
+		// link, the disk fails): the kb tools fail too, and the graph
+		// tools are not held hostage to it.
+		s.log.WarnContext(ctx, "kb: knowledge bases unreadable; a graph write goes unchecked", "path", rel, "err", err)
+		return nil
 	}
 	for _, kb := range kbs {
 		if !within(rel, kb.Subfolder) {

@@ -144,6 +144,25 @@ func neighborNodes(nd *node, dir core.Direction, limit int) (found []*node, outg
 	return found, outgoing
 }
 
+// balancedNodes lists nd's neighbours as a Balanced ContextQuery shares
+// limit slots (core.SplitNeighbors) and how many of them are outgoing. At
+// most limit incoming ones are looked at: a hub's thousands of backlinks
+// cost nothing.
+func balancedNodes(nd *node, limit int) (found []*node, outgoing int) {
+	var in []*node
+	for _, n := range nd.in {
+		if len(in) >= limit {
+			break
+		}
+		if !nd.out.contains(n.id()) {
+			in = append(in, n)
+		}
+	}
+	takeOut, takeIn := core.SplitNeighbors(limit, len(nd.out), len(in))
+	found = append(append(make([]*node, 0, takeOut+takeIn), nd.out[:takeOut]...), in[:takeIn]...)
+	return found, takeOut
+}
+
 // view is what a client is shown of nd (core.ViewOf) but its content,
 // which is on disk (Store.views), read under the graph's lock. It shares
 // the stored note's strings, tag list and view links (node.links): a write
@@ -172,7 +191,10 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 	}
 	var found []*node
 	outgoing := 0
-	if q.Direction != "" {
+	switch {
+	case q.Balanced && q.Direction == core.DirectionBoth && q.Limit > 0:
+		found, outgoing = balancedNodes(nd, q.Limit)
+	case q.Direction != "":
 		found, outgoing = neighborNodes(nd, q.Direction, q.Limit)
 	}
 	nc := &core.NoteContext{

@@ -11,7 +11,8 @@ import (
 )
 
 // NotesByTags returns up to limit notes carrying any or all of tags,
-// compared case-insensitively, by ID ascending. An empty tag list matches
+// compared case-insensitively, a tag also matching the tags nested under
+// it (core.TagMatches), by ID ascending. An empty tag list matches
 // nothing; limit <= 0 means no limit.
 func (s *Store) NotesByTags(ctx context.Context, project string, tags []string, mode core.TagMode, limit int) ([]core.Note, error) {
 	if !mode.Valid() {
@@ -41,44 +42,67 @@ func (g *graph) tagged(tags []string, mode core.TagMode, limit int) []*node {
 	return g.allTags(tags, limit)
 }
 
-// anyTag merges the ID-sorted lists of tags, each note once, stopping at
-// limit.
-func (g *graph) anyTag(tags []string, limit int) []*node {
+// tagLists returns the ID-sorted lists of the notes carrying the
+// normalised tag t or a tag nested under it (core.TagMatches: "go/lang"
+// for "go"). Nested tags are found by a walk over the tag names, a few
+// thousand in a large vault.
+func (g *graph) tagLists(t string) [][]*node {
 	var lists [][]*node
-	for _, t := range normalizeTags(tags) {
-		if ti := g.tags[t]; ti != nil {
+	if ti := g.tags[t]; ti != nil {
+		lists = append(lists, ti.list)
+	}
+	for name, ti := range g.tags {
+		if name != t && core.TagMatches(name, t) {
 			lists = append(lists, ti.list)
 		}
 	}
-	return core.MergeSorted(lists, func(a, b *node) int { return strings.Compare(a.id(), b.id()) }, limit)
+	return lists
 }
 
-// allTags walks the shortest tag list and keeps the notes in every other
-// tag's set, stopping at limit.
+func byNodeID(a, b *node) int { return strings.Compare(a.id(), b.id()) }
+
+// anyTag merges the ID-sorted lists of tags (and their nested tags), each
+// note once, stopping at limit.
+func (g *graph) anyTag(tags []string, limit int) []*node {
+	var lists [][]*node
+	for _, t := range normalizeTags(tags) {
+		lists = append(lists, g.tagLists(t)...)
+	}
+	return core.MergeSorted(lists, byNodeID, limit)
+}
+
+// allTags walks the shortest list of the notes matching one tag and keeps
+// the notes found in every other tag's list, stopping at limit.
 func (g *graph) allTags(tags []string, limit int) []*node {
 	want := normalizeTags(tags)
-	indexes := make([]*tagIndex, len(want))
+	sets := make([]nodeList, len(want))
 	for i, t := range want {
-		if indexes[i] = g.tags[t]; indexes[i] == nil {
+		lists := g.tagLists(t)
+		switch len(lists) {
+		case 0:
 			return nil
+		case 1:
+			sets[i] = lists[0]
+		default:
+			sets[i] = core.MergeSorted(lists, byNodeID, 0)
 		}
 	}
-	slices.SortFunc(indexes, func(a, b *tagIndex) int { return len(a.list) - len(b.list) })
+	slices.SortFunc(sets, func(a, b nodeList) int { return len(a) - len(b) })
 	var out []*node
-	for _, n := range indexes[0].list {
+	for _, n := range sets[0] {
 		if len(out) >= limit {
 			break
 		}
-		if inAll(n, indexes[1:]) {
+		if inAll(n, sets[1:]) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-func inAll(n *node, indexes []*tagIndex) bool {
-	for _, ti := range indexes {
-		if i := ti.list.index(n.id()); i == len(ti.list) || ti.list[i] != n {
+func inAll(n *node, sets []nodeList) bool {
+	for _, l := range sets {
+		if i := l.index(n.id()); i == len(l) || l[i] != n {
 			return false
 		}
 	}

@@ -154,23 +154,45 @@ func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog,
 	return cat, nil
 }
 
+// tagLists returns the position lists of the notes carrying the
+// normalised tag t or a tag nested under it (core.TagMatches).
+func (c *catalog) tagLists(t string) [][]int32 {
+	var lists [][]int32
+	if l := c.tags[t]; len(l) > 0 {
+		lists = append(lists, l)
+	}
+	for name, l := range c.tags {
+		if name != t && len(l) > 0 && core.TagMatches(name, t) {
+			lists = append(lists, l)
+		}
+	}
+	return lists
+}
+
 // anyTag returns the positions of the notes carrying any of norm
-// (normalised tags), ascending, at most limit (<= 0: all).
+// (normalised tags) or a tag nested under one, ascending, at most limit
+// (<= 0: all).
 func (c *catalog) anyTag(norm []string, limit int) []int32 {
 	lists := make([][]int32, 0, len(norm))
 	for _, t := range norm {
-		lists = append(lists, c.tags[t])
+		lists = append(lists, c.tagLists(t)...)
 	}
 	return core.MergeSorted(lists, cmp.Compare[int32], limit)
 }
 
-// allTags returns the positions of the notes carrying every tag of norm,
-// ascending, at most limit (<= 0: all).
+// allTags returns the positions of the notes carrying every tag of norm
+// (or a tag nested under it), ascending, at most limit (<= 0: all).
 func (c *catalog) allTags(norm []string, limit int) []int32 {
 	lists := make([][]int32, len(norm))
 	for i, t := range norm {
-		if lists[i] = c.tags[t]; len(lists[i]) == 0 {
+		found := c.tagLists(t)
+		switch len(found) {
+		case 0:
 			return nil
+		case 1:
+			lists[i] = found[0]
+		default:
+			lists[i] = core.MergeSorted(found, cmp.Compare[int32], 0)
 		}
 	}
 	slices.SortFunc(lists, func(a, b []int32) int { return len(a) - len(b) })

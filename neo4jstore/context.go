@@ -23,6 +23,9 @@ func (s *Neo4jStore) NoteContext(ctx context.Context, project, id string, q core
 		st = stmtNoteContextIn
 	case core.DirectionBoth:
 		st = stmtNoteContextBoth
+		if q.Balanced && q.Limit > 0 {
+			st = stmtNoteContextBalanced
+		}
 	default:
 		return nil, fmt.Errorf("neo4jstore: read around %s: %w", id, core.InvalidArgument("direction must be one of in, out, both, got %q", q.Direction))
 	}
@@ -47,7 +50,23 @@ func (s *Neo4jStore) NoteContext(ctx context.Context, project, id string, q core
 			}
 		}
 	}
+	if st == stmtNoteContextBalanced {
+		rc.neighbors = balanced(rc.neighbors, q.Limit)
+	}
 	return rc.views(q.SkipNote), nil
+}
+
+// balanced keeps of neighbours (outgoing, then incoming, each by ID, up to
+// limit of each as note_context_balanced reads them) those a Balanced
+// ContextQuery shows: the first of each side as core.SplitNeighbors
+// shares limit.
+func balanced(neighbors []core.Neighbor, limit int) []core.Neighbor {
+	out := 0
+	for out < len(neighbors) && neighbors[out].Direction == core.DirectionOut {
+		out++
+	}
+	takeOut, takeIn := core.SplitNeighbors(limit, out, len(neighbors)-out)
+	return append(neighbors[:takeOut:takeOut], neighbors[out:out+takeIn]...)
 }
 
 // readContext is what a note_context statement answers, before its notes

@@ -31,6 +31,7 @@ var (
 	stmtNoteContextOut          = stmt("note_context_out")
 	stmtNoteContextIn           = stmt("note_context_in")
 	stmtNoteContextBoth         = stmt("note_context_both")
+	stmtNoteContextBalanced     = stmt("note_context_balanced")
 	stmtCatalogLoad             = stmt("catalog_load")
 	stmtCatalogNotes            = stmt("catalog_notes")
 	stmtSchemaUnresolvedKey     = stmt("schema_unresolved_key")

@@ -102,10 +102,11 @@ func (s *Neo4jStore) taggedFromCatalog(ctx context.Context, project string, cat 
 	return notes, read.titles, true, nil
 }
 
-// hasTags reports whether a note's normalised tags match norm in mode.
+// hasTags reports whether a note's normalised tags match norm in mode, a
+// tag also matching the tags nested under it (core.TagMatches).
 func hasTags(noteTags, norm []string, mode core.TagMode) bool {
 	for _, t := range norm {
-		in := slices.Contains(noteTags, t)
+		in := slices.ContainsFunc(noteTags, func(nt string) bool { return core.TagMatches(nt, t) })
 		if mode == core.TagModeAny && in {
 			return true
 		}

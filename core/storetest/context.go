@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/stretchr/testify/assert"
@@ -123,6 +124,57 @@ var contextCases = []testCase{
 		}
 		_, err := e.store.NoteContext(e.ctx, e.project(), "m.md", core.ContextQuery{})
 		assert.True(e.t, errors.Is(err, core.ErrNotFound), "another project: %v", err)
+	}},
+	{"a Balanced context shares the limit between the directions: up to half each, the rest to the other side", func(e *env) {
+		p := e.project()
+		// hub.md links to both.md and o00..o32 and is linked from both.md
+		// and i00..i64: 34 outgoing, 65 incoming-only (both.md is listed
+		// once, as outgoing). few.md: 3 out, 30 in. lots.md: 33 out, 2 in.
+		var notes []core.Note
+		hub := mkNote("hub.md", linkTo("both.md"))
+		few, lots := mkNote("few.md"), mkNote("lots.md")
+		for i := range 65 {
+			id := fmt.Sprintf("o%02d.md", i)
+			in := mkNote(fmt.Sprintf("i%02d.md", i), linkTo("hub.md"))
+			if i < 33 {
+				hub.Links = append(hub.Links, linkTo(id))
+				lots.Links = append(lots.Links, linkTo(id))
+			}
+			if i < 3 {
+				few.Links = append(few.Links, linkTo(id))
+			}
+			if i < 30 {
+				in.Links = append(in.Links, linkTo("few.md"))
+			}
+			if i < 2 {
+				in.Links = append(in.Links, linkTo("lots.md"))
+			}
+			notes = append(notes, mkNote(id), in)
+		}
+		notes = append(notes, hub, few, lots, mkNote("both.md", linkTo("hub.md")), mkNote("alone.md"))
+		e.upsert(p, notes...)
+		for _, c := range []struct {
+			id                   string
+			limit, wantOut, want int
+		}{
+			{"hub.md", 20, 10, 10}, {"hub.md", 5, 3, 2}, {"hub.md", 1, 1, 0}, {"hub.md", 200, 34, 65},
+			{"few.md", 20, 3, 17}, {"lots.md", 20, 18, 2}, {"alone.md", 20, 0, 0},
+		} {
+			out := e.neighbors(p, c.id, core.DirectionOut, 0)
+			both := e.neighbors(p, c.id, core.DirectionBoth, 0)
+			want := append(append([]string{}, out[:c.wantOut]...), both[len(out):len(out)+c.want]...)
+			q := core.ContextQuery{Direction: core.DirectionBoth, Limit: c.limit, Balanced: true}
+			nc := e.contextOf(p, c.id, q)
+			assert.Equal(e.t, want, viewKeys(nc.Neighbors), "%s limit %d", c.id, c.limit)
+			for _, v := range nc.Neighbors {
+				n := e.get(p, v.ID)
+				assert.NoError(e.t, CompareView(n, e.titlesOf(p, []core.Note{n}), v.NodeView), "%s: neighbour %s", c.id, v.ID)
+			}
+			assert.Equal(e.t, e.degree(p, c.id), nc.Degree, c.id)
+		}
+		assert.Equal(e.t, []string{"out:both.md", "out:o00.md"}, viewKeys(e.contextOf(p, "hub.md", core.ContextQuery{Direction: core.DirectionOut, Limit: 2, Balanced: true}).Neighbors),
+			"Balanced means nothing for one direction")
+		e.sameAsSeparateCalls(p, "hub.md", core.ContextQuery{Direction: core.DirectionBoth, Balanced: true})
 	}},
 	{"an unknown direction is an invalid argument", func(e *env) {
 		p := e.project()

@@ -37,12 +37,40 @@ var tagCases = []testCase{
 		assert.Empty(e.t, e.byTags(p, []string{"ml", "nothing"}, core.TagModeAll, 10))
 		assert.Empty(e.t, e.byTags(p, []string{"python", "go"}, core.TagModeAll, 10), "d has python, a has go, none both")
 	}},
-	{"a tag matches whole tags only", func(e *env) {
+	{"a tag matches itself and the tags nested under it, as Obsidian's tag search", func(e *env) {
 		p := e.project()
-		e.upsert(p, taggedNotes()...)
-		assert.Equal(e.t, []string{"a.md"}, noteIDs(e.byTags(p, []string{"go"}, core.TagModeAny, 10)), "go is not go/lang")
-		assert.Empty(e.t, e.byTags(p, []string{"m"}, core.TagModeAny, 10))
-		assert.Empty(e.t, e.byTags(p, []string{"go/"}, core.TagModeAll, 10))
+		e.upsert(p, append(taggedNotes(),
+			withTags(mkNote("f.md"), "Go/Lang/Generics"), withTags(mkNote("g.md"), "golang"), withTags(mkNote("h.md"), "lang"))...)
+		for _, mode := range []core.TagMode{core.TagModeAny, core.TagModeAll} {
+			assert.Equal(e.t, []string{"a.md", "c.md", "f.md"}, noteIDs(e.byTags(p, []string{"#GO"}, mode, 10)), "%s: go finds go/lang and go/lang/generics, not golang", mode)
+			assert.Equal(e.t, []string{"c.md", "f.md"}, noteIDs(e.byTags(p, []string{"go/lang"}, mode, 10)), "%s: the exact nested tag and its children", mode)
+			assert.Equal(e.t, []string{"f.md"}, noteIDs(e.byTags(p, []string{"go/lang/generics"}, mode, 10)), mode)
+			assert.Equal(e.t, []string{"h.md"}, noteIDs(e.byTags(p, []string{"lang"}, mode, 10)), "%s: a nested tag's last part is not the tag", mode)
+			assert.Empty(e.t, e.byTags(p, []string{"m"}, mode, 10), "%s: a prefix of a name is not a parent", mode)
+			assert.Empty(e.t, e.byTags(p, []string{"go/"}, mode, 10), mode)
+			assert.Equal(e.t, []string{"a.md", "c.md"}, noteIDs(e.byTags(p, []string{"go"}, mode, 2)), "%s: cut at the limit", mode)
+		}
+		assert.Equal(e.t, []string{"a.md"}, noteIDs(e.byTags(p, []string{"go", "ml"}, core.TagModeAll, 10)), "all: each tag by itself or nested")
+		assert.Equal(e.t, []string{"c.md", "f.md"}, noteIDs(e.byTags(p, []string{"go", "go/lang"}, core.TagModeAll, 10)))
+		assert.Equal(e.t, []string{"a.md", "b.md", "c.md", "d.md", "f.md", "h.md"}, noteIDs(e.byTags(p, []string{"go", "ml", "lang"}, core.TagModeAny, 10)))
+		views, err := e.store.TaggedViews(e.ctx, p, []string{"go"}, core.TagModeAny, 10)
+		require.NoError(e.t, err)
+		assert.Len(e.t, views, 3, "tagged views match nested tags too")
+		var picked []string
+		for i := range 3 {
+			n, err := e.store.RandomNote(e.ctx, p, []string{"go"}, func(n int) int {
+				assert.Equal(e.t, 3, n, "candidate count")
+				return i
+			})
+			require.NoError(e.t, err)
+			require.NotNil(e.t, n)
+			picked = append(picked, n.ID)
+			v, err := e.store.RandomView(e.ctx, p, []string{"go"}, func(int) int { return i })
+			require.NoError(e.t, err)
+			require.NotNil(e.t, v)
+			assert.Equal(e.t, n.ID, v.ID)
+		}
+		assert.Equal(e.t, []string{"a.md", "c.md", "f.md"}, picked, "random_node's tags match nested tags")
 	}},
 	{"an empty tag list matches nothing", func(e *env) {
 		p := e.project()
@@ -66,7 +94,9 @@ var tagCases = []testCase{
 		e.upsert(p, withTags(mkNote("a.md"), "Other"), withTags(mkNote("f.md"), "#ml"))
 		e.delete(p, "d.md")
 		assert.Equal(e.t, []string{"b.md", "f.md"}, noteIDs(e.byTags(p, []string{"ml"}, core.TagModeAny, 10)))
-		assert.Empty(e.t, e.byTags(p, []string{"go"}, core.TagModeAny, 10))
+		assert.Equal(e.t, []string{"c.md"}, noteIDs(e.byTags(p, []string{"go"}, core.TagModeAny, 10)), "a.md's go is gone; c.md's go/lang stays")
+		e.upsert(p, withTags(mkNote("c.md"), "lang"))
+		assert.Empty(e.t, e.byTags(p, []string{"go"}, core.TagModeAny, 10), "and then c.md's go/lang")
 		assert.Equal(e.t, []string{"a.md"}, noteIDs(e.byTags(p, []string{"other"}, core.TagModeAll, 10)))
 		assert.Empty(e.t, e.byTags(p, []string{"python"}, core.TagModeAny, 10))
 	}},

@@ -27,7 +27,7 @@ const idHelp = "Note ID: its path in the vault, e.g. 'ideas/plan.md' (any letter
 func GetNodeSpec() mcp.Tool {
 	return mcp.NewTool(GetNodeName,
 		mcp.WithDescription("Get one note: its content (up to 10,000 characters), tags and outgoing links with their titles. "+
-			"depth 1 adds incomingCount, outgoingCount and up to 20 linked notes, each marked \"direction\": \"in\" (links here) or \"out\" (linked from here), content cut to 200 characters. "+
+			"depth 1 adds incomingCount, outgoingCount and up to 20 linked notes (up to 10 each way, the rest to the side that has more), each marked \"direction\": \"in\" (links here) or \"out\" (linked from here), content cut to 200 characters. "+
 			"A missing note is null."),
 		mcp.WithString("id", mcp.Required(),
 			mcp.Description(idHelp)),

@@ -349,3 +349,46 @@ func TestReadOnlyHintsAreTruthful(t *testing.T) {
 		}
 	}
 }
+
+// get_node depth 1 shares its 20 neighbour slots between the directions
+// (issue 22): a note with 25 outgoing links and 15 backlinks shows 10 of
+// each, where the outgoing links used to fill all 20.
+func TestGetNodeShowsBacklinksOfANoteWithManyLinks(t *testing.T) {
+	e := newEnv(t)
+	hub := note("hub.md", "Hub", "", nil)
+	var notes []core.Note
+	for i := range 25 {
+		out := fmt.Sprintf("out%02d.md", i)
+		hub.Links = append(hub.Links, core.Link{Raw: "[[" + out + "]]", Key: strings.TrimSuffix(out, ".md"), Target: out})
+		notes = append(notes, note(out, out, "", nil))
+		if i < 15 {
+			notes = append(notes, note(fmt.Sprintf("in%02d.md", i), "in", "", nil, "hub.md"))
+		}
+	}
+	if err := e.store.UpsertNotes(t.Context(), project, append(notes, hub)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Context struct {
+			Neighbors []struct {
+				ID        string `json:"id"`
+				Direction string `json:"direction"`
+			} `json:"neighbors"`
+			In  int `json:"incomingCount"`
+			Out int `json:"outgoingCount"`
+		}
+	}
+	if err := json.Unmarshal([]byte(text(t, call(t, e.tools["get_node"], `{"id":"hub.md","depth":1}`), 0)), &got.Context); err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]int{}
+	for _, n := range got.Context.Neighbors {
+		dirs[n.Direction]++
+	}
+	if dirs["out"] != 10 || dirs["in"] != 10 || got.Context.In != 15 || got.Context.Out != 25 {
+		t.Fatalf("neighbours %v, counts in %d out %d", dirs, got.Context.In, got.Context.Out)
+	}
+	if first := got.Context.Neighbors[10]; first.ID != "in00.md" || first.Direction != "in" {
+		t.Fatalf("incoming ones follow the outgoing ones, by ID: %+v", first)
+	}
+}

@@ -14,6 +14,7 @@ type RandomNodeInput struct {
 func RandomNodeSpec() mcp.Tool {
 	return mcp.NewTool(RandomNodeName,
 		mcp.WithDescription("Get a random note, for discovery (content up to 10,000 characters). "+
+			"A tag also matches the tags nested under it (\"go\" matches #go/lang). "+
 			"null when the vault has no notes or none has any of the tags."),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),

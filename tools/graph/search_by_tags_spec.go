@@ -24,7 +24,7 @@ type SearchByTagsInput struct {
 func SearchByTagsSpec() mcp.Tool {
 	return mcp.NewTool(SearchByTagsName,
 		mcp.WithDescription("List the notes with given tags, by ID. "+
-			"Tags match in any letter case, with or without a leading #. "+
+			"Tags match in any letter case, with or without a leading #; a tag also finds the tags nested under it (\"go\" finds #go/lang). "+
 			"Content is cut to 500 characters. "+
 			"No match is []."),
 		mcp.WithArray("tags", mcp.Required(),
