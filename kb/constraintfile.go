@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // constraintFile is a folder constraint as read from its file.
@@ -135,10 +137,13 @@ func constraintFileName(subfolder string) string {
 			b.WriteRune(r)
 		}
 	}
-	if b.Len() == 0 || strings.Trim(b.String(), "_-") == "" {
+	name := b.String() + ".md"
+	// No ASCII letter or digit left, or a name the one naming rule refuses
+	// (a folder "con" would give "con.md", which Windows reserves).
+	if strings.Trim(b.String(), "_-") == "" || core.CheckNewName(name) != nil {
 		return "constraint-" + shortHash(subfolder) + ".md"
 	}
-	return b.String() + ".md"
+	return name
 }
 
 func shortHash(s string) string {

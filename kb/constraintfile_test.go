@@ -83,6 +83,8 @@ func TestConstraintFileNames(t *testing.T) {
 		"":                   "constraint-" + shortHash("") + ".md",
 		"ノート":                "constraint-" + shortHash("ノート") + ".md",
 		"ノート/メモ":             "constraint-" + shortHash("ノート/メモ") + ".md",
+		"con":                "constraint-" + shortHash("con") + ".md", // con.md: Windows reserves it
+		"Aux/x":              "Aux_x.md",
 	} {
 		if got := constraintFileName(in); got != want {
 			t.Errorf("constraintFileName(%q) = %q, want %q", in, got, want)

@@ -5,8 +5,12 @@
 // # API
 //
 //	svc, err := kb.New(kb.Config{Root: vaultDir, Files: mirror.Writer(), Logger: logger})
+//	defer svc.Close() // the handle on the vault folder
 //	list, err := svc.ListKnowledgeBases(ctx)
 //	res, err := svc.CreateNote(ctx, "ai-research", "papers/2025-12-10-x.md", content)
+//
+// CheckNoteWrite is the folder constraint check for other writers (the
+// graph tools): give it to the vault writer with WithCheck.
 //
 // Failures a caller can act on are *Error with a spec code (Code*
 // constants); anything else is a plain error (file system, cancelled
