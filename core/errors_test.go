@@ -42,3 +42,10 @@ func TestNoteHelpers(t *testing.T) {
 		t.Fatal("enum validation wrong")
 	}
 }
+
+func TestAnInvalidPathErrorIsAnInvalidArgument(t *testing.T) {
+	err := fmt.Errorf("vault: check x: %w", &InvalidPathError{Name: "x", Why: "it is a symbolic link"})
+	if !errors.Is(err, ErrInvalidPath) || !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("%v is not an invalid path and argument", err)
+	}
+}

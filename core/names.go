@@ -73,8 +73,11 @@ func (e *InvalidPathError) Error() string {
 	return "the name " + quote(e.Name) + " is not allowed: " + e.Why
 }
 
-// Is makes an InvalidPathError match ErrInvalidPath.
-func (e *InvalidPathError) Is(target error) bool { return target == ErrInvalidPath }
+// Is makes an InvalidPathError match ErrInvalidPath, and so
+// ErrInvalidArgument, as every invalid path does.
+func (e *InvalidPathError) Is(target error) bool {
+	return target == ErrInvalidPath || target == ErrInvalidArgument
+}
 
 func quote(s string) string {
 	var b strings.Builder
