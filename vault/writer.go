@@ -423,10 +423,13 @@ func (w *Writer) NotePath(rel string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := w.lock(); err != nil {
-		return "", err
+	// A lookup only: the vault's lock, not the write lock other
+	// processes take.
+	w.m.mu.Lock()
+	defer w.m.mu.Unlock()
+	if !w.m.ready {
+		return "", errNotLoaded
 	}
-	defer w.unlock()
 	return w.m.existingNoteCase(rel)
 }
 
