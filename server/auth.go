@@ -91,6 +91,14 @@ func (ts tokenSet) match(presented string) (principal, bool) {
 	return principal{readOnly: readOnly == 1, token: index}, found == 1
 }
 
+// CheckToken reports whether presented is one of the server's tokens and
+// whether that token is read-only, in constant time as for /mcp: the web
+// view's login form checks tokens with it.
+func (h *HTTPServer) CheckToken(presented string) (readOnly, ok bool) {
+	p, ok := h.tokens.match(presented)
+	return p.readOnly, ok
+}
+
 // bearerToken returns the token of an "Authorization: Bearer <token>"
 // header, or what is wrong with the header, for the 401's message.
 func bearerToken(r *http.Request) (token, problem string) {

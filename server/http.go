@@ -81,6 +81,10 @@ type HTTPOptions struct {
 	Metrics *metrics.Metrics
 	// Logger receives transport logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Mounts are more handlers by ServeMux pattern (the web view at
+	// "/view/"), behind the Host check only: they authenticate requests
+	// themselves (see CheckToken) and check Origin as they need.
+	Mounts map[string]http.Handler
 }
 
 // HTTPServer serves an MCP server over streamable HTTP.
@@ -151,6 +155,9 @@ func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, err
 	mux.HandleFunc(HealthPath, h.health)
 	mux.HandleFunc(ReadyPath, h.ready)
 	mux.Handle(MCPPath, h.checkHost(h.checkOrigin(h.authenticate(h.limitBody(h.guardMessages(http.HandlerFunc(h.serveMCP)))))))
+	for pattern, handler := range opts.Mounts {
+		mux.Handle(pattern, h.checkHost(handler))
+	}
 	h.handler = mux
 	return h, nil
 }

@@ -26,6 +26,7 @@ import (
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 	memtools "github.com/vaultgraph/vaultgraph/tools/memory"
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/view"
 )
 
 // app is what the serving commands share: the store, the vault mirrors
@@ -45,6 +46,7 @@ type app struct {
 	search   search             // semantic search of the primary project; zero without an embedding provider
 	memories *memory.Service    // spec 004's memories of the primary project; see memoryService
 	changes  *resources.Changes // the primary project's note changes, for resource subscriptions
+	viewFeed *view.Feed         // the same changes, for the web view
 }
 
 // vectorCache maps neo4j.vector_cache (0: none) onto
@@ -128,7 +130,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	a := &app{cfg: cfg, logger: logger, store: store, search: sem, changes: resources.NewChanges()}
+	a := &app{cfg: cfg, logger: logger, store: store, search: sem, changes: resources.NewChanges(), viewFeed: view.NewFeed()}
 	var projects []core.Project
 	for i, pc := range served {
 		p := projectOf(pc)
@@ -139,8 +141,9 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		// The primary project's notes also reach the semantic indexer.
 		var target core.GraphStore = store
 		if i == 0 {
-			// The primary project's writes also tell resource subscribers.
-			target = a.changes.Store(sem.mirrorStore(store))
+			// The primary project's writes also tell resource subscribers
+			// and the web view.
+			target = a.changes.Store(a.viewFeed.Store(sem.mirrorStore(store)))
 		}
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,

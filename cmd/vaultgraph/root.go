@@ -69,6 +69,7 @@ func newRootCommand(s streams) *cobra.Command {
 		newInitCommand(s),
 		newSetupCommand(s),
 		newHealthCommand(s),
+		newViewCommand(s),
 		newVersionCommand(s),
 	)
 	return root

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/server"
+	"github.com/vaultgraph/vaultgraph/view"
 )
 
 func newServeCommand(s streams) *cobra.Command {
@@ -80,13 +82,14 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		}
 	}
 	var (
-		ready   atomic.Pointer[app] // set once the first sync is done
-		httpSrv *server.HTTPServer
-		served  = make(chan error, 1)
+		ready    atomic.Pointer[app] // set once the first sync is done
+		httpSrv  *server.HTTPServer
+		served   = make(chan error, 1)
+		viewGate view.Gate // the web view at /view, once the first sync is done
 	)
 	if cfg.HTTP.Addr != "" {
 		var err error
-		httpSrv, err = server.NewHTTPServer(nil, httpOptions(cfg, m, logger, func(ctx context.Context) error {
+		opts := httpOptions(cfg, m, logger, func(ctx context.Context) error {
 			a := ready.Load()
 			if a == nil {
 				return errors.New("the first sync of the vault is running")
@@ -95,7 +98,9 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 			defer cancel()
 			_, err := a.store.CountNotes(ctx, a.primary.Key)
 			return err
-		}))
+		})
+		opts.Mounts = map[string]http.Handler{view.PathPrefix: &viewGate}
+		httpSrv, err = server.NewHTTPServer(nil, opts)
 		if err != nil {
 			return err
 		}
@@ -152,6 +157,11 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		return server.ServeStdio(ctx, srv, s.in, s.out, logger)
 	}
 	httpSrv.Attach(srv)
+	v, err := a.startView(watchCtx, &background, viewAuth(cfg, httpSrv))
+	if err != nil {
+		return err
+	}
+	viewGate.Set(v.Handler())
 	ready.Store(a)
 	// Serve returns once ctx ends and the requests it accepted are
 	// answered: only then may the deferred close release the store they

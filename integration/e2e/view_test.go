@@ -1,0 +1,249 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/vaultgraph/vaultgraph/benchgen"
+)
+
+// viewState is what the page publishes of itself (window.vgState).
+type viewState struct {
+	Mode        string   `json:"mode"`
+	Rev         int      `json:"rev"`
+	Shown       int      `json:"shown"`
+	Total       int      `json:"total"`
+	Drawn       bool     `json:"drawn"`
+	FirstDrawMs float64  `json:"firstDrawMs"`
+	Renderer    string   `json:"renderer"`
+	Focus       string   `json:"focus"`
+	Around      []string `json:"around"`  // depth-1 neighbours in focus
+	Around2     []string `json:"around2"` // notes two links away, at depth 2
+	Path        []string `json:"path"`
+	Live        bool     `json:"live"`
+	Deltas      int      `json:"deltas"`
+	SearchMode  string   `json:"searchMode"`
+	Error       string   `json:"error"`
+}
+
+func pageState(t *testing.T, ctx context.Context) viewState {
+	t.Helper()
+	return eval[viewState](t, ctx, `window.vgState`)
+}
+
+// focusNotes are notes of known links added to the generated vault: Hub
+// links Alpha and Beta; Gamma links Hub; Alpha links Delta (two links
+// from Hub).
+var focusNotes = map[string]string{
+	"focus/Hub.md":   "---\ntags: [focus]\n---\n# Hub\nThe zanzibar hub links [[Alpha]] and [[Beta|the second]], and [[Nowhere Yet]].\n",
+	"focus/Alpha.md": "Alpha, near the hub. See [[Delta]].\n",
+	"focus/Beta.md":  "Beta, near the hub.\n",
+	"focus/Gamma.md": "Gamma points at [[Hub]].\n",
+	"focus/Delta.md": "Delta, two links from the hub.\n",
+}
+
+// startView starts "vaultgraph view" on vault and returns its one-time
+// link and the server's base URL.
+func startView(t *testing.T, st store, vault string) (*proc, string, string) {
+	t.Helper()
+	args := append([]string{"view", "--vault", vault, "--listen", "127.0.0.1:0"}, st.args...)
+	p := startProc(t, processEnv(t, st), nil, args...)
+	re := regexp.MustCompile(`vaultgraph view: open (http://\S+)`)
+	var link string
+	if !eventually(readyTimeout, func() bool {
+		if m := re.FindStringSubmatch(p.stdout.String()); m != nil {
+			link = m[1]
+			return true
+		}
+		return p.exited()
+	}) || link == "" {
+		t.Fatalf("view printed no link; stdout:\n%s\nstderr:\n%s", p.stdout.String(), p.stderr.String())
+	}
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, link, u.Scheme + "://" + u.Host
+}
+
+// getStatus GETs url without following redirects, with cookie ("" for
+// none), and returns the status and Location.
+func getStatus(t *testing.T, url, cookie string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cookie != "" {
+		req.Header.Set("Cookie", cookie)
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// TestWebView: "vaultgraph view" on a generated vault, in a real browser:
+// the overview of every note is drawn, a search finds a note, its
+// neighbourhood shows its neighbours, a file written on disk appears in
+// the open page without a reload, and requests without the one-time
+// link's session are refused. Screenshots are written as artifacts.
+func TestWebView(t *testing.T) {
+	t.Parallel()
+	forEachStore(t, func(t *testing.T, st store) {
+		vault := copyVault(t, focusNotes)
+		const generated = 300
+		if _, err := benchgen.Generate(filepath.Join(vault, "gen"), benchgen.Config{Notes: generated, Seed: 7}); err != nil {
+			t.Fatal(err)
+		}
+		want := 13 + len(focusNotes) + generated
+		_, link, base := startView(t, st, vault)
+
+		t.Run("unauthenticated requests are refused", func(t *testing.T) {
+			if code, _ := getStatus(t, base+"/view/api/overview", ""); code != http.StatusUnauthorized {
+				t.Errorf("api/overview without a session: %d, want 401", code)
+			}
+			if code, loc := getStatus(t, base+"/view/", ""); code != http.StatusSeeOther || loc != "/view/login" {
+				t.Errorf("the page without a session: %d to %q, want 303 to /view/login", code, loc)
+			}
+			if code, _ := getStatus(t, base+"/view/api/events", "vaultgraph_view=forged"); code != http.StatusUnauthorized {
+				t.Errorf("api/events with a forged cookie: %d, want 401", code)
+			}
+			if code, _ := getStatus(t, base+"/view/login?k=not-a-secret", ""); code != http.StatusUnauthorized {
+				t.Errorf("a made-up one-time link: %d, want 401", code)
+			}
+		})
+
+		ctx := newBrowser(t)
+		run(t, ctx, "open the one-time link", chromedp.Navigate(link), waitJS(`window.vgState && window.vgState.drawn`))
+		s := pageState(t, ctx)
+		if s.Mode != "overview" || s.Total != want || s.Shown != want {
+			t.Fatalf("overview: %+v, want every one of %d notes drawn", s, want)
+		}
+		t.Logf("overview of %d notes drawn in %.0f ms (%s renderer)", s.Total, s.FirstDrawMs, s.Renderer)
+		screenshot(t, ctx, "overview")
+
+		// The link is spent: another browser cannot use it.
+		if code, _ := getStatus(t, link, ""); code != http.StatusUnauthorized {
+			t.Errorf("the one-time link used a second time: %d, want 401", code)
+		}
+
+		t.Run("search finds a note and its neighbourhood is drawn", func(t *testing.T) {
+			run(t, ctx, "search", chromedp.SendKeys(chromedp.CSS("#search"), "zanzibar"),
+				chromedp.WaitVisible(chromedp.CSS(`#results li[data-id="focus/hub.md"]`)),
+				chromedp.Click(chromedp.CSS(`#results li[data-id="focus/hub.md"]`)),
+				waitJS(`window.vgState.focus === "focus/hub.md" && window.vgState.mode === "focus"`))
+			s := pageState(t, ctx)
+			if want := []string{"focus/alpha.md", "focus/beta.md", "focus/gamma.md"}; !slices.Equal(s.Around, want) {
+				t.Errorf("neighbours drawn: %v, want %v", s.Around, want)
+			}
+			title := eval[string](t, ctx, `document.querySelector("#note-title").textContent`)
+			backlinks := eval[string](t, ctx, `document.querySelector("#backlinks").textContent`)
+			if title != "Hub" || !strings.Contains(backlinks, "Gamma") {
+				t.Errorf("panel: title %q, backlinks %q", title, backlinks)
+			}
+			// The rendered note's wikilinks point at their notes; the
+			// unresolved one is a ghost.
+			links := eval[[]string](t, ctx,
+				`[...document.querySelectorAll("#note-body a")].map(a => (a.dataset.id || "ghost") + ":" + a.textContent)`)
+			if want := []string{"focus/alpha.md:Alpha", "focus/beta.md:the second", "ghost:Nowhere Yet"}; !slices.Equal(links, want) {
+				t.Errorf("rendered links %v, want %v", links, want)
+			}
+			screenshot(t, ctx, "focus")
+
+			run(t, ctx, "depth 2", chromedp.Click(chromedp.CSS(`.depth button[data-depth="2"]`)),
+				waitJS(`window.vgState.depth === 2 && window.vgState.mode === "focus"`))
+			if s := pageState(t, ctx); !slices.Equal(s.Around2, []string{"focus/delta.md"}) {
+				t.Errorf("notes two links away: %v, want [focus/delta.md]", s.Around2)
+			}
+			run(t, ctx, "depth 1", chromedp.Click(chromedp.CSS(`.depth button[data-depth="1"]`)),
+				waitJS(`window.vgState.depth === 1`))
+		})
+
+		t.Run("a file edited on disk appears live", func(t *testing.T) {
+			run(t, ctx, "back to the hub", chromedp.Navigate(base+"/view/#note=focus/hub.md"),
+				waitJS(`window.vgState.focus === "focus/hub.md" && window.vgState.live`))
+			start := time.Now()
+			writeFile(t, vault, "focus/Epsilon.md", "Epsilon, written while the page is open, links [[Hub]].\n")
+			run(t, ctx, "wait for the new backlink",
+				waitJS(`!!document.querySelector('#backlinks a[data-id="focus/epsilon.md"]')`))
+			t.Logf("a file written on disk reached the open page in %s (the watcher's debounce included)", time.Since(start).Round(time.Millisecond))
+			s := pageState(t, ctx)
+			if !slices.Contains(s.Around, "focus/epsilon.md") {
+				t.Errorf("neighbours after the edit: %v, want focus/epsilon.md among them", s.Around)
+			}
+			screenshot(t, ctx, "live")
+			run(t, ctx, "back to the overview", chromedp.Navigate(base+"/view/#"), waitJS(`window.vgState.mode === "overview"`))
+			if s := pageState(t, ctx); s.Total != want+1 {
+				t.Errorf("overview after the edit: %d notes, want %d", s.Total, want+1)
+			}
+		})
+
+		t.Run("path to highlights find_path", func(t *testing.T) {
+			run(t, ctx, "focus gamma", chromedp.Navigate(base+"/view/#note=focus/gamma.md"),
+				waitJS(`window.vgState.focus === "focus/gamma.md"`),
+				chromedp.SendKeys(chromedp.CSS("#path-to"), "Delta"),
+				chromedp.WaitVisible(chromedp.CSS(`#path-results li[data-id="focus/delta.md"]`)),
+				chromedp.Click(chromedp.CSS(`#path-results li[data-id="focus/delta.md"]`)),
+				waitJS(`window.vgState.path.length > 0`))
+			s := pageState(t, ctx)
+			if want := []string{"focus/gamma.md", "focus/hub.md", "focus/alpha.md", "focus/delta.md"}; !slices.Equal(s.Path, want) {
+				t.Errorf("path %v, want %v", s.Path, want)
+			}
+			screenshot(t, ctx, "path")
+		})
+
+		t.Run("a new browser has no session", func(t *testing.T) {
+			other := newBrowser(t)
+			run(t, other, "open the view without the link", chromedp.Navigate(base+"/view/"))
+			text := eval[string](t, other, `document.body.textContent`)
+			if !strings.Contains(text, "Open the link") {
+				t.Errorf("a browser without a session sees %q, want the login page", text)
+			}
+			status := eval[int](t, other, `fetch("api/overview").then(r => r.status)`)
+			if status != http.StatusUnauthorized {
+				t.Errorf("api/overview from a browser without a session: %d, want 401", status)
+			}
+		})
+
+	})
+}
+
+// TestWebViewExampleScreenshot draws the example vault and writes its
+// screenshot as an artifact; with VAULTGRAPH_UPDATE_SCREENSHOT=1 it also
+// replaces docs/view.png, the README's picture.
+func TestWebViewExampleScreenshot(t *testing.T) {
+	t.Parallel()
+	vault := copyVault(t, nil)
+	_, link, _ := startView(t, embeddedStore(t), vault)
+	ctx := newBrowser(t)
+	run(t, ctx, "open the example vault", chromedp.Navigate(link),
+		waitJS(`window.vgState && window.vgState.drawn && window.vgState.total === 13`))
+	run(t, ctx, "focus the search service", chromedp.SendKeys(chromedp.CSS("#search"), "search service"),
+		chromedp.WaitVisible(chromedp.CSS(`#results li[data-id="projects/search service.md"]`)),
+		chromedp.Click(chromedp.CSS(`#results li[data-id="projects/search service.md"]`)),
+		waitJS(`window.vgState.focus === "projects/search service.md" && window.vgState.mode === "focus" && document.querySelector("#note-title").textContent === "Search Service"`))
+	p := screenshot(t, ctx, "example")
+	if os.Getenv("VAULTGRAPH_UPDATE_SCREENSHOT") != "" {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("../../docs/view.png", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Log("wrote docs/view.png")
+	}
+}

@@ -1,0 +1,408 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+type readOnlyKey struct{}
+
+func contextWithReadOnly(ctx context.Context, readOnly bool) context.Context {
+	return context.WithValue(ctx, readOnlyKey{}, readOnly)
+}
+
+func readOnlyFrom(ctx context.Context) bool {
+	ro, _ := ctx.Value(readOnlyKey{}).(bool)
+	return ro
+}
+
+// linkJSON is a note named in an answer.
+type linkJSON struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// noteAnswer is a note for the focus panel.
+type noteAnswer struct {
+	ID        string     `json:"id"`
+	Title     string     `json:"title"`
+	Path      string     `json:"path"`
+	Tags      []string   `json:"tags"`
+	HTML      string     `json:"html"`
+	Content   string     `json:"content,omitempty"` // the markdown, for a session that may edit it
+	Links     []linkJSON `json:"links"`
+	Ghosts    []string   `json:"ghosts"`
+	Backlinks []linkJSON `json:"backlinks"`
+	In        int        `json:"in"`
+	Out       int        `json:"out"`
+	ReadOnly  bool       `json:"readOnly"`
+}
+
+// findNote reads the note a page names, in any ID form the tools accept
+// (core.IDCandidates), in one GetNotes call; nil when there is none.
+func (v *View) findNote(ctx context.Context, id string) (*core.Note, error) {
+	if strings.TrimSpace(id) == "" {
+		return nil, core.InvalidArgument("id must name a note")
+	}
+	notes, err := v.opts.Store.GetNotes(ctx, v.opts.Project, core.IDCandidates(id))
+	if err != nil || len(notes) == 0 {
+		return nil, err
+	}
+	return &notes[0], nil
+}
+
+// serveNote answers a note: rendered, with its links, ghosts and
+// backlinks (NoteContext: its in-neighbours with their titles).
+func (v *View) serveNote(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	note, err := v.findNote(ctx, r.URL.Query().Get("id"))
+	if err != nil {
+		v.fail(w, "read a note", err)
+		return
+	}
+	if note == nil {
+		writeError(w, http.StatusNotFound, "no note has this ID (it may have been renamed or deleted)")
+		return
+	}
+	nc, err := v.opts.Store.NoteContext(ctx, v.opts.Project, note.ID, core.ContextQuery{Direction: core.DirectionIn})
+	if errors.Is(err, core.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "no note has this ID (it was deleted just now)")
+		return
+	}
+	if err != nil {
+		v.fail(w, "read a note's backlinks", err)
+		return
+	}
+	html, err := renderNote(note)
+	if err != nil {
+		v.fail(w, "render a note", err)
+		return
+	}
+	ro := readOnlyFrom(ctx)
+	a := noteAnswer{ID: note.ID, Title: note.Title, Path: note.Path, Tags: note.Tags, HTML: html,
+		Links: []linkJSON{}, Ghosts: []string{}, Backlinks: []linkJSON{}, In: nc.Degree.In, Out: nc.Degree.Out, ReadOnly: ro}
+	if a.Tags == nil {
+		a.Tags = []string{}
+	}
+	if !ro {
+		a.Content = note.Content
+	}
+	for _, l := range nc.Note.Links {
+		a.Links = append(a.Links, linkJSON{ID: l.ID, Title: l.Title})
+	}
+	for _, l := range note.Links {
+		if l.Target == "" && l.Key != "" && !slices.Contains(a.Ghosts, l.Key) {
+			a.Ghosts = append(a.Ghosts, l.Key)
+		}
+	}
+	for _, n := range nc.Neighbors {
+		a.Backlinks = append(a.Backlinks, linkJSON{ID: n.ID, Title: n.Title})
+	}
+	writeJSON(w, r, http.StatusOK, a)
+}
+
+// Neighbourhood bounds: a hub can have thousands of neighbours, and a
+// page draws a few hundred legibly.
+const (
+	aroundLimit  = 200 // neighbours read of the focused note
+	expandLimit  = 60  // depth-1 neighbours whose own neighbours are read at depth 2
+	expandEach   = 40  // neighbours read of each of those
+	aroundReads  = 4   // NoteContext calls at once (Neo4j: round trips in flight)
+	maxAroundIDs = 1000
+)
+
+// aroundNode is a note of a neighbourhood.
+type aroundNode struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title"`
+	Depth  int      `json:"depth"`
+	Folder string   `json:"folder"`
+	Tags   []string `json:"tags"`
+}
+
+// aroundAnswer is a note's neighbourhood: the notes within depth links
+// (either direction) and the links among them as index pairs (source,
+// target).
+type aroundAnswer struct {
+	Center    string       `json:"center"`
+	Depth     int          `json:"depth"`
+	Nodes     []aroundNode `json:"nodes"`
+	Edges     []int        `json:"edges"`
+	Truncated bool         `json:"truncated"` // some neighbours were left out (see the limits)
+	In        int          `json:"in"`
+	Out       int          `json:"out"`
+}
+
+// serveAround answers a note's neighbourhood at depth 1 or 2, read with
+// NoteContext (get_node's and get_neighbors' store call): the note's
+// neighbours, then, at depth 2, each neighbour's.
+func (v *View) serveAround(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	depth := 1
+	if s := r.URL.Query().Get("depth"); s != "" {
+		d, err := strconv.Atoi(s)
+		if err != nil || d < 1 || d > 2 {
+			writeError(w, http.StatusBadRequest, "depth must be 1 or 2")
+			return
+		}
+		depth = d
+	}
+	note, err := v.findNote(ctx, r.URL.Query().Get("id"))
+	if err != nil {
+		v.fail(w, "read a note", err)
+		return
+	}
+	if note == nil {
+		writeError(w, http.StatusNotFound, "no note has this ID (it may have been renamed or deleted)")
+		return
+	}
+	a, err := v.around(ctx, note.ID, note.Title, depth)
+	if errors.Is(err, core.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "no note has this ID (it was deleted just now)")
+		return
+	}
+	if err != nil {
+		v.fail(w, "read a neighbourhood", err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, a)
+}
+
+// around reads the neighbourhood of id.
+func (v *View) around(ctx context.Context, id, title string, depth int) (*aroundAnswer, error) {
+	a := &aroundAnswer{Center: id, Depth: depth, Nodes: []aroundNode{}, Edges: []int{}}
+	index := map[string]int{}
+	edges := map[[2]int]bool{}
+	add := func(id, title string, d int) int {
+		if i, ok := index[id]; ok {
+			return i
+		}
+		index[id] = len(a.Nodes)
+		a.Nodes = append(a.Nodes, v.aroundNode(id, title, d))
+		return len(a.Nodes) - 1
+	}
+	link := func(from int, nb core.NeighborView) {
+		to := add(nb.ID, nb.Title, a.Nodes[from].Depth+1)
+		e := [2]int{from, to}
+		if nb.Direction == core.DirectionIn {
+			e = [2]int{to, from}
+		}
+		if !edges[e] {
+			edges[e] = true
+			a.Edges = append(a.Edges, e[0], e[1])
+		}
+	}
+	center := add(id, title, 0)
+	nc, err := v.opts.Store.NoteContext(ctx, v.opts.Project, id, core.ContextQuery{SkipNote: true, Direction: core.DirectionBoth, Limit: aroundLimit})
+	if err != nil {
+		return nil, err
+	}
+	a.In, a.Out = nc.Degree.In, nc.Degree.Out
+	a.Truncated = len(nc.Neighbors) >= aroundLimit
+	for _, nb := range nc.Neighbors {
+		link(center, nb)
+	}
+	if depth == 1 {
+		return a, nil
+	}
+	first := nc.Neighbors
+	if len(first) > expandLimit {
+		first, a.Truncated = first[:expandLimit], true
+	}
+	results := make([]*core.NoteContext, len(first))
+	errs := make([]error, len(first))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, aroundReads)
+	for i, nb := range first {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = v.opts.Store.NoteContext(ctx, v.opts.Project, nb.ID, core.ContextQuery{SkipNote: true, Direction: core.DirectionBoth, Limit: expandEach})
+		})
+	}
+	wg.Wait()
+	for i, nb := range first {
+		if errors.Is(errs[i], core.ErrNotFound) {
+			continue // deleted meanwhile
+		}
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		from := index[nb.ID]
+		if len(results[i].Neighbors) >= expandEach {
+			a.Truncated = true
+		}
+		for _, nb2 := range results[i].Neighbors {
+			if len(a.Nodes) >= maxAroundIDs {
+				if _, ok := index[nb2.ID]; !ok {
+					a.Truncated = true
+					continue
+				}
+			}
+			link(from, nb2)
+		}
+	}
+	return a, nil
+}
+
+// aroundNode describes a neighbour with its folder and tags as the
+// overview holds them (for its colour).
+func (v *View) aroundNode(id, title string, depth int) aroundNode {
+	n := aroundNode{ID: id, Title: title, Depth: depth, Tags: []string{}}
+	v.mu.RLock()
+	if nd := v.nodes[id]; nd != nil {
+		n.Folder = topFolder(nd.Path)
+		if nd.Tags != nil {
+			n.Tags = nd.Tags
+		}
+	}
+	v.mu.RUnlock()
+	return n
+}
+
+// searchHit is one search result.
+type searchHit struct {
+	ID      string  `json:"id"`
+	Title   string  `json:"title"`
+	Score   float64 `json:"score"`
+	Snippet string  `json:"snippet,omitempty"`
+}
+
+// searchLimit bounds results (the search tool's limit).
+const searchLimit = core.MaxSearchLimit
+
+// serveSearch answers the search box: the search tool's service
+// (GraphService.Search: semantic, hybrid with keywords) when an embedder
+// is configured, else the store's keyword relevance alone.
+func (v *View) serveSearch(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	limit := 20
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > searchLimit {
+			writeError(w, http.StatusBadRequest, "limit must be between 1 and "+strconv.Itoa(searchLimit))
+			return
+		}
+		limit = n
+	}
+	out := struct {
+		Mode    string      `json:"mode"`
+		Results []searchHit `json:"results"`
+	}{Mode: "semantic", Results: []searchHit{}}
+	if q == "" {
+		writeJSON(w, r, http.StatusOK, out)
+		return
+	}
+	if v.opts.Graph.HasSearch() {
+		hits, err := v.opts.Graph.Search(ctx, q, limit)
+		if err != nil {
+			v.fail(w, "search", err)
+			return
+		}
+		for _, h := range hits {
+			out.Results = append(out.Results, searchHit{ID: h.ID, Title: h.Title, Score: h.Score, Snippet: core.TruncateContent(h.Content, 160)})
+		}
+		writeJSON(w, r, http.StatusOK, out)
+		return
+	}
+	out.Mode = "keyword"
+	hits, err := v.opts.Store.KeywordSearch(ctx, v.opts.Project, q, limit)
+	if err != nil {
+		v.fail(w, "search", err)
+		return
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	titles, err := v.opts.Store.ResolveTitles(ctx, v.opts.Project, ids)
+	if err != nil {
+		v.fail(w, "search", err)
+		return
+	}
+	for _, h := range hits {
+		if t, ok := titles[h.ID]; ok {
+			out.Results = append(out.Results, searchHit{ID: h.ID, Title: t, Score: h.Score})
+		}
+	}
+	writeJSON(w, r, http.StatusOK, out)
+}
+
+// servePath answers find_path between two notes (GraphService.FindPath:
+// the tool's service), with titles.
+func (v *View) servePath(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	from, to := r.URL.Query().Get("from"), r.URL.Query().Get("to")
+	path, err := v.opts.Graph.FindPath(ctx, from, to)
+	if err != nil {
+		v.fail(w, "find a path", err)
+		return
+	}
+	out := struct {
+		Path []linkJSON `json:"path"`
+	}{Path: []linkJSON{}}
+	if len(path) > 0 {
+		titles, err := v.opts.Store.ResolveTitles(ctx, v.opts.Project, path)
+		if err != nil {
+			v.fail(w, "find a path", err)
+			return
+		}
+		for _, id := range path {
+			out.Path = append(out.Path, linkJSON{ID: id, Title: titles[id]})
+		}
+	}
+	writeJSON(w, r, http.StatusOK, out)
+}
+
+// saveNote replaces a note's content (update_node's service, which
+// writes the file first, then the store); the change reaches every open
+// page through the feed like any other edit.
+func (v *View) saveNote(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		ID      string  `json:"id"`
+		Content *string `json:"content"`
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil || in.Content == nil {
+		writeError(w, http.StatusBadRequest, `send {"id": "...", "content": "..."}`)
+		return
+	}
+	res, err := v.opts.Graph.Update(r.Context(), in.ID, core.NoteUpdate{Content: in.Content})
+	if err != nil {
+		v.fail(w, "save a note", err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, map[string]string{"id": res.Node.ID})
+}
+
+// fail answers an error: the caller's mistakes with their message, a
+// missing note as 404, anything else as 500 with the cause logged (never
+// shown: it may carry a driver's text).
+func (v *View) fail(w http.ResponseWriter, op string, err error) {
+	var arg *core.ArgumentError
+	switch {
+	case errors.As(err, &arg):
+		writeError(w, http.StatusBadRequest, arg.Msg)
+	case errors.Is(err, core.ErrInvalidArgument):
+		writeError(w, http.StatusBadRequest, "invalid request: "+op)
+	case errors.Is(err, core.ErrNotFound):
+		writeError(w, http.StatusNotFound, "no note has this ID (it may have been renamed or deleted)")
+	case errors.Is(err, core.ErrConflict), errors.Is(err, core.ErrExists):
+		writeError(w, http.StatusConflict, "the note changed meanwhile; reload it and try again")
+	case errors.Is(err, context.Canceled):
+		// the page went away
+	default:
+		v.log.Warn("view: "+op+" failed", "err", err)
+		writeError(w, http.StatusInternalServerError, "could not "+op+"; the server's log says why")
+	}
+}

@@ -1,0 +1,128 @@
+package view
+
+import (
+	"context"
+	"sync"
+
+	"github.com/vaultgraph/vaultgraph/core"
+)
+
+// maxPending is how many changed notes a Feed collects before it gives
+// up on the list and asks for a full reload (a first sync, a vault
+// replaced wholesale): past that, reading the notes again costs less than
+// following each one.
+const maxPending = 5000
+
+// Feed collects the IDs of the notes written or deleted through the store
+// it wraps (Store), for a View to follow. It is made before the vault
+// mirror, which writes through the wrapped store; the View reads it once
+// it runs.
+type Feed struct {
+	mu       sync.Mutex
+	written  map[string]bool
+	deleted  map[string]bool
+	overflow bool
+	wake     chan struct{}
+}
+
+// NewFeed returns an empty Feed.
+func NewFeed() *Feed {
+	return &Feed{written: map[string]bool{}, deleted: map[string]bool{}, wake: make(chan struct{}, 1)}
+}
+
+// Store returns s, telling f of every note it writes or deletes after the
+// write succeeded. The result is a core.StagedWriter when s is one.
+func (f *Feed) Store(s core.GraphStore) core.GraphStore {
+	w := &feedStore{GraphStore: s, f: f}
+	if staged, ok := s.(core.StagedWriter); ok {
+		return &stagedFeedStore{feedStore: w, staged: staged}
+	}
+	return w
+}
+
+func (f *Feed) record(ids []string, deleted bool) {
+	f.mu.Lock()
+	for _, id := range ids {
+		if f.overflow {
+			break
+		}
+		if deleted {
+			delete(f.written, id)
+			f.deleted[id] = true
+		} else {
+			delete(f.deleted, id)
+			f.written[id] = true
+		}
+		if len(f.written)+len(f.deleted) > maxPending {
+			f.overflow = true
+			clear(f.written)
+			clear(f.deleted)
+		}
+	}
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns and forgets what was recorded; overflow means "too much:
+// read everything again".
+func (f *Feed) take() (written, deleted []string, overflow bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id := range f.written {
+		written = append(written, id)
+	}
+	for id := range f.deleted {
+		deleted = append(deleted, id)
+	}
+	overflow = f.overflow
+	clear(f.written)
+	clear(f.deleted)
+	f.overflow = false
+	return written, deleted, overflow
+}
+
+type feedStore struct {
+	core.GraphStore
+	f *Feed
+}
+
+func (s *feedStore) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
+	if err := s.GraphStore.UpsertNotes(ctx, project, notes); err != nil {
+		return err
+	}
+	s.f.record(noteIDs(notes), false)
+	return nil
+}
+
+func (s *feedStore) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
+	n, err := s.GraphStore.DeleteNotes(ctx, project, ids)
+	if err != nil {
+		return n, err
+	}
+	s.f.record(ids, true)
+	return n, nil
+}
+
+type stagedFeedStore struct {
+	*feedStore
+	staged core.StagedWriter
+}
+
+func (s *stagedFeedStore) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
+	if err := s.staged.UpsertNotesStaged(ctx, project, notes, progress); err != nil {
+		return err
+	}
+	s.f.record(noteIDs(notes), false)
+	return nil
+}
+
+func noteIDs(notes []core.Note) []string {
+	ids := make([]string, len(notes))
+	for i, n := range notes {
+		ids[i] = n.ID
+	}
+	return ids
+}
