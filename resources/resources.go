@@ -10,7 +10,8 @@
 // segment percent-escaped ("vault://note/daily/2024-03-04.md",
 // "vault://note/my%20notes/idea.md"). The template vault://note/{+id}
 // accepts the same ID forms as the tools: any letter case, with or without
-// ".md".
+// ".md". Attachments (images, PDFs) are vault://file/<path>, the path as on
+// disk with each segment percent-escaped, read as base64 blobs.
 package resources
 
 import (
@@ -67,6 +68,17 @@ type Deps struct {
 	// Changes, when set, is what the vault mirror writes through
 	// (Changes.Store): subscriptions and list changes are then offered.
 	Changes *Changes
+	// Attachments, when set, offers the vault's images and PDFs as blob
+	// resources after the notes.
+	Attachments Attachments
+}
+
+// pageSize is the resources of one resources/list page.
+func (d Deps) pageSize() int {
+	if d.PageSize <= 0 {
+		return DefaultPageSize
+	}
+	return d.PageSize
 }
 
 // Live reports whether subscriptions and list changes are offered.
@@ -127,6 +139,8 @@ func (d Deps) sortedIDs(ctx context.Context) ([]string, error) {
 // the end). The cursor is the last ID of the page in base64 (mcp-go's own
 // cursor form, which it checks before vaultgraph sees the request): a note
 // added or removed between two pages moves no other note to another page.
+// The attachments, when offered, follow the notes in pages of their own
+// (path order; their cursors start with a NUL byte).
 func (d Deps) List(ctx context.Context, cursor string) ([]mcp.Resource, string, error) {
 	after := ""
 	if cursor != "" {
@@ -136,6 +150,12 @@ func (d Deps) List(ctx context.Context, cursor string) ([]mcp.Resource, string, 
 		}
 		after = string(c)
 	}
+	if rest, ok := strings.CutPrefix(after, attachmentMark); ok {
+		if d.Attachments == nil {
+			return []mcp.Resource{}, "", nil
+		}
+		return d.listAttachments(ctx, rest)
+	}
 	ids, err := d.sortedIDs(ctx)
 	if err != nil {
 		return nil, "", err
@@ -144,12 +164,11 @@ func (d Deps) List(ctx context.Context, cursor string) ([]mcp.Resource, string, 
 	if after != "" && start < len(ids) && ids[start] == after {
 		start++
 	}
-	size := d.PageSize
-	if size <= 0 {
-		size = DefaultPageSize
-	}
-	end := min(start+size, len(ids))
+	end := min(start+d.pageSize(), len(ids))
 	page := ids[start:end]
+	if len(page) == 0 && d.Attachments != nil {
+		return d.listAttachments(ctx, "")
+	}
 	notes, err := d.Store.GetNotes(ctx, d.Project, page)
 	if err != nil {
 		return nil, "", err
@@ -159,8 +178,11 @@ func (d Deps) List(ctx context.Context, cursor string) ([]mcp.Resource, string, 
 		out = append(out, resourceOf(&n))
 	}
 	next := ""
-	if end < len(ids) {
+	switch {
+	case end < len(ids):
 		next = base64.StdEncoding.EncodeToString([]byte(ids[end-1]))
+	case d.Attachments != nil:
+		next = base64.StdEncoding.EncodeToString([]byte(attachmentMark))
 	}
 	return out, next, nil
 }
@@ -224,6 +246,16 @@ func (d Deps) Read(ctx context.Context, uri string) ([]mcp.ResourceContents, err
 		return nil, errors.New("resources: the vault failed to answer; try again later")
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: URI(n.ID), MIMEType: MIMEType, Text: string(raw)}}, nil
+}
+
+// Templates are the resource templates offered: every note's, and every
+// attachment's when attachments are offered.
+func (d Deps) Templates() []server.ServerResourceTemplate {
+	out := []server.ServerResourceTemplate{d.Template()}
+	if d.Attachments != nil {
+		out = append(out, d.FileTemplate())
+	}
+	return out
 }
 
 // Template is the resource template of every note, with its handler.

@@ -42,9 +42,9 @@ type Options struct {
 // Surface is the vault's notes as MCP resources, its prompts and the
 // completion of their arguments; package resources implements it.
 type Surface interface {
-	// Template addresses every note; List pages through them (mcp-go lists
-	// only resources registered one by one).
-	Template() mcpserver.ServerResourceTemplate
+	// Templates address every note (and attachment); List pages through
+	// them (mcp-go lists only resources registered one by one).
+	Templates() []mcpserver.ServerResourceTemplate
 	List(ctx context.Context, cursor string) ([]mcp.Resource, string, error)
 	Prompts() []mcpserver.ServerPrompt
 	mcpserver.ResourceCompletionProvider
@@ -113,7 +113,7 @@ func New(opts Options) *mcpserver.MCPServer {
 	s.AddTools(tools.ServerTools(opts.Tools)...)
 	if opts.Vault != nil {
 		opts.Vault.Attach(s, hooks)
-		s.AddResourceTemplates(opts.Vault.Template())
+		s.AddResourceTemplates(opts.Vault.Templates()...)
 		s.AddPrompts(opts.Vault.Prompts()...)
 	}
 	return s

@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,11 +18,14 @@ import (
 
 // surfaceServer serves f's vault as resources and prompts (no tools),
 // with client logs, over HTTP.
-func surfaceServer(t *testing.T, f *fixture, pageSize int) (*client.Client, *server.ClientLogs) {
+func surfaceServer(t *testing.T, f *fixture, pageSize int, change ...func(*resources.Deps)) (*client.Client, *server.ClientLogs) {
 	t.Helper()
 	logs := server.NewClientLogs()
-	srv := server.New(server.Options{Version: "test", Logger: quietLogger(), ClientLogs: logs,
-		Vault: resources.Deps{Project: project, Store: f.store, Files: f.mirror.Writer(), Logger: quietLogger(), PageSize: pageSize}})
+	deps := resources.Deps{Project: project, Store: f.store, Files: f.mirror.Writer(), Logger: quietLogger(), PageSize: pageSize}
+	for _, c := range change {
+		c(&deps)
+	}
+	srv := server.New(server.Options{Version: "test", Logger: quietLogger(), ClientLogs: logs, Vault: deps})
 	g := &fixture{mcp: srv}
 	ts, _ := httpServer(t, g, server.HTTPOptions{Tokens: tokens})
 	return httpClient(t, ts, writeToken, legacyProtocol()), logs
@@ -81,6 +87,83 @@ func TestNotesAreResources(t *testing.T) {
 	}
 	tmpl, err := c.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
 	if err != nil || len(tmpl.ResourceTemplates) != 1 {
+		t.Fatalf("templates: %+v, %v", tmpl, err)
+	}
+}
+
+// Issue 26: the vault's images and PDFs are blob resources, listed after
+// the notes, read base64-encoded with their MIME type.
+func TestAttachmentsAreBlobResources(t *testing.T) {
+	f := newFixture(t)
+	png := "\x89PNG\r\n\x1a\n\x00binary\xff"
+	files := map[string]string{"assets/Diagram.png": png, "papers/a paper.pdf": "%PDF-1.4", "assets/b.jpg": "jpeg", "assets/c.gif": "gif"}
+	for rel, content := range files {
+		full := filepath.Join(f.vault, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := surfaceServer(t, f, 3, func(d *resources.Deps) { d.Attachments = f.mirror.Writer() })
+	var notes, blobs []mcp.Resource
+	cursor := mcp.Cursor("")
+	for pages := 0; ; pages++ {
+		var req mcp.ListResourcesRequest
+		req.Params.Cursor = cursor
+		res, err := c.ListResourcesByPage(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Resources {
+			if strings.HasPrefix(r.URI, resources.FileURIPrefix) {
+				blobs = append(blobs, r)
+			} else if len(blobs) > 0 {
+				t.Fatalf("note %s listed after an attachment", r.URI)
+			} else {
+				notes = append(notes, r)
+			}
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		cursor = res.NextCursor
+		if pages > 20 {
+			t.Fatal("paging does not end")
+		}
+	}
+	if len(notes) != len(seedFiles) || len(blobs) != len(files) {
+		t.Fatalf("%d notes and %d attachments listed, want %d and %d", len(notes), len(blobs), len(seedFiles), len(files))
+	}
+	want := []string{"vault://file/assets/Diagram.png image/png", "vault://file/assets/b.jpg image/jpeg", "vault://file/assets/c.gif image/gif", "vault://file/papers/a%20paper.pdf application/pdf"}
+	for i, r := range blobs {
+		if got := r.URI + " " + r.MIMEType; got != want[i] || r.Size == nil || r.Name == "" {
+			t.Errorf("attachment %d: %+v, want %s", i, r, want[i])
+		}
+	}
+
+	var req mcp.ReadResourceRequest
+	req.Params.URI = "vault://file/assets/Diagram.png"
+	res, err := c.ReadResource(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, ok := res.Contents[0].(mcp.BlobResourceContents)
+	if !ok || blob.MIMEType != "image/png" || blob.URI != req.Params.URI {
+		t.Fatalf("read: %+v", res.Contents)
+	}
+	if raw, err := base64.StdEncoding.DecodeString(blob.Blob); err != nil || string(raw) != png {
+		t.Fatalf("blob %q decodes to %q, %v", blob.Blob, raw, err)
+	}
+	for _, uri := range []string{"vault://file/notes/Index.md", "vault://file/assets/missing.png", "vault://file/../x.png", "vault://file/"} {
+		req.Params.URI = uri
+		if _, err := c.ReadResource(t.Context(), req); err == nil {
+			t.Errorf("%s was read", uri)
+		}
+	}
+	tmpl, err := c.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
+	if err != nil || len(tmpl.ResourceTemplates) != 2 {
 		t.Fatalf("templates: %+v, %v", tmpl, err)
 	}
 }

@@ -135,7 +135,8 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	}
 	srv := server.New(server.Options{
 		Version: versionNumber(), Tools: toolList, Logger: logger, Metrics: m, ClientLogs: clientLogs,
-		Vault: resources.Deps{Project: a.primary.Key, Store: a.store, Files: a.mirror.Writer(), Logger: logger, Changes: a.changes},
+		Vault: resources.Deps{Project: a.primary.Key, Store: a.store, Files: a.mirror.Writer(), Logger: logger, Changes: a.changes,
+			Attachments: a.mirror.Writer()},
 	})
 
 	// Background work: the watcher and the indexer, stopped and awaited
