@@ -16,7 +16,7 @@ const Name = "vaultgraph"
 
 // instructions tell a client what the server is for (MCP initialize).
 const instructions = "vaultgraph serves a vault of markdown notes (frontmatter, #tags, [[wikilinks]]) as a graph. " +
-	"Node IDs are vault-relative paths such as \"notes/ml-basics.md\"; they match in any letter case. " +
+	"A note's ID is its path in the vault, such as \"notes/ml-basics.md\", in any letter case, .md optional. " +
 	"Use get_node with depth 1 for a note and its neighbours, find_path and get_hubs to explore structure."
 
 // Options configure New.

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,7 +13,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
+
+// pixelPNG is a 1x1 PNG, an attachment of the test vault.
+const pixelPNG = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82"
 
 // TestResourcesPromptsCompletionsAndLogs: the binary over stdio and HTTP
 // offers the vault's notes as resources (list, read, template in any ID
@@ -22,7 +29,7 @@ func TestResourcesPromptsCompletionsAndLogs(t *testing.T) {
 	st := embeddedStore(t)
 	for _, kind := range []string{"stdio", "http"} {
 		t.Run(kind, func(t *testing.T) {
-			vault := copyVault(t, nil)
+			vault := copyVault(t, map[string]string{"assets/pixel.png": pixelPNG})
 			var c *client.Client
 			if kind == "stdio" {
 				c = startStdio(t, st, vault, legacyProtocol())
@@ -87,6 +94,66 @@ func TestResourcesPromptsCompletionsAndLogs(t *testing.T) {
 				if tc, ok := got.Contents[0].(mcp.TextResourceContents); !ok || tc.Text != string(want) {
 					t.Fatalf("read %s: %+v", uri, got.Contents)
 				}
+			}
+
+			// Attachments: listed after the notes, read as a base64 blob.
+			var blobURIs []string
+			for cursor, pages := mcp.Cursor(""), 0; pages == 0 || cursor != ""; pages++ {
+				var req mcp.ListResourcesRequest
+				req.Params.Cursor = cursor
+				page, err := c.ListResourcesByPage(ctx, req)
+				if err != nil || pages > 50 {
+					t.Fatalf("resources/list page %d: %v", pages, err)
+				}
+				for _, r := range page.Resources {
+					if strings.HasPrefix(r.URI, "vault://file/") {
+						blobURIs = append(blobURIs, r.URI+" "+r.MIMEType)
+					}
+				}
+				cursor = page.NextCursor
+			}
+			if strings.Join(blobURIs, ",") != "vault://file/assets/pixel.png image/png" {
+				t.Fatalf("attachments listed: %v", blobURIs)
+			}
+			var breq mcp.ReadResourceRequest
+			breq.Params.URI = "vault://file/assets/pixel.png"
+			blob, err := c.ReadResource(ctx, breq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, ok := blob.Contents[0].(mcp.BlobResourceContents); !ok || b.MIMEType != "image/png" || b.Blob != base64.StdEncoding.EncodeToString([]byte(pixelPNG)) {
+				t.Fatalf("read attachment: %+v", blob.Contents)
+			}
+
+			// structuredContent validates against the tool's outputSchema.
+			listed, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := false
+			for _, tool := range listed.Tools {
+				if tool.Name != "delete_node" {
+					continue
+				}
+				checked = true
+				schema, err := tools.CompileSchema(tool.Name, tools.OutputSchemaJSON(tool))
+				if err != nil {
+					t.Fatalf("delete_node's outputSchema: %v", err)
+				}
+				var call mcp.CallToolRequest
+				call.Params.Name, call.Params.Arguments = "delete_node", map[string]any{"id": "no-such-note.md"}
+				res, err := c.CallTool(ctx, call)
+				if err != nil || res.IsError || res.StructuredContent == nil {
+					t.Fatalf("delete_node: %+v, %v", res, err)
+				}
+				raw, _ := json.Marshal(res.StructuredContent)
+				v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+				if err != nil || schema.Validate(v) != nil {
+					t.Fatalf("delete_node's structuredContent %s does not validate: %v", raw, schema.Validate(v))
+				}
+			}
+			if !checked {
+				t.Fatal("delete_node is not listed")
 			}
 
 			var creq mcp.CompleteRequest
