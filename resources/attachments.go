@@ -133,3 +133,30 @@ func (d Deps) FileTemplate() server.ServerResourceTemplate {
 		},
 	}
 }
+
+// completeAttachments completes the file template's path: paths that start
+// with value first, then those with a file name that starts with it, then
+// those that contain it, each group in path order, all case-insensitive;
+// at most maxCompletions.
+func (d Deps) completeAttachments(ctx context.Context, value string) (*mcp.Completion, error) {
+	all, err := d.Attachments.Attachments(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := strings.ToLower(strings.TrimSpace(value))
+	var groups [3][]string
+	for _, a := range all {
+		lp := strings.ToLower(a.Path)
+		switch {
+		case strings.HasPrefix(lp, v):
+			groups[0] = append(groups[0], a.Path)
+		case strings.HasPrefix(path.Base(lp), v):
+			groups[1] = append(groups[1], a.Path)
+		case strings.Contains(lp, v):
+			groups[2] = append(groups[2], a.Path)
+		}
+	}
+	matches := append(append(groups[0], groups[1]...), groups[2]...)
+	values := matches[:min(len(matches), maxCompletions)]
+	return &mcp.Completion{Values: append([]string{}, values...), Total: len(matches), HasMore: len(matches) > len(values)}, nil
+}

@@ -305,10 +305,13 @@ func (d Deps) completeTags(ctx context.Context, value string) (*mcp.Completion, 
 // CompleteResourceArgument completes the note template's id (mcp-go's
 // ResourceCompletionProvider).
 func (d Deps) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
-	if uri != URITemplate || arg.Name != "id" {
-		return &mcp.Completion{Values: []string{}}, nil
+	switch {
+	case uri == URITemplate && arg.Name == "id":
+		return d.completeNotes(ctx, arg.Value)
+	case uri == FileURITemplate && arg.Name == "path" && d.Attachments != nil:
+		return d.completeAttachments(ctx, arg.Value)
 	}
-	return d.completeNotes(ctx, arg.Value)
+	return &mcp.Completion{Values: []string{}}, nil
 }
 
 // CompletePromptArgument completes the prompts' note and tag arguments

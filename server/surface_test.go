@@ -166,6 +166,23 @@ func TestAttachmentsAreBlobResources(t *testing.T) {
 	if err != nil || len(tmpl.ResourceTemplates) != 2 {
 		t.Fatalf("templates: %+v, %v", tmpl, err)
 	}
+
+	// The template's path completes: path prefix, then file name, then
+	// anywhere, case-insensitive.
+	for value, want := range map[string]string{
+		"ASSETS/": "assets/Diagram.png assets/b.jpg assets/c.gif",
+		"a":       "assets/Diagram.png assets/b.jpg assets/c.gif papers/a paper.pdf",
+		"PAPER":   "papers/a paper.pdf",
+		"zzz":     "",
+	} {
+		var creq mcp.CompleteRequest
+		creq.Params.Ref = mcp.ResourceReference{Type: "ref/resource", URI: resources.FileURITemplate}
+		creq.Params.Argument.Name, creq.Params.Argument.Value = "path", value
+		comp, err := c.Complete(t.Context(), creq)
+		if err != nil || strings.Join(comp.Completion.Values, " ") != want {
+			t.Errorf("complete %q: %+v, %v; want %s", value, comp, err, want)
+		}
+	}
 }
 
 // Issue 26: completion of the template's id and of prompt arguments.
