@@ -57,6 +57,22 @@ func pathOf(uri string) string {
 	return p
 }
 
+// hasAttachments reports whether any attachment is offered, so that the
+// last page of notes announces a page of attachments only when there is
+// one (a client would otherwise fetch an empty page). A failed listing
+// counts as none, and is logged.
+func (d Deps) hasAttachments(ctx context.Context) bool {
+	if d.Attachments == nil {
+		return false
+	}
+	all, err := d.Attachments.Attachments(ctx)
+	if err != nil {
+		d.logger().WarnContext(ctx, "attachment listing failed", "err", err)
+		return false
+	}
+	return len(all) > 0
+}
+
 // listAttachments is a resources/list page of attachments after the path
 // after ("" for the first).
 func (d Deps) listAttachments(ctx context.Context, after string) ([]mcp.Resource, string, error) {

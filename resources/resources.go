@@ -181,7 +181,7 @@ func (d Deps) List(ctx context.Context, cursor string) ([]mcp.Resource, string, 
 	switch {
 	case end < len(ids):
 		next = base64.StdEncoding.EncodeToString([]byte(ids[end-1]))
-	case d.Attachments != nil:
+	case d.hasAttachments(ctx):
 		next = base64.StdEncoding.EncodeToString([]byte(attachmentMark))
 	}
 	return out, next, nil

@@ -67,6 +67,13 @@ func TestNotesAreResources(t *testing.T) {
 	if len(uris) != len(seedFiles) || !strings.Contains(strings.Join(uris, " "), "vault://note/notes/graphcore.md") {
 		t.Fatalf("%d resources for %d notes: %v", len(uris), len(seedFiles), uris)
 	}
+	t.Run("a vault without attachments announces no page of them", func(t *testing.T) {
+		c, _ := surfaceServer(t, f, 100, func(d *resources.Deps) { d.Attachments = f.mirror.Writer() })
+		res, err := c.ListResourcesByPage(t.Context(), mcp.ListResourcesRequest{})
+		if err != nil || len(res.Resources) != len(seedFiles) || res.NextCursor != "" {
+			t.Fatalf("%d resources, next cursor %q, %v", len(res.Resources), res.NextCursor, err)
+		}
+	})
 
 	for _, uri := range []string{"vault://note/notes/graphcore.md", "vault://note/Notes/GraphCore", "vault://note/notes/graphcore"} {
 		var req mcp.ReadResourceRequest
