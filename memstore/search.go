@@ -206,24 +206,25 @@ func (a *aheadAnalysis) stop() {
 	a.moved.Broadcast()
 }
 
-// noteWritten updates the index for a note just stored; old is the note it
-// replaced (nil for a new one), a the analysis of its keyword text.
-func (x *searchIndex) noteWritten(old, n *core.Note, a func() keyword.Analysis) {
+// noteWritten updates the index for a note just stored, a the analysis of
+// its keyword text.
+func (x *searchIndex) noteWritten(nd *node, a func() keyword.Analysis) {
 	// Always analysed: a stored note keeps its content on disk only, so
 	// there is nothing in memory to tell an unchanged text by.
-	x.keywords.put(n.ID, a())
-	if _, ok := x.vectors[n.ID]; ok {
+	x.keywords.put(nd.ID, a())
+	if _, ok := x.vectors[nd.ID]; ok {
 		return
 	}
-	if sv, ok := x.parked[n.ID]; ok {
-		delete(x.parked, n.ID)
-		x.set(n.ID, sv.Model, sv.Hash, decodeVector(sv.Vector))
+	if sv, ok := x.parked[nd.ID]; ok {
+		delete(x.parked, nd.ID)
+		x.set(nd.ID, sv.Model, sv.Hash, decodeVector(sv.Vector))
 	}
 }
 
 // noteDeleted forgets a deleted note and reports whether it had a vector
 // on disk.
-func (x *searchIndex) noteDeleted(id string) bool {
+func (x *searchIndex) noteDeleted(nd *node) bool {
+	id := nd.ID
 	x.keywords.remove(id)
 	_, had := x.vectors[id]
 	_, parked := x.parked[id]
@@ -310,9 +311,9 @@ func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core
 	}
 	var out []core.StaleNote
 	for _, nd := range g.all {
-		rec, ok := g.search.vectors[nd.id()]
-		if !ok || rec.model != model || rec.hash != nd.note.Hash {
-			out = append(out, core.StaleNote{ID: nd.id(), Hash: nd.note.Hash})
+		rec, ok := g.search.vectors[nd.ID]
+		if !ok || rec.model != model || rec.hash != nd.Hash {
+			out = append(out, core.StaleNote{ID: nd.ID, Hash: nd.Hash})
 		}
 	}
 	return out, nil
