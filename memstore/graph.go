@@ -35,6 +35,7 @@ type graph struct {
 	// maps.
 	slots     int32   // slots handed out so far
 	freeSlots []int32 // slots of deleted nodes
+	slotNodes []*node // by slot, nil for a free one: vector rows are numbered by slot
 	scratch   sync.Pool
 
 	search *searchIndex // embeddings and keyword index, see search.go
@@ -254,12 +255,25 @@ func (g *graph) newNode() *node {
 	} else {
 		nd.slot = g.slots
 		g.slots++
+		g.slotNodes = append(g.slotNodes, nil)
 	}
+	g.slotNodes[nd.slot] = nd
 	return nd
 }
 
 // freeNode makes a deleted node's slot available again.
-func (g *graph) freeNode(nd *node) { g.freeSlots = append(g.freeSlots, nd.slot) }
+func (g *graph) freeNode(nd *node) {
+	g.freeSlots = append(g.freeSlots, nd.slot)
+	g.slotNodes[nd.slot] = nil
+}
+
+// bySlot returns the node with this slot, nil for none.
+func (g *graph) bySlot(slot int) *node {
+	if slot < 0 || slot >= len(g.slotNodes) {
+		return nil
+	}
+	return g.slotNodes[slot]
+}
 
 func (g *graph) addUnresolved(key string, n *node) {
 	set := g.unresolved[key]

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
 )
 
 // merge is the heart of every write; check it against a plain set on

@@ -77,23 +77,7 @@ func (s *Store) loadTerms(project string, x *kwIndex) error {
 func (s *Store) loadSearch(project string, g *graph) {
 	func() {
 		defer close(g.vectorsReady)
-		parked := newSearchIndex()
-		if err := s.loadVectors(project, parked); err != nil {
-			return
-		}
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		x := g.search
-		for id, sv := range parked.parked {
-			if _, set := x.vectors[id]; set {
-				continue // written since the load
-			}
-			if g.notes[id] != nil {
-				x.set(id, sv.Model, sv.Hash, decodeVector(sv.Vector))
-			} else {
-				x.parked[id] = sv
-			}
-		}
+		_ = s.loadVectors(project, g) // a failure: searches see what is loaded
 	}()
 	defer close(g.keywordsReady)
 	missing, err := s.loadKeywords(project, g)
@@ -200,6 +184,7 @@ func (g *graph) build(recs []rawRecord) error {
 		g.notes[nd.ID] = nd
 	}
 	g.slots = int32(len(recs))
+	g.slotNodes = slices.Clone(g.all) // slot i is the i-th note
 	var targets []*node
 	var all []link
 	for i, nd := range g.all {
