@@ -77,7 +77,11 @@ type node struct {
 	ID, Title, Path, Hash string
 	Tags                  []string // as written, de-duplicated by the vault
 	links                 []link   // every link in document order
-	Entity                *core.NoteEntity
+	// targets are nd's distinct link targets in the order of their first
+	// link: what a view shows (viewLinks), kept so that a view walks no
+	// duplicate or unresolved link and builds no set (setTargets).
+	targets []*node
+	Entity  *core.NoteEntity
 }
 
 // link is one link of a note as memory keeps it.
@@ -90,15 +94,25 @@ type link struct {
 // distinct link targets in the order of their first link, with their IDs
 // and titles. The caller holds the graph's lock.
 func (nd *node) viewLinks() []core.LinkInfo {
-	if len(nd.out) == 0 {
+	if len(nd.targets) == 0 {
 		return nil
 	}
-	out := make([]core.LinkInfo, 0, len(nd.out))
+	out := make([]core.LinkInfo, len(nd.targets))
+	for i, t := range nd.targets {
+		out[i] = core.LinkInfo{ID: t.ID, Title: t.Title}
+	}
+	return out
+}
+
+// setTargets sets nd.targets from nd.links; every change of a link's
+// target calls it.
+func (nd *node) setTargets() {
+	var out []*node
 	var seen map[*node]struct{}
 	if len(nd.links) > smallLinks {
-		seen = make(map[*node]struct{}, len(nd.out))
+		seen = make(map[*node]struct{}, len(nd.links))
 	}
-	for i, l := range nd.links {
+	for _, l := range nd.links {
 		t := l.target
 		if t == nil {
 			continue
@@ -108,16 +122,16 @@ func (nd *node) viewLinks() []core.LinkInfo {
 				continue
 			}
 			seen[t] = struct{}{}
-		} else if slices.ContainsFunc(nd.links[:i], func(p link) bool { return p.target == t }) {
+		} else if slices.Contains(out, t) {
 			continue
 		}
-		out = append(out, core.LinkInfo{ID: t.ID, Title: t.Title})
+		out = append(out, t)
 	}
-	return out
+	nd.targets = slices.Clip(out)
 }
 
-// smallLinks: up to this many links, a scan of the links before finds a
-// repeated target faster than a set.
+// smallLinks: up to this many links, a scan of the targets found so far
+// finds a repeated target faster than a set.
 const smallLinks = 32
 
 // normTags returns the distinct normalised forms of nd's tags.

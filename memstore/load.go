@@ -185,7 +185,7 @@ func (g *graph) build(recs []rawRecord) error {
 	}
 	g.slots = int32(len(recs))
 	g.slotNodes = slices.Clone(g.all) // slot i is the i-th note
-	var targets []*node
+	var targets, pool []*node
 	var all []link
 	for i, nd := range g.all {
 		r := &links[i]
@@ -225,6 +225,11 @@ func (g *graph) build(recs []rawRecord) error {
 			return fmt.Errorf("note %s: links: %w", nd.ID, r.err)
 		}
 		if len(targets) > 0 {
+			if len(pool) < len(targets) {
+				pool = make([]*node, max(len(targets), 4096)) // many notes' targets per allocation
+			}
+			nd.targets, pool = pool[:len(targets):len(targets)], pool[len(targets):]
+			copy(nd.targets, targets)
 			nd.out = slices.Clone(targets)
 			slices.SortFunc(nd.out, compareNodes)
 			for _, t := range nd.out {

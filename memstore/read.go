@@ -294,12 +294,21 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 		part := g.all[start:min(start+chunk, len(g.all))]
 		states = states[:0]
 		err := s.kv.View(func(tx *kv.Tx) error {
-			for _, nd := range part {
-				n, err := nd.storedNote(project, tx.GetRaw(notesBucket(project), nd.ID))
+			recs := make([][]byte, len(part))
+			size := 0
+			for i, nd := range part {
+				recs[i] = tx.GetRaw(notesBucket(project), nd.ID)
+				size += len(recs[i])
+			}
+			buf := make([]byte, 0, size) // the chunk's records, which the states' strings share
+			for i, nd := range part {
+				start := len(buf)
+				buf = append(buf, recs[i]...)
+				st, err := nd.decodeState(buf[start:len(buf):len(buf)])
 				if err != nil {
 					return err
 				}
-				states = append(states, core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash, Size: n.Size, ModTime: n.ModTime, Links: n.Links})
+				states = append(states, st)
 			}
 			return nil
 		})

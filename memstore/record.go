@@ -337,3 +337,48 @@ func fixNumbers(v any) any {
 		return v
 	}
 }
+
+// decodeState decodes from nd's note record rec (which it keeps: the
+// links' strings are windows into it) what core.NoteState holds beyond
+// memory's ID, path and hash; the link targets are memory's.
+func (nd *node) decodeState(rec []byte) (core.NoteState, error) {
+	st := core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash}
+	if rec == nil { // no record (never written by this version): unknown, so the file is read
+		st.Size = -1
+		return st, nil
+	}
+	r := recordReader{b: rec}
+	if v := r.byte(); v != recordVersion {
+		return st, fmt.Errorf("note %s: record version %d: %w", nd.ID, v, errBadRecord)
+	}
+	r.bytes() // title
+	r.bytes() // path
+	r.bytes() // hash
+	st.Size = r.varint()
+	if r.byte() == 1 {
+		st.ModTime = time.Unix(0, r.varint())
+	}
+	for range r.count() {
+		r.bytes() // tags
+	}
+	if c := r.count(); c > 0 {
+		if c != len(nd.links) {
+			return st, fmt.Errorf("note %s: %d links on disk, %d in memory: %w", nd.ID, c, len(nd.links), errBadRecord)
+		}
+		st.Links = make([]core.Link, c)
+		for i := range st.Links {
+			l := &st.Links[i]
+			l.Raw, l.Key = r.string(), r.string()
+			r.bytes() // the target when written: memory's is current
+			l.Alias, l.Heading = r.string(), r.string()
+			l.Embed = r.byte() == 1
+			if t := nd.links[i].target; t != nil {
+				l.Target = t.ID
+			}
+		}
+	}
+	if r.err != nil {
+		return st, fmt.Errorf("note %s: %w", nd.ID, r.err)
+	}
+	return st, nil
+}

@@ -159,6 +159,7 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 	// other link is unresolved under its Key.
 	for i, nd := range written {
 		setLinks(nd, batch[i].Links, g.notes)
+		nd.setTargets()
 		for _, l := range nd.links {
 			if l.target != nil {
 				w.edges.set(&nd.out, l.target, true)
@@ -191,6 +192,9 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 			retargeted[linker] = struct{}{}
 		}
 		delete(g.unresolved, key)
+	}
+	for linker := range retargeted {
+		linker.setTargets()
 	}
 
 	w.commit()
@@ -368,6 +372,9 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		delete(g.notes, nd.ID)
 		deleted = append(deleted, nd.ID)
 		g.freeNode(nd)
+	}
+	for linker := range linkers {
+		linker.setTargets()
 	}
 	w.commit()
 	if err := s.persist(project, g, nil, nil, linkers, nil, len(deleted), deleted...); err != nil {
