@@ -1,7 +1,6 @@
 package memstore
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -252,7 +251,7 @@ func decodeBody(id string, rec []byte, cut, withFrontmatter bool) (body, error) 
 	out := body{content: string(content)}
 	if withFrontmatter && len(fm) > 0 {
 		var err error
-		if out.frontmatter, err = decodeFrontmatter(fm); err != nil {
+		if out.frontmatter, err = core.DecodeFrontmatter(fm); err != nil {
 			return body{}, fmt.Errorf("frontmatter of %s: %w", id, err)
 		}
 	}
@@ -295,44 +294,6 @@ func jsonSafe(v any) any {
 			out[i] = jsonSafe(e)
 		}
 		return out
-	default:
-		return v
-	}
-}
-
-// decodeFrontmatter parses stored frontmatter JSON, giving whole numbers
-// back as int64 (YAML's ints stay ints) and others as float64, as the
-// Neo4j store does.
-func decodeFrontmatter(raw []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	return fixNumbers(m).(map[string]any), nil
-}
-
-func fixNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if f, err := x.Float64(); err == nil {
-			return f
-		}
-		return x.String()
-	case map[string]any:
-		for k, e := range x {
-			x[k] = fixNumbers(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = fixNumbers(e)
-		}
-		return x
 	default:
 		return v
 	}
