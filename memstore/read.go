@@ -290,21 +290,15 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	// and fn is called outside any transaction.
 	const chunk = 1024
 	states := make([]core.NoteState, 0, min(chunk, len(g.all)))
+	// The links' strings, which the caller may keep (the vault's index
+	// does), are copied into shared blocks: nothing else of the records.
+	a := newArena(0)
 	for start := 0; start < len(g.all); start += chunk {
 		part := g.all[start:min(start+chunk, len(g.all))]
 		states = states[:0]
 		err := s.kv.View(func(tx *kv.Tx) error {
-			recs := make([][]byte, len(part))
-			size := 0
-			for i, nd := range part {
-				recs[i] = tx.GetRaw(notesBucket(project), nd.ID)
-				size += len(recs[i])
-			}
-			buf := make([]byte, 0, size) // the chunk's records, which the states' strings share
-			for i, nd := range part {
-				start := len(buf)
-				buf = append(buf, recs[i]...)
-				st, err := nd.decodeState(buf[start:len(buf):len(buf)])
+			for _, nd := range part {
+				st, err := nd.decodeState(a, tx.GetRaw(notesBucket(project), nd.ID))
 				if err != nil {
 					return err
 				}

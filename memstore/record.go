@@ -299,10 +299,10 @@ func jsonSafe(v any) any {
 	}
 }
 
-// decodeState decodes from nd's note record rec (which it keeps: the
-// links' strings are windows into it) what core.NoteState holds beyond
-// memory's ID, path and hash; the link targets are memory's.
-func (nd *node) decodeState(rec []byte) (core.NoteState, error) {
+// decodeState decodes from nd's note record rec what core.NoteState holds
+// beyond memory's ID, path and hash, the links' strings copied into a;
+// the link targets are memory's.
+func (nd *node) decodeState(a *arena, rec []byte) (core.NoteState, error) {
 	st := core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash}
 	if rec == nil { // no record (never written by this version): unknown, so the file is read
 		st.Size = -1
@@ -329,9 +329,9 @@ func (nd *node) decodeState(rec []byte) (core.NoteState, error) {
 		st.Links = make([]core.Link, c)
 		for i := range st.Links {
 			l := &st.Links[i]
-			l.Raw, l.Key = r.string(), r.string()
+			l.Raw, l.Key = a.str(r.bytes()), a.str(r.bytes())
 			r.bytes() // the target when written: memory's is current
-			l.Alias, l.Heading = r.string(), r.string()
+			l.Alias, l.Heading = a.str(r.bytes()), a.str(r.bytes())
 			l.Embed = r.byte() == 1
 			if t := nd.links[i].target; t != nil {
 				l.Target = t.ID
