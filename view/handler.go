@@ -160,12 +160,15 @@ func (v *View) logout(w http.ResponseWriter, r *http.Request) {
 }
 
 // sameOrigin reports whether a state-changing request comes from the
-// view's own page: the Origin header, when the browser sends one, names
-// this host (SameSite=Strict already keeps other sites' requests
-// cookie-less; this also stops a login forced from another site).
+// view's own page (SameSite=Strict already keeps other sites' requests
+// cookie-less; this also stops a login forced from another site). A
+// browser says so in Sec-Fetch-Site; without it, the Origin header, when
+// sent, must name this host. The page's Referrer-Policy (no-referrer)
+// makes browsers send "Origin: null" with its own form posts and fetches,
+// so Origin alone cannot tell a browser's same-origin request.
 func sameOrigin(r *http.Request) bool {
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-		return false
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
+		return site == "same-origin"
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {

@@ -401,10 +401,12 @@ func relaxFresh(all []*node, fresh map[*node]bool, adj map[*node][]*node, iters 
 	}
 	n := len(all)
 	x, y, mass := make([]float64, n), make([]float64, n), make([]float64, n)
-	index := make(map[*node]int, n)
+	index := make(map[*node]int, len(fresh))
 	for i, nd := range all {
 		x[i], y[i], mass[i] = nd.X, nd.Y, float64(1+len(nd.Out))
-		index[nd] = i
+		if fresh[nd] {
+			index[nd] = i
+		}
 	}
 	var t quadTree
 	t.build(x, y, mass)

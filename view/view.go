@@ -212,7 +212,7 @@ func (v *View) reload(ctx context.Context) error {
 		}
 	}
 	all := v.allLocked()
-	adj := adjacency(all, fresh, nil)
+	adj := adjacency(v.nodes, fresh, nil)
 	seedFresh(all, fresh, adj)
 	relaxFresh(all, fresh, adj, freshIterations)
 	rev := v.rev
@@ -288,7 +288,7 @@ func (v *View) startLayout(ctx context.Context, done chan<- bool) {
 			}
 		}
 		all := v.allLocked()
-		adj := adjacency(all, fresh, nil)
+		adj := adjacency(v.nodes, fresh, nil)
 		seedFresh(all, fresh, adj)
 		relaxFresh(all, fresh, adj, freshIterations)
 		v.changedLocked()
@@ -328,19 +328,16 @@ func (v *View) startLayout(ctx context.Context, done chan<- bool) {
 }
 
 // adjacency maps each of the fresh nodes to the nodes it links with in
-// either direction, among all; extraIn adds known in-neighbours.
-func adjacency(all []*node, fresh map[*node]bool, extraIn map[string][]string) map[*node][]*node {
-	byID := make(map[string]*node, len(all))
-	for _, n := range all {
-		byID[n.ID] = n
-	}
+// either direction, among byID (the view's nodes); extraIn adds known
+// in-neighbours.
+func adjacency(byID map[string]*node, fresh map[*node]bool, extraIn map[string][]string) map[*node][]*node {
 	adj := map[*node][]*node{}
 	add := func(a, b *node) {
 		if a != b && !slices.Contains(adj[a], b) {
 			adj[a] = append(adj[a], b)
 		}
 	}
-	for _, n := range all {
+	for _, n := range byID {
 		for _, t := range n.Out {
 			o := byID[t]
 			if o == nil {
@@ -468,7 +465,7 @@ func (v *View) apply(ctx context.Context, written, deleted []string, overflow bo
 	}
 	if len(fresh) > 0 {
 		all := v.allLocked()
-		adj := adjacency(all, fresh, inOf)
+		adj := adjacency(v.nodes, fresh, inOf)
 		seedFresh(all, fresh, adj)
 		relaxFresh(all, fresh, adj, freshIterations)
 	}

@@ -596,3 +596,31 @@ func TestLayoutSeparatesAndSettles(t *testing.T) {
 		}
 	}
 }
+
+func TestSameOrigin(t *testing.T) {
+	for _, c := range []struct {
+		site, origin string
+		want         bool
+	}{
+		{"same-origin", "null", true}, // a browser's form post under Referrer-Policy: no-referrer
+		{"same-origin", "", true},
+		{"cross-site", "", false},
+		{"same-site", "http://other.localhost:1", false},
+		{"none", "", false},
+		{"", "", true}, // not a browser
+		{"", "http://127.0.0.1:8765", true},
+		{"", "http://evil.example", false},
+		{"", "null", false},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8765/view/login", nil)
+		if c.site != "" {
+			r.Header.Set("Sec-Fetch-Site", c.site)
+		}
+		if c.origin != "" {
+			r.Header.Set("Origin", c.origin)
+		}
+		if got := sameOrigin(r); got != c.want {
+			t.Errorf("Sec-Fetch-Site %q, Origin %q: %v, want %v", c.site, c.origin, got, c.want)
+		}
+	}
+}

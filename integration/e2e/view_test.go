@@ -55,11 +55,18 @@ var focusNotes = map[string]string{
 // link and the server's base URL.
 func startView(t *testing.T, st store, vault string) (*proc, string, string) {
 	t.Helper()
+	return startViewWithin(t, st, vault, readyTimeout)
+}
+
+// startViewWithin is startView waiting up to timeout for the link (a
+// big vault's first sync comes first).
+func startViewWithin(t *testing.T, st store, vault string, timeout time.Duration) (*proc, string, string) {
+	t.Helper()
 	args := append([]string{"view", "--vault", vault, "--listen", "127.0.0.1:0"}, st.args...)
 	p := startProc(t, processEnv(t, st), nil, args...)
 	re := regexp.MustCompile(`vaultgraph view: open (http://\S+)`)
 	var link string
-	if !eventually(readyTimeout, func() bool {
+	if !eventually(timeout, func() bool {
 		if m := re.FindStringSubmatch(p.stdout.String()); m != nil {
 			link = m[1]
 			return true

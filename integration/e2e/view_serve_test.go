@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestWebViewBehindServeTokens: serve --http serves the view at /view/
+// behind its HTTP tokens. A browser without a session gets the login
+// form; a read-only token opens a read-only view (no editor, writes
+// refused); a full token opens one that may edit; no token and a wrong
+// token are refused.
+func TestWebViewBehindServeTokens(t *testing.T) {
+	t.Parallel()
+	st := embeddedStore(t)
+	vault := copyVault(t, focusNotes)
+	h := startHTTP(t, st, vault, "127.0.0.1:0")
+	base := "http://" + h.addr
+	if !eventually(readyTimeout, func() bool {
+		code, _ := getStatus(t, base+"/view/login", "")
+		return code == http.StatusOK
+	}) {
+		t.Fatalf("/view/login never answered 200; stderr:\n%s", h.stderr.String())
+	}
+	if code, _ := getStatus(t, base+"/view/api/overview", ""); code != http.StatusUnauthorized {
+		t.Errorf("api/overview without a session: %d, want 401", code)
+	}
+	// A bearer token is not a session: the view's API wants the cookie.
+	if code := getWithBearer(t, base+"/view/api/overview", rwToken); code != http.StatusUnauthorized {
+		t.Errorf("api/overview with a bearer header: %d, want 401", code)
+	}
+
+	logIn := func(t *testing.T, token string) context.Context {
+		ctx := newBrowser(t)
+		run(t, ctx, "open the login form", chromedp.Navigate(base+"/view/"),
+			chromedp.WaitVisible(chromedp.CSS(`#token`)),
+			chromedp.SendKeys(chromedp.CSS(`#token`), token))
+		// Submitting navigates: wait for the page it leads to.
+		sctx, cancel := context.WithTimeout(ctx, browserTimeout)
+		defer cancel()
+		if _, err := chromedp.RunResponse(sctx, chromedp.Submit(chromedp.CSS(`#token`))); err != nil {
+			t.Fatalf("browser: submit the login form: %v", err)
+		}
+		return ctx
+	}
+	t.Run("a wrong token is refused", func(t *testing.T) {
+		ctx := logIn(t, "not-a-token")
+		run(t, ctx, "wait for the refusal", waitJS(`document.querySelector("#message") && document.querySelector("#message").textContent.includes("not one this server accepts")`))
+		if status := eval[int](t, ctx, `fetch("api/overview").then(r => r.status)`); status != http.StatusUnauthorized {
+			t.Errorf("api/overview after a refused login: %d, want 401", status)
+		}
+	})
+	save := `fetch("api/note", {method: "POST", headers: {"X-Vaultgraph-View": "1", "Content-Type": "application/json"},
+		body: JSON.stringify({id: "focus/beta.md", content: "Beta, edited from the page.\n"})}).then(r => r.status)`
+	t.Run("a read-only token opens a read-only view", func(t *testing.T) {
+		ctx := logIn(t, roToken)
+		run(t, ctx, "open a note", waitJS(`window.vgState && window.vgState.drawn`),
+			chromedp.Navigate(base+"/view/#note=focus/beta.md"),
+			waitJS(`window.vgState.focus === "focus/beta.md" && document.querySelector("#note-title").textContent === "Beta"`))
+		if hidden := eval[bool](t, ctx, `document.querySelector("#edit").classList.contains("hidden")`); !hidden {
+			t.Error("the read-only view offers the editor")
+		}
+		if status := eval[int](t, ctx, save); status != http.StatusForbidden {
+			t.Errorf("a write from the read-only view: %d, want 403", status)
+		}
+		screenshot(t, ctx, "read-only")
+	})
+	t.Run("a full token may edit", func(t *testing.T) {
+		ctx := logIn(t, rwToken)
+		run(t, ctx, "open a note", waitJS(`window.vgState && window.vgState.drawn`),
+			chromedp.Navigate(base+"/view/#note=focus/beta.md"),
+			waitJS(`window.vgState.focus === "focus/beta.md" && !document.querySelector("#edit").classList.contains("hidden")`))
+		if status := eval[int](t, ctx, save); status != http.StatusOK {
+			t.Fatalf("a write from the view: %d, want 200", status)
+		}
+		if got := readFile(t, vault, "focus/Beta.md"); got != "Beta, edited from the page.\n" {
+			t.Errorf("the file after the write: %q", got)
+		}
+	})
+}
+
+// getWithBearer GETs url with an Authorization: Bearer header.
+func getWithBearer(t *testing.T, url, token string) int {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
