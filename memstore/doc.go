@@ -29,13 +29,15 @@
 // first sync of 100k notes wrote in 4.1–4.6 s instead of 6.5–7.8 s in
 // batches of 2,000, for ~340 MB more at its peak. Hub rankings are cached per graph
 // version and rebuilt lazily by the first Hubs call after a change (degree
-// by a linear counting sort, PageRank with core.PageRank). Views (the
-// graph tools' reads, core.ContextReader) share each node's view links:
-// its distinct link targets in first-link order, their IDs and titles
-// copied into one allocation per note, rebuilt when a target or a target's
-// title changes. At 100k notes, visiting every target of every neighbour
-// (a lookup by ID, then its ID and title, each a cache miss) was most of a
-// get_neighbors call; the copies cost ~50 MB at 100k notes. Shortest paths
+// by a linear counting sort, PageRank with core.PageRank). A node keeps
+// only what reads answer from memory (graph.go): ID, title, path, hash,
+// tags, entity, each link's key and target, and its distinct link targets
+// in first-link order, which views (the graph tools' reads,
+// core.ContextReader) show with the targets' IDs and titles. Its strings
+// are windows into arenas (arena.go). Size, mtime, the links as written,
+// content and frontmatter are read from the note records on disk by the
+// calls that return them. Vectors are int8 in memory and float32 on disk
+// (search.go). Shortest paths
 // are a bidirectional breadth-first search marking nodes in pooled
 // per-slot arrays.
 package memstore
