@@ -36,7 +36,10 @@ is sent without the ro: prefix). /healthz answers from the start, /readyz once
 the first sync is done and the store answers. Sessions are bound to their token,
 closed after http.session_idle_timeout unused and capped (http.max_sessions,
 http.max_sessions_per_token). http.tls_cert and http.tls_key serve HTTPS;
---metrics-addr serves Prometheus metrics at ADDR/metrics.
+--metrics-addr serves Prometheus metrics at ADDR/metrics. ADDR/view/ is the
+web view of the vault (see vaultgraph view): a browser logs in with one of the
+same tokens (a read-only token opens a read-only view); without tokens, on
+loopback, it is open as /mcp is.
 
 Unless --watch=false, serve keeps the store in sync with the vault as files
 change. The vault (or projects, see docs/ENTITIES.md) is required.

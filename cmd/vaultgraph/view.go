@@ -29,7 +29,9 @@ func newViewCommand(s streams) *cobra.Command {
 		Short: "Open a live web view of the vault's graph in a browser",
 		Long: `view syncs the vault into the store (the same store serve uses: the embedded
 store's state folder, or Neo4j), keeps it in sync as files change, and serves
-a web view of the graph on a loopback address: the whole vault drawn, a note's
+a web view of the graph on a loopback address: the whole vault drawn (its
+20,000 most central notes when it has more; the layout is computed once and
+kept in view-layout.json.gz in the vault's state folder), a note's
 neighbourhood with the note rendered, search, paths between notes, a tag
 filter; edits in the vault appear in the page as they happen.
 

@@ -34,22 +34,33 @@ func TestWebViewBenchmark(t *testing.T) {
 		t.Skip("set VAULTGRAPH_VIEW_BENCH to the vault sizes to measure, e.g. 6500,100000")
 	}
 	for _, s := range strings.Split(spec, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
+		s = strings.TrimSpace(s)
+		if s == "example" { // the repository's example vault
+			t.Run(s, func(t *testing.T) { benchView(t, 0) })
+			continue
+		}
+		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			t.Fatalf("VAULTGRAPH_VIEW_BENCH: %q is not a note count", s)
+			t.Fatalf("VAULTGRAPH_VIEW_BENCH: %q is not a note count or \"example\"", s)
 		}
 		t.Run(strconv.Itoa(n), func(t *testing.T) { benchView(t, n) })
 	}
 }
 
+// benchView measures a generated vault of notes notes (0: the example
+// vault).
 func benchView(t *testing.T, notes int) {
 	vault := filepath.Join(t.TempDir(), "vault")
 	start := time.Now()
-	m, err := benchgen.Generate(vault, benchgen.Config{Notes: notes, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
+	if notes == 0 {
+		vault = copyVault(t, nil)
+	} else {
+		m, err := benchgen.Generate(vault, benchgen.Config{Notes: notes, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("generated %d notes (%d link occurrences) in %s", len(m.Notes), m.Links, time.Since(start).Round(time.Millisecond))
 	}
-	t.Logf("generated %d notes (%d link occurrences) in %s", len(m.Notes), m.Links, time.Since(start).Round(time.Millisecond))
 	st := embeddedStore(t)
 
 	// First run: sync, load, full layout.
@@ -87,15 +98,20 @@ func benchView(t *testing.T, notes int) {
 	t.Logf("RESULT %d notes: first drawn overview, median of 3 reloads: %.0f ms", notes, navs[1])
 	screenshot(t, ctx, "overview")
 
-	// Neighbourhoods of notes picked evenly from the manifest, hubs among
-	// them, as the page fetches them, then drawn.
-	var ids []string
-	for i := 0; i < len(m.Notes) && len(ids) < 40; i += max(1, len(m.Notes)/40) {
-		ids = append(ids, strings.ToLower(m.Notes[i].Path))
-	}
-	byIn := slices.Clone(m.Notes)
-	slices.SortFunc(byIn, func(a, b benchgen.Note) int { return b.InDegree - a.InDegree })
-	ids = append(ids, strings.ToLower(byIn[0].Path))
+	// Neighbourhoods of 40 notes picked evenly by ID and of the top hub,
+	// as the page fetches them.
+	pick := eval[struct {
+		IDs   []string `json:"ids"`
+		Hub   string   `json:"hub"`
+		HubIn int      `json:"hubIn"`
+	}](t, ctx, `fetch("api/overview?max=0").then(r => r.json()).then(o => {
+		const ids = [];
+		for (let i = 0; i < o.ids.length && ids.length < 40; i += Math.max(1, Math.floor(o.ids.length / 40))) ids.push(o.ids[i]);
+		let hub = 0;
+		for (let i = 0; i < o.in.length; i++) if (o.in[i] > o.in[hub]) hub = i;
+		return {ids: ids, hub: o.ids[hub], hubIn: o.in[hub]};
+	})`)
+	ids := append(pick.IDs, pick.Hub)
 	for _, depth := range []int{1, 2} {
 		lat := eval[[]float64](t, ctx, fmt.Sprintf(`(async () => {
 			const out = [];
@@ -110,12 +126,12 @@ func benchView(t *testing.T, notes int) {
 		hub := lat[len(lat)-1]
 		slices.Sort(lat)
 		t.Logf("RESULT %d notes: neighbourhood depth %d (api/around, fetch to parsed JSON, %d notes): p50 %.1f ms, p95 %.1f ms, max %.1f ms; the top hub (%d links in) %.1f ms",
-			notes, depth, len(lat), lat[len(lat)/2], lat[len(lat)*95/100], lat[len(lat)-1], byIn[0].InDegree, hub)
+			notes, depth, len(lat), lat[len(lat)/2], lat[len(lat)*95/100], lat[len(lat)-1], pick.HubIn, hub)
 	}
 	// Focus as a person does: the page fetches the note and its
 	// neighbourhood and draws it.
 	var focus []float64
-	for _, id := range ids[:10] {
+	for _, id := range ids[:min(10, len(ids))] {
 		f := eval[float64](t, ctx, fmt.Sprintf(`new Promise((resolve) => {
 			const t0 = performance.now();
 			location.hash = "note=" + encodeURIComponent(%q);
