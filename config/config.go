@@ -16,6 +16,7 @@ const (
 const (
 	ToolsetGraph    = "graph"
 	ToolsetKB       = "kb"
+	ToolsetEdit     = "edit"
 	ToolsetEntities = "entities"
 	ToolsetMemory   = "memory"
 	ToolsetAll      = "all"
@@ -23,7 +24,7 @@ const (
 
 // Toolsets lists every toolset in canonical order: the order Config.Toolsets
 // is kept in and the order ToolsetAll expands to.
-var Toolsets = []string{ToolsetGraph, ToolsetKB, ToolsetEntities, ToolsetMemory}
+var Toolsets = []string{ToolsetGraph, ToolsetKB, ToolsetEdit, ToolsetEntities, ToolsetMemory}
 
 // Embedding providers, the values of embedding.provider.
 const (

@@ -256,7 +256,7 @@ var keys = []key{
 	{
 		name:    "toolsets",
 		help:    "toolsets to expose (all means every one)",
-		def:     []string{ToolsetGraph, ToolsetKB},
+		def:     []string{ToolsetGraph, ToolsetKB, ToolsetEdit},
 		field:   func(c *Config) any { return &c.Toolsets },
 		allowed: toolsetNames,
 		check:   checkToolsets,

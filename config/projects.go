@@ -6,8 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/vaultgraph/vaultgraph/core"
+	"unicode"
 )
 
 // LegacyProjectKey is the store key of the project the vault key names
@@ -74,12 +73,25 @@ func (c *Config) ServedProjects() []ProjectConfig {
 	return out
 }
 
-// slugify is core.Slug, "vault" for a name with no letter or digit.
+// slugify: lowercase letters and digits, other runs as one hyphen.
 func slugify(s string) string {
-	if slug := core.Slug(s); slug != "" {
-		return slug
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		hyphen = true
 	}
-	return "vault"
+	if b.Len() == 0 {
+		return "vault"
+	}
+	return b.String()
 }
 
 // toProjects accepts a comma list of paths (environment), or a YAML list

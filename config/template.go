@@ -19,7 +19,7 @@ const templateHeader = `# vaultgraph configuration (written by "vaultgraph init"
 # Every key below is shown with its default, commented out: remove the "# "
 # in front of a key to change it. In the environment, nested keys join with
 # "_" (neo4j.uri is VAULTGRAPH_NEO4J_URI) and lists are comma-separated
-# (VAULTGRAPH_TOOLSETS=graph,kb). Relative paths are relative to this file's
+# (VAULTGRAPH_TOOLSETS=graph,kb,edit). Relative paths are relative to this file's
 # folder; ~ is your home folder.
 #
 # Secrets (neo4j.password, http.tokens, embedding.api_key) are safer in the

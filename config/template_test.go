@@ -61,7 +61,7 @@ func TestTemplateDefaultsAreTheDefaults(t *testing.T) {
 	uncommented := strings.Join(lines, "\n")
 	writeFile(t, filepath.Join(wd, "vaultgraph.yaml"), uncommented)
 	require.Contains(t, uncommented, "\n  uri: bolt://127.0.0.1:7687\n")
-	require.Contains(t, uncommented, "\ntoolsets: [graph, kb]\n")
+	require.Contains(t, uncommented, "\ntoolsets: [graph, kb, edit]\n")
 
 	c, err := load(t)
 	require.NoError(t, err, uncommented)

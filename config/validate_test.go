@@ -28,8 +28,8 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "uri with credentials is not echoed", env: map[string]string{"VAULTGRAPH_NEO4J_URI": "bolt://neo4j:hunter2@db:7687"}, want: []string{`neo4j.uri: [redacted] carries credentials, want them in neo4j.user and neo4j.password`}},
 		{name: "log level", args: []string{"--log-level", "loud"}, want: []string{`log.level: "loud" is not one of debug, info, warn, error`}},
 		{name: "log format", file: "log:\n  format: xml", want: []string{`log.format: "xml" is not one of text, json`}},
-		{name: "unknown toolset", env: map[string]string{"VAULTGRAPH_TOOLSETS": "graph,grap"}, want: []string{`toolsets: "grap" is not one of graph, kb, entities, memory, all`}},
-		{name: "no toolsets", file: "toolsets: []", want: []string{`toolsets: is empty, want at least one of graph, kb, entities, memory, all`}},
+		{name: "unknown toolset", env: map[string]string{"VAULTGRAPH_TOOLSETS": "graph,grap"}, want: []string{`toolsets: "grap" is not one of graph, kb, edit, entities, memory, all`}},
+		{name: "no toolsets", file: "toolsets: []", want: []string{`toolsets: is empty, want at least one of graph, kb, edit, entities, memory, all`}},
 		{name: "toolsets not a list", file: "toolsets: {graph: true}", want: []string{`toolsets: a mapping is not a list, want a YAML list or a comma-separated string`}},
 		{name: "bool from file", file: "read_only: maybe", want: []string{`read_only: "maybe" is not a boolean, want true or false`}},
 		{name: "bool from env", env: map[string]string{"VAULTGRAPH_WATCH": "sometimes"}, want: []string{`watch: "sometimes" is not a boolean, want true or false`}},
@@ -96,7 +96,7 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 			want: []string{
 				`store: "neo5j" is not one of embedded, neo4j`,
 				`neo4j.uri: "htp://x" has scheme "htp", want one of ` + schemes,
-				`toolsets: "grap" is not one of graph, kb, entities, memory, all`,
+				`toolsets: "grap" is not one of graph, kb, edit, entities, memory, all`,
 				`log.level: "loud" is not one of debug, info, warn, error`,
 			},
 		},
@@ -176,7 +176,7 @@ func TestValidateOnAConfigBuiltInCode(t *testing.T) {
 	assert.Equal(t, []string{
 		`store: "neo5j" is not one of embedded, neo4j`,
 		`neo4j.max_connections: 0 is too small, want at least 1`,
-		`toolsets: "grap" is not one of graph, kb, entities, memory, all`,
+		`toolsets: "grap" is not one of graph, kb, edit, entities, memory, all`,
 	}, problemLines(t, c.Validate()))
 }
 

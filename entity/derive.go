@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -327,11 +328,25 @@ func kindOf(v any) string {
 	}
 }
 
-// Slug turns a file name into a slug (core.Slug), or the name
-// lower-cased when it has no letter or digit ("---" stays "---").
+// Slug turns a file name into a slug: lowercase letters and digits, other
+// runs of characters as one hyphen, no hyphen at either end
+// ("Attention Is All You Need" -> "attention-is-all-you-need").
 func Slug(name string) string {
-	if s := core.Slug(name); s != "" {
-		return s
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		hyphen = true
 	}
-	return strings.ToLower(strings.TrimSpace(name))
+	if b.Len() == 0 {
+		return strings.ToLower(strings.TrimSpace(name))
+	}
+	return b.String()
 }

@@ -6,10 +6,13 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/activity"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/noteedit"
 	"github.com/vaultgraph/vaultgraph/tools"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
+	edittools "github.com/vaultgraph/vaultgraph/tools/edit"
 	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
@@ -28,6 +31,7 @@ func inventory(t *testing.T) []tools.Tool {
 	all := graph.Tools(graph.NewDeps(svc, nil))
 	all = append(all, dtools.Tools(dtools.Deps{})...)
 	all = append(all, kbtools.Tools(kbtools.Deps{})...)
+	all = append(all, edittools.Tools(edittools.Deps{Editor: noteedit.NewService(nil), Changes: activity.NewService("p", nil, nil)})...)
 	all = append(all, entities.Tools(entities.Deps{})...)
 	return append(all, memtools.Tools(memtools.NewDeps(memory.New("p", nil, nopEmbedder{}), nil))...)
 }

@@ -9,6 +9,7 @@ import (
 const (
 	ToolsetGraph    = "graph"    // spec 000/001: the note graph
 	ToolsetKB       = "kb"       // spec 002: knowledge bases
+	ToolsetEdit     = "edit"     // issue 30: section edits and recent changes
 	ToolsetEntities = "entities" // spec 003: typed entities
 	ToolsetMemory   = "memory"   // spec 004: documents and memories
 )
@@ -24,6 +25,7 @@ type ToolsetInfo struct {
 var Toolsets = []ToolsetInfo{
 	{ID: ToolsetGraph, Description: "note graph: get, search, traverse and edit notes (spec 000)", Default: true},
 	{ID: ToolsetKB, Description: "knowledge bases with folder constraints and validated notes (spec 002)"},
+	{ID: ToolsetEdit, Description: "edit a note's section, text or frontmatter key; list recent changes", Default: true},
 	{ID: ToolsetEntities, Description: "read-only typed entities and their relationship graph (spec 003)"},
 	{ID: ToolsetMemory, Description: "document indexing, semantic search and long-term memories (spec 004)"},
 }

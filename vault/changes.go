@@ -76,8 +76,16 @@ func (m *Mirror) reportChanges(ctx context.Context, s *noteChanges) {
 			ch.At = mt
 		}
 		if w.e == nil {
-			ch.Kind = core.ChangeCreated
-			created = append(created, len(out))
+			if hash, ok := m.unread[e.path]; ok {
+				// In the store already, read too soon after a change to
+				// be restored (restoreLocked): not a new note.
+				if hash == e.hash {
+					continue
+				}
+			} else {
+				ch.Kind = core.ChangeCreated
+				created = append(created, len(out))
+			}
 		}
 		out = append(out, ch)
 	}
@@ -101,6 +109,9 @@ func (m *Mirror) reportChanges(ctx context.Context, s *noteChanges) {
 		if i := renamedTo(g); i >= 0 {
 			c := &out[i]
 			c.Kind, c.OldID, c.OldPath, c.SizeBefore = core.ChangeRenamed, g.id, g.path, g.size
+			// A moved file keeps its modification time: the rename
+			// happened now, not when the content last changed.
+			c.At = now
 			continue
 		}
 		out = append(out, core.NoteChange{Kind: core.ChangeDeleted, ID: g.id, Path: g.path, At: now, SizeBefore: g.size, SizeAfter: -1})

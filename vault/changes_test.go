@@ -82,7 +82,7 @@ func TestChangesOfToolsAndOfTheFileSystemAreTold(t *testing.T) {
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"renamed new.md -> dir/moved.md", "modified ref.md"}, log.seen())
 
-	_, _, _, err = w.EditNote(ctx, "A", func(raw []byte) ([]byte, error) { return append(raw, "more\n"...), nil })
+	_, _, _, err = w.EditNote(ctx, "A", func(_ string, raw []byte) ([]byte, error) { return append(raw, "more\n"...), nil })
 	require.NoError(t, err)
 	assert.Equal(t, []string{"modified a.md"}, log.seen())
 
@@ -104,7 +104,7 @@ func TestChangesOfToolsAndOfTheFileSystemAreTold(t *testing.T) {
 	assert.Equal(t, []string{"deleted dir/moved.md"}, log.seen())
 
 	// An edit that changes nothing is no change.
-	_, _, _, err = w.EditNote(ctx, "a.md", func(raw []byte) ([]byte, error) { return raw, nil })
+	_, _, _, err = w.EditNote(ctx, "a.md", func(_ string, raw []byte) ([]byte, error) { return raw, nil })
 	require.NoError(t, err)
 	assert.Empty(t, log.seen())
 }
@@ -139,6 +139,28 @@ func TestChangesWhileNothingRanAreToldAtTheNextStart(t *testing.T) {
 	assert.Equal(t, []string{"modified a.md", "deleted b.md", "created d.md"}, log.seen())
 }
 
+// A note the store holds without a usable state (its file was read right
+// after it changed) is read again at a restart: it is not a new note, and
+// unchanged it is no change at all.
+func TestARacyNoteIsNotNewAtTheNextStart(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "a\n", "b.md": "b\n", "c.md": "c\n"})
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(root, "a.md"), old, old))
+	require.NoError(t, os.Chtimes(filepath.Join(root, "c.md"), old, old))
+	store := memstore.New() // b.md is racy: written just now
+	first := newTestMirror(t, root, store)
+	_, err := first.Sync(t.Context())
+	require.NoError(t, err)
+	require.NoError(t, first.Close())
+
+	writeFile(t, root, "c.md", "c changed\n")
+	log := &changeLog{}
+	next := newTestMirror(t, root, store, func(c *Config) { c.Changes = log.record })
+	_, err = next.Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"modified c.md"}, log.seen(), "b.md, racy and unchanged, is no change")
+}
+
 // editorEnv names the file the helper editor appends to.
 const editorEnv = "VAULTGRAPH_TEST_EDITOR_FILE"
 
@@ -171,7 +193,7 @@ func TestEditNoteLosesNoOutsideEdit(t *testing.T) {
 	var ours []string
 	for i := range rounds {
 		line := fmt.Sprintf("tool %d", i)
-		_, _, _, err := w.EditNote(t.Context(), "N", func(raw []byte) ([]byte, error) {
+		_, _, _, err := w.EditNote(t.Context(), "N", func(_ string, raw []byte) ([]byte, error) {
 			s := string(raw)
 			at := strings.Index(s, "\n") + 1 // under the heading
 			return []byte(s[:at] + line + "\n" + s[at:]), nil

@@ -33,6 +33,7 @@ type Mirror struct {
 	mu        sync.Mutex
 	idx       *index
 	ready     bool                  // Sync has built the index
+	unread    map[string]string     // during a restart: stored hash by path of notes read too soon after a change (restoreLocked, reportChanges)
 	pending   map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
 	failing   bool                  // the last store write failed; pending waits for a retry
 	filesRead atomic.Int64          // note files read, for SyncStats.Read

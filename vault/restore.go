@@ -38,6 +38,12 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			racy[st.ID] = true
 		}
 		if !st.Known() || m.idx.byPath[st.Path] != nil || !isNotePath(st.Path) || m.ignore.skip(st.Path) {
+			if st.Path != "" && st.Hash != "" && !st.Known() {
+				if m.unread == nil {
+					m.unread = map[string]string{}
+				}
+				m.unread[st.Path] = st.Hash
+			}
 			return nil
 		}
 		e := newEntry(st.Path)

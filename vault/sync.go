@@ -100,7 +100,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	}
 	done("read and parse")
 	_, stats.Warnings = m.applyLocked(ctx, changes)
-	m.ready = true
+	m.ready, m.unread = true, nil
 	done("index and resolve")
 
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
@@ -128,6 +128,7 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	m.ready = true
 	changes := m.scanChangesLocked("", files)
 	_, stats.Warnings = m.applyLocked(ctx, changes)
+	m.unread = nil
 	m.log.Debug("vault: sync phase", "phase", "apply the changes", "seconds", time.Since(phase).Seconds(), "changed", len(changes))
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
 	if err != nil {
@@ -223,6 +224,7 @@ func (m *Mirror) reconcileLocked(ctx context.Context, onDir func(string)) (SyncS
 	}
 	changes := m.scanChangesLocked("", files)
 	_, stats.Warnings = m.applyLocked(ctx, changes)
+	m.unread = nil
 
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
 	if err != nil {

@@ -566,15 +566,15 @@ func joinPath(dir, name string) string {
 
 // EditNote changes the note a client's ID names (any form
 // core.IDCandidates accepts: letter case, Unicode form, with or without
-// ".md") by edit, a function of the file's bytes, through the
-// compare-and-swap read-modify-write every write uses (modifyFile): when
-// an editor changed the note between the read and the write, the file is
+// ".md") by edit, a function of the note's vault-relative path and its
+// file's bytes, through the compare-and-swap read-modify-write every write
+// uses (modifyFile): when an editor changed the note between the read and the write, the file is
 // read again and edit applied again to what is there now, so nothing of
 // the outside edit is lost. edit may refuse (its error is returned as it
 // is and nothing is written) or change nothing. It returns the bytes edit
 // last started from, the bytes now in the file (equal when nothing was
 // written) and the note as stored. A missing note gives core.ErrNotFound.
-func (w *Writer) EditNote(ctx context.Context, id string, edit func(raw []byte) ([]byte, error)) (note *core.Note, before, after []byte, err error) {
+func (w *Writer) EditNote(ctx context.Context, id string, edit func(path string, raw []byte) ([]byte, error)) (note *core.Note, before, after []byte, err error) {
 	if err := w.lock(ctx); err != nil {
 		return nil, nil, nil, err
 	}
@@ -593,7 +593,7 @@ func (w *Writer) EditNote(ctx context.Context, id string, edit func(raw []byte) 
 		return nil, nil, nil, fmt.Errorf("vault: edit %s: %w", id, core.ErrNotFound)
 	}
 	rel := e.path
-	before, after, err = m.modifyFile(rel, confine.WriteOptions{}, edit)
+	before, after, err = m.modifyFile(rel, confine.WriteOptions{}, func(raw []byte) ([]byte, error) { return edit(rel, raw) })
 	if err != nil {
 		return nil, nil, nil, err
 	}

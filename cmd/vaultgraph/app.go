@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vaultgraph/vaultgraph/activity"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/entity"
@@ -19,8 +20,10 @@ import (
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
+	"github.com/vaultgraph/vaultgraph/noteedit"
 	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/tools"
+	edittools "github.com/vaultgraph/vaultgraph/tools/edit"
 	"github.com/vaultgraph/vaultgraph/tools/entities"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
@@ -47,6 +50,7 @@ type app struct {
 	memories *memory.Service    // spec 004's memories of the primary project; see memoryService
 	changes  *resources.Changes // the primary project's note changes, for resource subscriptions
 	viewFeed *view.Feed         // the same changes, for the web view
+	activity *activity.Recorder // the primary project's change log writer (recent_changes)
 }
 
 // vectorCache maps neo4j.vector_cache (0: none) onto
@@ -145,6 +149,10 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			// and the web view.
 			target = a.changes.Store(a.viewFeed.Store(sem.mirrorStore(store)))
 		}
+		// Every project keeps its change log, whether or not the edit
+		// toolset is served: whichever process sees a change (a server,
+		// a sync worker) logs it, and recent_changes reads them all.
+		rec := activity.NewRecorder(p.Key, store, logger.With("project", p.Key))
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,
 			Project:  p.Key,
@@ -152,13 +160,14 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
 			Observer: opts.observer,
+			Changes:  rec.Record,
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))
 			return nil, fmt.Errorf("open vault %s: %w", pc.Path, err)
 		}
 		if i == 0 {
-			a.mirror, a.primary = m, p
+			a.mirror, a.primary, a.activity = m, p, rec
 		} else {
 			a.others = append(a.others, m)
 		}
@@ -239,6 +248,13 @@ func (a *app) syncVault(ctx context.Context) error {
 func (a *app) tools() ([]tools.Tool, error) {
 	all := graph.Tools(graph.NewDeps(a.graph, a.logger))
 	all = append(all, kbtools.Tools(kbtools.NewDeps(a.kb, a.logger))...)
+	all = append(all, edittools.Tools(edittools.Deps{
+		// edit_note's writes inside a knowledge base's folder pass its
+		// folder constraints, as the graph tools' do.
+		Editor:  noteedit.NewService(a.mirror.Writer(), noteedit.WithCheck(a.kb.CheckNoteWrite)),
+		Changes: activity.NewService(a.primary.Key, a.store, a.activity),
+		Logger:  a.logger,
+	})...)
 	docs, err := a.documentTools()
 	if err != nil {
 		return nil, err

@@ -82,7 +82,7 @@ func TestConfigErrorsExitTwoWithEveryProblemOnStderr(t *testing.T) {
 				`  vault: not set, want the path of the vault folder (flag --vault, env VAULTGRAPH_VAULT or "vault" in the config file)`,
 				`  store: "neo5j" is not one of embedded, neo4j (from flag --store)`,
 				`  neo4j.uri: "htp://x" has scheme "htp", want one of neo4j, neo4j+s, neo4j+ssc, bolt, bolt+s, bolt+ssc (from env VAULTGRAPH_NEO4J_URI)`,
-				`  toolsets: "grap" is not one of graph, kb, entities, memory, all (from flag --toolsets)`,
+				`  toolsets: "grap" is not one of graph, kb, edit, entities, memory, all (from flag --toolsets)`,
 			},
 		},
 		{

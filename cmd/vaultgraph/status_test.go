@@ -39,7 +39,7 @@ func TestStatusTable(t *testing.T) {
 	assert.Regexp(t, `(?m)^store\s+neo4j\s+flag --store$`, r.stdout)
 	assert.Regexp(t, `(?m)^neo4j\.password\s+\[redacted\]\s+env VAULTGRAPH_NEO4J_PASSWORD$`, r.stdout)
 	assert.Regexp(t, `(?m)^neo4j\.uri\s+bolt://127\.0\.0\.1:7687\s+default$`, r.stdout)
-	assert.Regexp(t, `(?m)^toolsets\s+graph,kb\s+default$`, r.stdout)
+	assert.Regexp(t, `(?m)^toolsets\s+graph,kb,edit\s+default$`, r.stdout)
 	assert.Regexp(t, `(?m)^embedding\.api_key\s+""\s+default$`, r.stdout)
 }
 
@@ -60,10 +60,10 @@ func TestStatusYAMLIsShapedLikeTheFile(t *testing.T) {
 	}
 	require.NoError(t, yaml.Unmarshal([]byte(r.stdout), &doc), r.stdout)
 	assert.Equal(t, "embedded", doc.Store)
-	assert.Equal(t, []string{"graph", "kb", "entities", "memory"}, doc.Toolsets)
+	assert.Equal(t, []string{"graph", "kb", "edit", "entities", "memory"}, doc.Toolsets)
 	assert.Equal(t, "bolt://127.0.0.1:7687", doc.Neo4j.URI)
 	assert.Equal(t, 50, doc.Neo4j.MaxConnections)
-	assert.Contains(t, r.stdout, "toolsets: [graph, kb, entities, memory] # from flag --toolsets\n")
+	assert.Contains(t, r.stdout, "toolsets: [graph, kb, edit, entities, memory] # from flag --toolsets\n")
 }
 
 func TestStatusLooksAtTheEmbeddedStore(t *testing.T) {

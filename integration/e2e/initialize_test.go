@@ -8,8 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Tool names of the default toolsets (graph and kb), as specs 000 and 002
-// name them. The graph toolset's search is absent: it needs an embedding
+// Tool names of the default toolsets (graph, kb and edit), as specs 000
+// and 002 and issue 30 name them. The graph toolset's search is absent: it needs an embedding
 // provider, and the suite runs without one.
 var (
 	graphTools = []string{
@@ -21,17 +21,21 @@ var (
 		"create_note", "update_note", "append_note", "move_note", "delete_note",
 		"read_note", "list_notes", "validate_note",
 	}
+	editTools = []string{"edit_note", "recent_changes"}
 	// writeTools are the tools that change the vault: every other tool
 	// must declare itself read-only, and a read-only token sees only those.
 	writeTools = []string{
 		"create_node", "update_node", "delete_node",
 		"add_knowledge_base", "update_knowledge_base", "add_knowledge_base_folder_constraint",
 		"create_note", "update_note", "append_note", "move_note", "delete_note",
+		"edit_note",
 	}
 )
 
 // defaultTools is every tool of the default toolsets, sorted.
-func defaultTools() []string { return sorted(append(slices.Clone(graphTools), kbTools...)) }
+func defaultTools() []string {
+	return sorted(append(append(slices.Clone(graphTools), kbTools...), editTools...))
+}
 
 func TestInitializeListsTheDefaultToolsets(t *testing.T) {
 	t.Parallel()

@@ -12,10 +12,13 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/activity"
 	"github.com/vaultgraph/vaultgraph/core"
 	kbase "github.com/vaultgraph/vaultgraph/kb"
 	"github.com/vaultgraph/vaultgraph/memstore"
+	"github.com/vaultgraph/vaultgraph/noteedit"
 	"github.com/vaultgraph/vaultgraph/tools"
+	edittools "github.com/vaultgraph/vaultgraph/tools/edit"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -23,7 +26,7 @@ import (
 
 const canary = "outside the vault"
 
-// toolFixture builds every graph and knowledge-base tool on the embedded
+// toolFixture builds every graph, knowledge-base and edit tool on the embedded
 // store and a copy of the example vault, next to a file that must never
 // change. Handlers are called directly, so a panic reaches the fuzzer
 // (the MCP server would turn it into an internal error).
@@ -55,7 +58,8 @@ func toolFixture(f *testing.F) (ts []tools.Tool, outside string) {
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := memstore.New()
-	m, err := vault.NewMirror(vault.Config{Root: root, Project: "default", Store: store, Logger: logger})
+	rec := activity.NewRecorder("default", store, logger)
+	m, err := vault.NewMirror(vault.Config{Root: root, Project: "default", Store: store, Logger: logger, Changes: rec.Record})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -69,11 +73,15 @@ func toolFixture(f *testing.F) (ts []tools.Tool, outside string) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { _ = kbSvc.Close() })
-	return append(ts, kbtools.Tools(kbtools.NewDeps(kbSvc, logger))...), outside
+	ts = append(ts, kbtools.Tools(kbtools.NewDeps(kbSvc, logger))...)
+	ts = append(ts, edittools.Tools(edittools.Deps{
+		Editor: noteedit.NewService(m.Writer(), noteedit.WithCheck(kbSvc.CheckNoteWrite)), Changes: activity.NewService("default", store, rec), Logger: logger,
+	})...)
+	return ts, outside
 }
 
 // FuzzToolArguments sends arbitrary JSON arguments to every tool of the
-// graph and knowledge-base toolsets: no handler panics, every answer is a
+// graph, knowledge-base and edit toolsets: no handler panics, every answer is a
 // JSON text, every error answer has the spec's {"error": {"code",
 // "message"}} shape, and nothing outside the vault changes.
 func FuzzToolArguments(f *testing.F) {
@@ -86,6 +94,10 @@ func FuzzToolArguments(f *testing.F) {
 		`{"knowledge_base_name":"k","note_path":"a.md","note_content":"x"}`, `{"knowledge_base_name":"k","note_path":"../a.md"}`,
 		`{"kb_name":"k","subfolder":"k/x","rules":{"frontmatter":{"required_fields":[{"name":"t","type":"string"}]}}}`,
 		`{"knowledge_base_name":"k","note_path":"a.md","offset":-1,"limit":1e9}`, `{"limit":"5"}`, `{"limit":1.5}`,
+		`{"id":"home.md","operation":"append","heading":"## x > y","content":"- z"}`,
+		`{"id":"home.md","operation":"replace_text","old_text":"the","new_text":"","expected_count":3}`,
+		`{"id":"home.md","operation":"set_frontmatter","key":"k","value":{"a":[1,2.5,null]}}`,
+		`{"since":"7d","limit":2,"cursor":"00000000000000000001-000000000000"}`,
 	}
 	for i, s := range seeds {
 		for j := range ts {
