@@ -7,10 +7,13 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -34,7 +37,7 @@ func (v *View) Handler() http.Handler {
 	mux.HandleFunc("GET "+PathPrefix+"login", v.loginPage)
 	mux.HandleFunc("POST "+PathPrefix+"login", v.loginForm)
 	mux.HandleFunc("POST "+PathPrefix+"logout", v.logout)
-	mux.Handle("GET "+PathPrefix+"assets/", cacheAssets(files))
+	mux.Handle("GET "+PathPrefix+"assets/", cacheAssets(gzipAssets(files)))
 	mux.HandleFunc("GET "+PathPrefix+"api/overview", v.api(v.serveOverview))
 	mux.HandleFunc("GET "+PathPrefix+"api/note", v.api(v.serveNote))
 	mux.HandleFunc("GET "+PathPrefix+"api/around", v.api(v.serveAround))
@@ -55,6 +58,45 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
 		next.ServeHTTP(w, r)
+	})
+}
+
+// gzippedAssets are the embedded assets compressed once, by name.
+var gzippedAssets = sync.OnceValue(func() map[string][]byte {
+	out := map[string][]byte{}
+	_ = fs.WalkDir(assets, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := assets.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(b)
+		_ = zw.Close()
+		out[strings.TrimPrefix(p, "assets/")] = buf.Bytes()
+		return nil
+	})
+	return out
+})
+
+// gzipAssets serves an asset gzipped to a browser that takes it (a third
+// of the bytes), else as it is.
+func gzipAssets(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, PathPrefix+"assets/")
+		gz, ok := gzippedAssets()[name]
+		if !ok || !acceptsGzip(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+		h.Set("Content-Encoding", "gzip")
+		h.Set("Vary", "Accept-Encoding")
+		_, _ = w.Write(gz)
 	})
 }
 

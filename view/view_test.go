@@ -624,3 +624,28 @@ func TestSameOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestAssetsAreEmbeddedAndGzipped(t *testing.T) {
+	e := newEnv(t, AuthOptions{Open: true}, "")
+	for _, name := range []string{"app.js", "graph.js", "style.css"} {
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+PathPrefix+"assets/"+name, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		raw, _ := assets.ReadFile("assets/" + name)
+		ct := resp.Header.Get("Content-Type")
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" || len(b) >= len(raw) ||
+			!(strings.HasPrefix(ct, "text/javascript") || strings.HasPrefix(ct, "text/css")) {
+			t.Errorf("%s: %d, %q, %q, %d bytes of %d", name, resp.StatusCode, resp.Header.Get("Content-Encoding"), ct, len(b), len(raw))
+		}
+		// Without gzip, as it is.
+		resp, body := get(t, http.DefaultClient, e.srv.URL+PathPrefix+"assets/"+name)
+		if resp.StatusCode != http.StatusOK || string(body) != string(raw) {
+			t.Errorf("%s without gzip: %d, %d bytes", name, resp.StatusCode, len(body))
+		}
+	}
+}
