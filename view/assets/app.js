@@ -253,6 +253,11 @@ function drawOverview(fit) {
     color.set([GHOST[0], GHOST[1], GHOST[2], dim ? 50 : 160], 4 * i);
   });
   const edges = [], ecol = [];
+  // Links are faint where there are thousands (they overlap into a haze)
+  // and clear where there are a few dozen.
+  let links = 0;
+  for (let i = 0; i < n; i++) links += ov.outs[i].length;
+  const linkAlpha = Math.round(Math.min(140, Math.max(n > 20000 ? 22 : 30, 1900 / Math.sqrt(Math.max(links, 1)))));
   for (let i = 0; i < n; i++) {
     if (hidden[i]) continue;
     for (const t of ov.outs[i]) {
@@ -262,7 +267,7 @@ function drawOverview(fit) {
       const onPath = pathEdges && pathEdges.has(ov.ids[i] + "\u0000" + t);
       if (onPath) ecol.push(255, 214, 102, 255);
       else if (dim) ecol.push(120, 130, 150, lit(i) && lit(j) ? 110 : 12);
-      else ecol.push(150, 160, 180, n > 20000 ? 22 : 45);
+      else ecol.push(150, 160, 180, linkAlpha);
     }
     if (opt.ghosts) for (const g of ov.ghostOut[i]) { edges.push(i, ghostIdx.get(g)); ecol.push(107, 114, 128, dim ? 15 : 60); }
   }

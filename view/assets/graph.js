@@ -146,7 +146,8 @@ export class GraphCanvas {
   // fit zooms to show every visible node, or only those listed.
   fit(only) {
     const b = this.bounds(only);
-    const pad = 40;
+    // A margin for the labels right of the nodes and the legend's corner.
+    const pad = Math.max(40, Math.min(this.w, this.h) * 0.12);
     const sw = Math.max(b.x1 - b.x0, 1e-6), sh = Math.max(b.y1 - b.y0, 1e-6);
     this.cam.scale = Math.min((this.w - 2 * pad) / sw, (this.h - 2 * pad) / sh);
     if (!isFinite(this.cam.scale) || this.cam.scale <= 0) this.cam.scale = 1;
