@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -20,17 +19,25 @@ import (
 // watcher has written them (its debounce: under a second).
 //
 // Subscriptions are kept per session and end with it (mcp-go's sessions
-// do not keep them; the hooks Attach installs do).
+// do not keep them; the hooks Attach installs do). Several servers may
+// share one Changes (the owning process of a state folder builds one per
+// tool surface its local clients ask for); session IDs are unique across
+// them.
 type Changes struct {
-	srv atomic.Pointer[server.MCPServer]
+	mu      sync.Mutex
+	servers []*server.MCPServer    // every server attached, for list_changed
+	subs    map[string]*subscriber // session ID → its server and subscribed URIs
+	known   map[string]bool        // IDs of the notes in the store; nil until first needed
+}
 
-	mu    sync.Mutex
-	subs  map[string]map[string]bool // session ID → subscribed URIs
-	known map[string]bool            // IDs of the notes in the store; nil until first needed
+// subscriber is one session's subscriptions.
+type subscriber struct {
+	srv  *server.MCPServer
+	uris map[string]bool
 }
 
 // NewChanges returns a Changes that notifies nobody until Attach.
-func NewChanges() *Changes { return &Changes{subs: map[string]map[string]bool{}} }
+func NewChanges() *Changes { return &Changes{subs: map[string]*subscriber{}} }
 
 // Attach starts notifying the sessions of srv and tracks subscriptions
 // through hooks (which srv must have been built with).
@@ -38,17 +45,21 @@ func (c *Changes) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest) {
 		if s := server.ClientSessionFromContext(ctx); s != nil && req.Params.URI != "" {
 			c.mu.Lock()
-			if c.subs[s.SessionID()] == nil {
-				c.subs[s.SessionID()] = map[string]bool{}
+			sub := c.subs[s.SessionID()]
+			if sub == nil {
+				sub = &subscriber{srv: srv, uris: map[string]bool{}}
+				c.subs[s.SessionID()] = sub
 			}
-			c.subs[s.SessionID()][canonical(req.Params.URI)] = true
+			sub.uris[canonical(req.Params.URI)] = true
 			c.mu.Unlock()
 		}
 	})
 	hooks.AddBeforeUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest) {
 		if s := server.ClientSessionFromContext(ctx); s != nil {
 			c.mu.Lock()
-			delete(c.subs[s.SessionID()], canonical(req.Params.URI))
+			if sub := c.subs[s.SessionID()]; sub != nil {
+				delete(sub.uris, canonical(req.Params.URI))
+			}
 			c.mu.Unlock()
 		}
 	})
@@ -57,7 +68,9 @@ func (c *Changes) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 		delete(c.subs, s.SessionID())
 		c.mu.Unlock()
 	})
-	c.srv.Store(srv)
+	c.mu.Lock()
+	c.servers = append(c.servers, srv)
+	c.mu.Unlock()
 }
 
 // canonical is the URI of the note a subscribed URI names, so that a
@@ -112,7 +125,11 @@ func (c *Changes) load(ctx context.Context, s core.GraphStore, project string) {
 func (c *Changes) changed(ids []string, deleted bool) {
 	c.mu.Lock()
 	listChanged := false
-	var notify []struct{ session, uri string }
+	type update struct {
+		srv          *server.MCPServer
+		session, uri string
+	}
+	var notify []update
 	for _, id := range ids {
 		if c.known != nil && c.known[id] == deleted {
 			listChanged = true
@@ -125,22 +142,21 @@ func (c *Changes) changed(ids []string, deleted bool) {
 			}
 		}
 		uri := URI(id)
-		for session, uris := range c.subs {
-			if uris[uri] {
-				notify = append(notify, struct{ session, uri string }{session, uri})
+		for session, sub := range c.subs {
+			if sub.uris[uri] {
+				notify = append(notify, update{sub.srv, session, uri})
 			}
 		}
 	}
+	servers := c.servers
 	c.mu.Unlock()
-	srv := c.srv.Load()
-	if srv == nil {
-		return
-	}
 	for _, n := range notify {
-		_ = srv.SendNotificationToSpecificClient(n.session, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": n.uri})
+		_ = n.srv.SendNotificationToSpecificClient(n.session, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": n.uri})
 	}
 	if listChanged {
-		srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
+		for _, srv := range servers {
+			srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
+		}
 	}
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
@@ -44,6 +46,35 @@ func Call(ctx context.Context, srv *mcpserver.MCPServer, name string, args json.
 		return nil, fmt.Errorf("server: call %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// CallOver invokes the tool name through an MCP session on conn (a
+// connection to the process that owns the vault's store), as Call does
+// in process. The request carries a progress token, so that during the
+// owner's first sync it waits for the sync (server.FirstSync) rather
+// than answering at once from the store.
+func CallOver(ctx context.Context, conn io.ReadWriteCloser, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	c := client.NewClient(transport.NewIO(conn, conn, nil))
+	defer func() { _ = c.Close() }()
+	if err := c.Start(ctx); err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	var init mcp.InitializeRequest
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "vaultgraph-call", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	req.Params.Meta = &mcp.Meta{ProgressToken: "call"}
+	if len(args) > 0 {
+		if !json.Valid(args) {
+			return nil, fmt.Errorf("arguments are not valid JSON")
+		}
+		req.Params.Arguments = args
+	}
+	return c.CallTool(ctx, req)
 }
 
 // ResultText returns the text contents of res joined by newlines: the

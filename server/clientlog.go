@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -16,9 +15,12 @@ import (
 // process's slog handler: every line still goes to stderr as before, and a
 // line that stderr's level lets through also goes to each session whose
 // level it reaches, with the same redaction of secrets.
+//
+// Several servers may share one ClientLogs (the owning process of a state
+// folder builds one per tool surface its local clients ask for); session
+// IDs are unique across them.
 type ClientLogs struct {
-	srv      atomic.Pointer[mcpserver.MCPServer]
-	sessions sync.Map // session ID → struct{}
+	sessions sync.Map // session ID → *mcpserver.MCPServer that serves it
 }
 
 // NewClientLogs returns a ClientLogs that sends nothing until New attaches
@@ -33,21 +35,20 @@ func (c *ClientLogs) Handler(next slog.Handler, redact func([]string, slog.Attr)
 
 // attach starts sending to the sessions of srv, which hooks report.
 func (c *ClientLogs) attach(srv *mcpserver.MCPServer, hooks *mcpserver.Hooks) {
-	hooks.AddOnRegisterSession(func(_ context.Context, s mcpserver.ClientSession) { c.sessions.Store(s.SessionID(), struct{}{}) })
+	hooks.AddOnRegisterSession(func(_ context.Context, s mcpserver.ClientSession) { c.sessions.Store(s.SessionID(), srv) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) { c.sessions.Delete(s.SessionID()) })
-	c.srv.Store(srv)
 }
 
 // send gives one line to every session whose level it reaches (mcp-go
 // checks each session's level).
 func (c *ClientLogs) send(level mcp.LoggingLevel, data map[string]any) {
-	srv := c.srv.Load()
-	if srv == nil {
-		return
-	}
-	n := mcp.NewLoggingMessageNotification(level, Name, data)
-	c.sessions.Range(func(id, _ any) bool {
-		_ = srv.SendLogMessageToSpecificClient(id.(string), n) // a full queue drops the line
+	var n mcp.LoggingMessageNotification
+	made := false
+	c.sessions.Range(func(id, srv any) bool {
+		if !made {
+			n, made = mcp.NewLoggingMessageNotification(level, Name, data), true
+		}
+		_ = srv.(*mcpserver.MCPServer).SendLogMessageToSpecificClient(id.(string), n) // a full queue drops the line
 		return true
 	})
 }

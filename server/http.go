@@ -114,8 +114,8 @@ var ErrNoTokenOffLoopback = errors.New("refusing to serve HTTP without a token o
 //
 // srv may be nil: the transport then answers /healthz at once, /readyz
 // with 503, and /mcp with 503 "starting" until Attach gives it the MCP
-// server (serve listens before its first sync, and builds the MCP server
-// after it).
+// server (serve listens before it opens the store, and attaches the MCP
+// server as soon as the store is open, while the first sync runs).
 func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, error) {
 	for i, t := range opts.Tokens {
 		if strings.TrimSpace(t.Value) == "" {
@@ -191,7 +191,7 @@ func (h *HTTPServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if st == nil {
 		w.Header().Set("Retry-After", startingRetry)
 		writeHTTPError(w, http.StatusServiceUnavailable, nil, CodeStarting,
-			"vaultgraph is starting (its first sync of the vault is running); retry in a few seconds")
+			"vaultgraph is starting (opening its store); retry in a few seconds")
 		return
 	}
 	st.ServeHTTP(w, r)
@@ -280,7 +280,7 @@ func (h *HTTPServer) logServing(addr net.Addr, attached bool) {
 		return
 	}
 	if !h.attached {
-		h.logger.Info("HTTP listening; MCP starts after the first sync", "addr", h.listenOn.String(), "health", HealthPath, "ready", ReadyPath)
+		h.logger.Info("HTTP listening; MCP starts once the store is open", "addr", h.listenOn.String(), "health", HealthPath, "ready", ReadyPath)
 		return
 	}
 	h.logger.Info("serving MCP over HTTP", "addr", h.listenOn.String(), "path", MCPPath, "auth", len(h.opts.Tokens) > 0, "tls", h.opts.TLSCert != "")

@@ -37,6 +37,9 @@ type Options struct {
 	// ClientLogs, when set, sends log lines to the sessions that asked
 	// for them (logging/setLevel).
 	ClientLogs *ClientLogs
+	// FirstSync, when set, is the vault's first sync, which tool calls
+	// may still have to wait for (see FirstSync).
+	FirstSync *FirstSync
 }
 
 // Surface is the vault's notes as MCP resources, its prompts and the
@@ -71,8 +74,10 @@ func New(opts Options) *mcpserver.MCPServer {
 		version = "dev"
 	}
 	toolsets := make(map[string]string, len(opts.Tools))
+	readOnly := make(map[string]bool, len(opts.Tools))
 	for _, t := range opts.Tools {
 		toolsets[t.Tool.Name] = t.Toolset
+		readOnly[t.Tool.Name] = t.ReadOnly()
 	}
 	title := opts.Title
 	if title == "" {
@@ -90,6 +95,9 @@ func New(opts Options) *mcpserver.MCPServer {
 		mcpserver.WithToolFilter(readOnlyPrincipalFilter),
 		// logging/setLevel per session; ClientLogs sends the lines.
 		mcpserver.WithLogging(),
+	}
+	if opts.FirstSync != nil {
+		serverOpts = append(serverOpts, mcpserver.WithToolHandlerMiddleware(opts.FirstSync.gate(readOnly)))
 	}
 	hooks := &mcpserver.Hooks{}
 	serverOpts = append(serverOpts, mcpserver.WithHooks(hooks))

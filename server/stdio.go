@@ -38,10 +38,17 @@ const maxStdioRequests = 16
 // Requests run concurrently, up to maxStdioRequests; notifications are
 // handled in order on the read loop.
 func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	return ServeStream(ctx, srv, stdin, stdout, "stdio", logger)
+}
+
+// ServeStream is ServeStdio on any stream, as the MCP session sessionID,
+// which must be unique among srv's sessions: the owning process of a
+// state folder serves each local connection this way (package owner).
+func ServeStream(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, stdout io.Writer, sessionID string, logger *slog.Logger) error {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	session := newStdioSession()
+	session := newStdioSession(sessionID)
 	if err := srv.RegisterSession(ctx, session); err != nil {
 		return fmt.Errorf("stdio: register session: %w", err)
 	}
@@ -295,6 +302,7 @@ func (s *stdioWriter) writeRaw(msg any) {
 
 // stdioSession is the one client of a stdio server.
 type stdioSession struct {
+	id            string
 	notifications chan mcp.JSONRPCNotification
 	initialized   bool
 	mu            sync.Mutex
@@ -303,11 +311,11 @@ type stdioSession struct {
 	clientCaps    mcp.ClientCapabilities
 }
 
-func newStdioSession() *stdioSession {
-	return &stdioSession{notifications: make(chan mcp.JSONRPCNotification, 100), logLevel: mcp.LoggingLevelError}
+func newStdioSession(id string) *stdioSession {
+	return &stdioSession{id: id, notifications: make(chan mcp.JSONRPCNotification, 100), logLevel: mcp.LoggingLevelError}
 }
 
-func (s *stdioSession) SessionID() string { return "stdio" }
+func (s *stdioSession) SessionID() string { return s.id }
 
 // OrderedNotifications: the stdio writer writes every notification queued
 // during a request before the request's answer (tools.Progress needs no

@@ -80,6 +80,11 @@ type Config struct {
 	// applied, and must not call the Mirror (see changes.go).
 	Changes func(ctx context.Context, changes []core.NoteChange)
 
+	// FirstSyncWait, when set, bounds how long a write through the Writer
+	// waits for the first Sync to end before it fails with a provider
+	// error (nothing written); 0 means it waits for as long as the sync
+	// takes (and fails at once before Sync has started).
+	FirstSyncWait time.Duration
 	// RetryMin and RetryMax bound the backoff between attempts to apply
 	// queued changes to a store that failed; 0 means DefaultRetryMin and
 	// DefaultRetryMax.

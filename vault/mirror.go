@@ -40,6 +40,9 @@ type Mirror struct {
 
 	retry chan struct{} // signalled when pending waits for a retry
 
+	syncedOnce sync.Once
+	synced     chan struct{} // closed when the first Sync has returned
+
 	liveOnce sync.Once
 	live     chan struct{} // closed once Watch watches every folder
 	watching atomic.Int32  // Watch calls running: the index follows the disk
@@ -70,6 +73,7 @@ func NewMirror(cfg Config) (*Mirror, error) {
 		idx:     newIndex(),
 		pending: map[string]*core.Note{},
 		retry:   make(chan struct{}, 1),
+		synced:  make(chan struct{}),
 		live:    make(chan struct{}),
 	}, nil
 }

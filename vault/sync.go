@@ -44,6 +44,9 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 		stats, err = m.reconcileLocked(ctx, nil)
 	} else {
 		stats, err = m.initialSyncLocked(ctx)
+		// Writers waiting for the first sync go on (m.mu is still held):
+		// they write, or fail with errNotLoaded when it could not load.
+		m.syncedOnce.Do(func() { close(m.synced) })
 	}
 	stats.Duration = time.Since(start)
 	stats.Read = int(m.filesRead.Load() - readBefore)

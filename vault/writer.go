@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/confine"
@@ -51,7 +52,8 @@ type Writer struct {
 var _ core.NoteWriter = (*Writer)(nil)
 
 // Writer returns the Mirror's writer. Writes wait for the first Sync to
-// finish and fail before it has started.
+// finish (at most Config.FirstSyncWait when it is set) and fail before it
+// has started.
 func (m *Mirror) Writer() *Writer { return &Writer{m: m} }
 
 // WithCheck returns a writer whose core.NoteWriter calls (Create, Update)
@@ -64,6 +66,10 @@ func (w *Writer) WithCheck(check core.NoteCheck) *Writer { return &Writer{m: w.m
 
 var errNotLoaded = errors.New("vault: the vault is not loaded yet (Sync has not run)")
 
+// errStillSyncing is the cause of a write refused because the first Sync
+// did not end within Config.FirstSyncWait.
+var errStillSyncing = errors.New("vault: the vault's first sync is still running; nothing was written, retry in a few seconds")
+
 // lock takes the Mirror's lock once the vault is loaded, and the vault's
 // write lock (.vaultgraph/write.lock), which every vaultgraph process
 // writing this vault takes: two servers of one vault (replicas on one
@@ -71,7 +77,16 @@ var errNotLoaded = errors.New("vault: the vault is not loaded yet (Sync has not 
 // that is not watching the vault (a replica started with --watch=false,
 // a call) first brings its index up to date with the disk, so it can
 // write any note, whoever created it.
+//
+// With Config.FirstSyncWait it waits that long at most for the first
+// Sync (which holds the Mirror's lock throughout), reporting progress
+// every second (core.ReportProgress), and then fails with a provider
+// error the caller may retry: a tool call is answered during a long first
+// sync instead of hanging until it ends.
 func (w *Writer) lock(ctx context.Context) error {
+	if err := w.m.waitFirstSync(ctx); err != nil {
+		return err
+	}
 	w.m.mu.Lock()
 	if !w.m.ready {
 		w.m.mu.Unlock()
@@ -95,6 +110,41 @@ func (w *Writer) unlock() {
 		w.m.unlockWrites = nil
 	}
 	w.m.mu.Unlock()
+}
+
+// firstSyncTick is the time between two progress reports of a write
+// waiting for the first Sync.
+const firstSyncTick = time.Second
+
+// waitFirstSync waits for the first Sync to end when Config.FirstSyncWait
+// is set, at most that long (see lock).
+func (m *Mirror) waitFirstSync(ctx context.Context) error {
+	d := m.cfg.FirstSyncWait
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-m.synced:
+		return nil
+	default:
+	}
+	start := time.Now()
+	limit := time.NewTimer(d)
+	defer limit.Stop()
+	tick := time.NewTicker(firstSyncTick)
+	defer tick.Stop()
+	for n := 1; ; n++ {
+		core.ReportProgress(ctx, n, 0, fmt.Sprintf("waiting for the vault's first sync before writing (%s so far)", time.Since(start).Round(time.Second)))
+		select {
+		case <-m.synced:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("vault: waiting for the first sync: %w", ctx.Err())
+		case <-limit.C:
+			return core.NewProviderError("write note", errStillSyncing)
+		case <-tick.C:
+		}
+	}
 }
 
 // writeLockFile is the vault's cross-process write lock.

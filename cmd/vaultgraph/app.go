@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/activity"
@@ -99,6 +100,9 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 type appOptions struct {
 	adopt    string             // sync --adopt: make the vault this project (see identify)
 	observer vault.SyncObserver // hears of the mirrors' writes (metrics); nil: none
+	// firstSyncWait bounds a write's wait for the first sync (serve); 0:
+	// it waits as long as the sync takes.
+	firstSyncWait time.Duration
 }
 
 type appOption func(*appOptions)
@@ -109,6 +113,12 @@ func withAdopt(key string) appOption { return func(o *appOptions) { o.adopt = ke
 // withObserver gives the vault mirrors a SyncObserver (serve's metrics).
 func withObserver(obs vault.SyncObserver) appOption {
 	return func(o *appOptions) { o.observer = obs }
+}
+
+// withFirstSyncWait lets a write wait for the first sync at most d, then
+// fail with a provider error (see vault.Config.FirstSyncWait).
+func withFirstSyncWait(d time.Duration) appOption {
+	return func(o *appOptions) { o.firstSyncWait = d }
 }
 
 // openApp opens the store and the vault mirror and builds the services.
@@ -161,6 +171,8 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Logger:   logger.With("project", p.Key),
 			Observer: opts.observer,
 			Changes:  rec.Record,
+
+			FirstSyncWait: opts.firstSyncWait,
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))
@@ -243,9 +255,33 @@ func (a *app) syncVault(ctx context.Context) error {
 	return nil
 }
 
-// tools returns the tools the configuration enables. Call it after the
-// first sync: the vault's writer refuses writes until then.
+// tools returns the tools the configuration enables. Before the first
+// sync the vault's writer refuses writes, or waits for the sync with
+// withFirstSyncWait (serve).
 func (a *app) tools() ([]tools.Tool, error) {
+	all, err := a.allTools()
+	if err != nil {
+		return nil, err
+	}
+	return tools.Select(all, a.selection())
+}
+
+// selection is the configuration's choice of tools.
+func (a *app) selection() tools.Selection { return selectionOf(a.cfg) }
+
+// selectionOf is cfg's choice of tools (toolsets, read-only, renames...).
+func selectionOf(cfg *config.Config) tools.Selection {
+	return tools.Selection{
+		Toolsets:     cfg.Toolsets,
+		ReadOnly:     cfg.ReadOnly,
+		Renames:      cfg.ToolRenames,
+		Tools:        cfg.Tools,
+		ExcludeTools: cfg.ExcludeTools,
+	}
+}
+
+// allTools returns every tool the app can serve, before any selection.
+func (a *app) allTools() ([]tools.Tool, error) {
 	all := graph.Tools(graph.NewDeps(a.graph, a.logger))
 	all = append(all, kbtools.Tools(kbtools.NewDeps(a.kb, a.logger))...)
 	all = append(all, edittools.Tools(edittools.Deps{
@@ -266,13 +302,7 @@ func (a *app) tools() ([]tools.Tool, error) {
 		return nil, err
 	}
 	all = append(all, memTools...)
-	return tools.Select(all, tools.Selection{
-		Toolsets:     a.cfg.Toolsets,
-		ReadOnly:     a.cfg.ReadOnly,
-		Renames:      a.cfg.ToolRenames,
-		Tools:        a.cfg.Tools,
-		ExcludeTools: a.cfg.ExcludeTools,
-	})
+	return all, nil
 }
 
 // memoryTools returns the memory tools of spec 004 over the store, with

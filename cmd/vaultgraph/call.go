@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/owner"
 	"github.com/vaultgraph/vaultgraph/server"
 
 	"github.com/spf13/cobra"
@@ -18,9 +19,11 @@ func newCallCommand(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "call TOOL [JSON]",
 		Short: "Call one MCP tool against the vault and print its result",
-		Long: `call runs a single tool in process, as an MCP client would call it, and prints
+		Long: `call runs a single tool, as an MCP client would call it, and prints
 the tool's answer as one JSON document on stdout (warnings go to stderr): handy for scripts and for checking a
-configuration without an MCP client. JSON is the tool's arguments, an object
+configuration without an MCP client. With the embedded store, when another vaultgraph
+process serves the vault, the call goes to it (its store is current: nothing is synced);
+otherwise call syncs the vault and runs the tool in process. JSON is the tool's arguments, an object
 (default {}). The vault (or projects) is required; the configuration (toolsets, read_only,
 tool_renames) decides which tools exist, as it does for serve.
 
@@ -53,25 +56,21 @@ after printing it.`,
 // errToolFailed marks a call whose tool answered with an error result.
 var errToolFailed = errors.New("the tool answered with an error")
 
-// callTool syncs the vault, runs one tool in process and prints its result.
+// callTool runs one tool and prints its result: through the process that
+// owns the vault's embedded store when one runs (its store is current: no
+// sync), else in process after a sync.
 func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams, name string, args json.RawMessage) error {
-	a, err := openApp(ctx, cfg, logger)
+	var (
+		res *mcp.CallToolResult
+		err error
+	)
+	if shared(cfg) {
+		res, err = callShared(ctx, cfg, logger, name, args)
+	} else {
+		res, err = callAlone(ctx, cfg, logger, name, args)
+	}
 	if err != nil {
 		return err
-	}
-	defer a.close(ctx)
-	if err := a.syncVault(ctx); err != nil {
-		return err
-	}
-	a.indexNow(ctx, 0, true)
-	toolList, err := a.tools()
-	if err != nil {
-		return err
-	}
-	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
-	res, err := server.Call(ctx, srv, name, args)
-	if err != nil {
-		return fmt.Errorf("call %s: %w", name, err)
 	}
 	// Exactly one JSON document on stdout: the answer. An array or null
 	// answer carries its warnings in a second content; they go to stderr.
@@ -84,6 +83,65 @@ func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s st
 		return fmt.Errorf("call %s: %w", name, errToolFailed)
 	}
 	return nil
+}
+
+// callShared calls the tool through the owner of the vault's store, or
+// as its owner when none runs (others may connect meanwhile, and take
+// over when this process exits).
+func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	var syncErr error
+	c := &connector{cfg: cfg, logger: logger, opts: ownerOptions{fail: func(err error) { syncErr = err }}}
+	defer c.stop(ctx)
+	own, conn, w, err := c.find(ctx, owner.KindMCP)
+	if err != nil {
+		return nil, err
+	}
+	if own == nil {
+		logger.Debug("calling through the vault's owning process", "pid", w.PID)
+		res, err := server.CallOver(ctx, conn, name, args)
+		if err != nil {
+			return nil, fmt.Errorf("call %s through the vault's owning process (pid %d): %w", name, w.PID, err)
+		}
+		return res, nil
+	}
+	<-own.firstSync.Done()
+	if syncErr != nil {
+		return nil, syncErr
+	}
+	own.a.indexNow(ctx, 0, true)
+	srv, err := own.serverFor(own.a.selection())
+	if err != nil {
+		return nil, err
+	}
+	res, err := server.Call(ctx, srv, name, args)
+	if err != nil {
+		return nil, fmt.Errorf("call %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// callAlone syncs the vault, runs one tool in process and returns its
+// result (Neo4j: every process has its own view of the shared database).
+func callAlone(ctx context.Context, cfg *config.Config, logger *slog.Logger, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	defer a.close(ctx)
+	if err := a.syncVault(ctx); err != nil {
+		return nil, err
+	}
+	a.indexNow(ctx, 0, true)
+	toolList, err := a.tools()
+	if err != nil {
+		return nil, err
+	}
+	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
+	res, err := server.Call(ctx, srv, name, args)
+	if err != nil {
+		return nil, fmt.Errorf("call %s: %w", name, err)
+	}
+	return res, nil
 }
 
 // splitWarnings returns a tool result's answer (its first text content)

@@ -4,17 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/metrics"
-	"github.com/vaultgraph/vaultgraph/resources"
+	"github.com/vaultgraph/vaultgraph/owner"
 	"github.com/vaultgraph/vaultgraph/server"
 	"github.com/vaultgraph/vaultgraph/view"
 )
@@ -44,9 +44,21 @@ loopback, it is open as /mcp is.
 Unless --watch=false, serve keeps the store in sync with the vault as files
 change. The vault (or projects, see docs/ENTITIES.md) is required.
 
-At start serve syncs the vault into the store (only changed notes are written)
-before it answers; a store that is down does not stop it: tools answer
-PROVIDER_ERROR until the store is back, and queued changes are applied then.
+With the embedded store, several processes may serve one vault: the first owns the
+store (it holds the lock in the vault's state folder) and the others relay their
+clients to it through the socket owner.sock there; when it exits or is killed,
+another takes over and its clients carry on. serve --http waits to own the store.
+
+serve answers at once (initialize in milliseconds at any vault size) and syncs
+the vault into the store in the background (only changed notes are written).
+Until that first sync is done, a read tool waits for it (at most 2 s when the
+store holds the notes of an earlier run, else at most 15 s, with progress
+notifications when the request carries a progress token) and then answers from
+the store as last synced, with a notice in _warnings; a write waits for the
+sync too (a write to the vault at most 20 s, then PROVIDER_ERROR: nothing written;
+retry). A store that is
+down does not stop serve: tools answer PROVIDER_ERROR until the store is back,
+and queued changes are applied then.
 SIGINT or SIGTERM shuts it down gracefully.`,
 		Example: `  # stdio, embedded store (e.g. command "vaultgraph", args ["serve", "--vault", "/home/me/notes"])
   vaultgraph serve --vault ~/notes
@@ -67,10 +79,12 @@ SIGINT or SIGTERM shuts it down gracefully.`,
 	return cmd
 }
 
-// serve runs the MCP server until ctx ends: sync, then watch the vault in
-// the background while a transport answers clients. Over HTTP it listens
-// before the first sync, so that a port in use fails at once and /healthz
-// answers from the first moment (/readyz and /mcp say it is starting).
+// serve runs the MCP server until ctx ends. It answers at once, at any
+// vault size: the store and the tools are opened (nothing is read from the
+// vault), the transport starts, and the first sync runs in the background
+// (server.FirstSync says how tools answer meanwhile). Over HTTP it listens
+// before anything else, so that a port in use fails at once and /healthz
+// answers from the first moment; /readyz says when the first sync is done.
 func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -119,62 +133,107 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		}()
 	}
 
-	var appOpts []appOption
-	if m != nil {
-		appOpts = append(appOpts, withObserver(m))
+	syncErr := make(chan error, 1)
+	opts := ownerOptions{watch: cfg.Watch, index: true, metrics: m, clientLogs: clientLogs, fail: func(err error) {
+		select {
+		case syncErr <- err:
+		default:
+		}
+		cancel()
+	}}
+	firstErr := func(err error) error {
+		select {
+		case e := <-syncErr:
+			return e
+		default:
+			return err
+		}
 	}
-	a, err := openApp(ctx, cfg, logger, appOpts...)
+	if httpSrv == nil && shared(cfg) {
+		return firstErr(serveStdioShared(ctx, cfg, logger, s, opts))
+	}
+	var lock *owner.Lock
+	if shared(cfg) {
+		// An HTTP server owns the store: it waits while another
+		// process does (its /healthz answers, /mcp says it is starting).
+		var err error
+		if lock, err = waitLock(ctx, stateDirOf(cfg), logger); err != nil {
+			return err
+		}
+	}
+	own, err := becomeOwner(ctx, cfg, logger, lock, opts)
+	if err != nil {
+		lock.Release()
+		return err
+	}
+	defer own.shutdown(ctx)
+	srv, err := own.serverFor(own.a.selection())
 	if err != nil {
 		return err
 	}
-	defer a.close(ctx)
-	if err := a.syncVault(ctx); err != nil {
-		return err
-	}
-	a.indexNow(ctx, firstPassBudget, false)
-	toolList, err := a.tools()
-	if err != nil {
-		return err
-	}
-	srv := server.New(server.Options{
-		Version: versionNumber(), Tools: toolList, Logger: logger, Metrics: m, ClientLogs: clientLogs,
-		Vault: resources.Deps{Project: a.primary.Key, Store: a.store, Files: a.mirror.Writer(), Logger: logger, Changes: a.changes,
-			Attachments: a.mirror.Writer()},
-	})
-
-	// Background work: the watcher and the indexer, stopped and awaited
-	// when serving ends.
-	var background sync.WaitGroup
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	defer func() { stopWatch(); background.Wait() }()
-	background.Go(func() { a.runIndexer(watchCtx) })
-	background.Go(func() {
-		if !cfg.Watch {
-			return
-		}
-		if err := a.watch(watchCtx); err != nil {
-			logger.Error("vault watcher stopped", "err", err)
-		}
-	})
-
 	if httpSrv == nil {
-		return server.ServeStdio(ctx, srv, s.in, s.out, logger)
+		return firstErr(server.ServeStdio(ctx, srv, s.in, s.out, logger))
 	}
+	// Once the first sync is done: the web view (it lays the graph out
+	// from the store), then /readyz.
+	own.afterFirstSync(func(ctx context.Context) {
+		v, err := own.a.startView(ctx, &own.background, viewAuth(cfg, httpSrv))
+		if err != nil {
+			logger.Error("web view not started", "err", err)
+		} else {
+			viewGate.Set(v.Handler())
+		}
+		ready.Store(own.a)
+	})
 	httpSrv.Attach(srv)
-	v, err := a.startView(watchCtx, &background, viewAuth(cfg, httpSrv))
-	if err != nil {
-		return err
-	}
-	viewGate.Set(v.Handler())
-	ready.Store(a)
 	// Serve returns once ctx ends and the requests it accepted are
-	// answered: only then may the deferred close release the store they
+	// answered: only then may the deferred shutdown close the store they
 	// read (the race detector caught a shutdown closing Neo4j's pool under
 	// a get_node still running).
 	err = <-served
 	served <- err // for the deferred wait
-	return err
+	return firstErr(err)
 }
+
+// serveStdioShared serves stdio on a store shared with other processes:
+// as its owner when this process takes the lock first (stdio is then
+// served directly), else through a relay to the owner, which makes this
+// process the owner when the one it reached goes away.
+func serveStdioShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams, opts ownerOptions) error {
+	c := &connector{cfg: cfg, logger: logger, opts: opts}
+	defer c.stop(context.WithoutCancel(ctx))
+	own, conn, w, err := c.attempt(ctx, owner.KindMCP)
+	if err != nil {
+		return err
+	}
+	if own != nil {
+		srv, err := own.serverFor(own.a.selection())
+		if err != nil {
+			return err
+		}
+		return server.ServeStdio(ctx, srv, s.in, s.out, logger)
+	}
+	connect := c.connect
+	if conn != nil {
+		logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version)
+		first := conn
+		connect = func(ctx context.Context) (io.ReadWriteCloser, error) {
+			if first != nil { // the relay connects first, once, on its own goroutine
+				conn := first
+				first = nil
+				return conn, nil
+			}
+			return c.connect(ctx)
+		}
+	}
+	return server.RunRelay(ctx, connect, s.in, s.out, logger)
+}
+
+// firstSyncWriteWait bounds how long a write to the vault waits for the
+// first sync in the vault's writer, after the server's gate waited
+// server.FirstSyncWait, before it is refused with a provider error
+// (nothing written; the client may retry): no call waits more than 20 s.
+const firstSyncWriteWait = 5 * time.Second
 
 // readyTimeout bounds /readyz's question to the store.
 const readyTimeout = 5 * time.Second

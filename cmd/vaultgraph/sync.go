@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/owner"
 )
 
 func newSyncCommand(s streams) *cobra.Command {
@@ -23,6 +25,10 @@ of truth: deleting the store and running sync gives back the same graph.
 With --watch it keeps running after the first pass and mirrors every change as
 files are created, edited, moved or deleted: the worker to run beside a shared
 "serve --http". (The watch key of the configuration applies to serve only.)
+
+With the embedded store, when another vaultgraph process owns the vault's store,
+sync asks it to sync (--adopt is then refused); sync --watch waits to own the store,
+a standby that takes over when the owner exits.
 
 A store that is down does not stop --watch: changes are queued and applied
 with backoff once it is back. Without --watch, sync exits 1 when the store
@@ -53,6 +59,9 @@ a project.`,
 
 // runSync mirrors the vault once, then keeps watching when asked to.
 func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
+	if shared(cfg) {
+		return runSyncShared(ctx, cfg, logger, watch, adopt)
+	}
 	a, err := openApp(ctx, cfg, logger, withAdopt(adopt))
 	if err != nil {
 		return err
@@ -79,4 +88,55 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 	indexer.Go(func() { a.runIndexer(indexCtx) })
 	defer func() { stopIndexer(); indexer.Wait() }()
 	return a.watch(ctx)
+}
+
+// runSyncShared syncs a store shared with other processes. Without
+// --watch: the owning process syncs when one runs, else this one does as
+// the owner (others connecting meanwhile are served, and take over when it
+// exits). With --watch this process owns the store and watches the vault,
+// waiting for the lock while another process holds it.
+func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
+	var syncErr error
+	failed := make(chan struct{})
+	opts := ownerOptions{watch: watch, index: watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
+	if watch {
+		lock, err := waitLock(ctx, stateDirOf(cfg), logger)
+		if err != nil {
+			return err
+		}
+		own, err := becomeOwner(ctx, cfg, logger, lock, opts)
+		if err != nil {
+			lock.Release()
+			return err
+		}
+		defer own.shutdown(context.WithoutCancel(ctx))
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-failed:
+			return syncErr
+		}
+	}
+	c := &connector{cfg: cfg, logger: logger, opts: opts}
+	defer c.stop(context.WithoutCancel(ctx))
+	own, _, w, err := c.find(ctx, owner.KindSync)
+	if err != nil {
+		return err
+	}
+	if own == nil {
+		if adopt != "" {
+			return fmt.Errorf("--adopt: vaultgraph process %d owns this vault's store; stop it (and every other vaultgraph on this vault) first", w.PID)
+		}
+		if strings.HasPrefix(w.Detail, "sync failed") {
+			return fmt.Errorf("the vault's owning process (pid %d): %s", w.PID, w.Detail)
+		}
+		logger.Info(w.Detail, "pid", w.PID)
+		return nil
+	}
+	<-own.firstSync.Done()
+	if syncErr != nil {
+		return syncErr
+	}
+	own.a.indexNow(ctx, 0, true)
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/owner"
 	"github.com/vaultgraph/vaultgraph/server"
 	"github.com/vaultgraph/vaultgraph/view"
 )
@@ -84,32 +85,41 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		return fmt.Errorf("listen on %s: %w", listen, err)
 	}
 	defer ln.Close()
-	a, err := openApp(ctx, cfg, logger)
+	// The view owns the vault's store as serve does (other processes on
+	// the vault reach it through its socket); it cannot share another
+	// owner's (serve --http serves the view at /view/).
+	var lock *owner.Lock
+	if shared(cfg) {
+		lock, err = owner.TryLock(stateDirOf(cfg))
+		if errors.Is(err, owner.ErrHeld) {
+			return fmt.Errorf("another vaultgraph process owns this vault's store (a serve, sync or call); stop it, or serve --http, which serves the view at %s", view.PathPrefix)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	syncErr := make(chan error, 1)
+	own, err := becomeOwner(ctx, cfg, logger, lock, ownerOptions{watch: cfg.Watch, index: true, fail: func(err error) { syncErr <- err }})
+	if err != nil {
+		lock.Release()
+		return err
+	}
+	defer own.shutdown(ctx)
+	select {
+	case <-own.firstSync.Done():
+	case <-ctx.Done():
+		return nil
+	}
+	select {
+	case err := <-syncErr:
+		return err
+	default:
+	}
+	bgCtx := own.bg
+	v, err := own.a.startView(bgCtx, &own.background, view.AuthOptions{ReadOnly: cfg.ReadOnly})
 	if err != nil {
 		return err
 	}
-	defer a.close(ctx)
-	if err := a.syncVault(ctx); err != nil {
-		return err
-	}
-	a.indexNow(ctx, firstPassBudget, false)
-
-	var background sync.WaitGroup
-	bgCtx, stopBackground := context.WithCancel(ctx)
-	defer func() { stopBackground(); background.Wait() }()
-	v, err := a.startView(bgCtx, &background, view.AuthOptions{ReadOnly: cfg.ReadOnly})
-	if err != nil {
-		return err
-	}
-	background.Go(func() { a.runIndexer(bgCtx) })
-	background.Go(func() {
-		if !cfg.Watch {
-			return
-		}
-		if err := a.watch(bgCtx); err != nil {
-			logger.Error("vault watcher stopped", "err", err)
-		}
-	})
 
 	mux := http.NewServeMux()
 	mux.Handle(view.PathPrefix, v.Handler())
@@ -151,7 +161,7 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		return fmt.Errorf("serve the view: %w", err)
 	case <-ctx.Done():
 	}
-	stopBackground() // ends the pages' event streams
+	own.stopBackground() // ends the pages' event streams
 	shutdownCtx, cancelShutdown := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancelShutdown()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -126,6 +126,25 @@ func (s *rawStdio) initialize(t *testing.T) {
 	if _, err := s.in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"); err != nil {
 		t.Fatal(err)
 	}
+	s.waitFirstSync(t)
+}
+
+// waitFirstSync waits until serve's first sync is done (it answers
+// initialize at once and syncs in the background, finishing what a crash
+// left: the tests look at the disk after it). A read with a progress token
+// waits for the sync (server.FirstSync), at most 15 s at a time; one that
+// still carries the first-sync notice is sent again.
+func (s *rawStdio) waitFirstSync(t *testing.T) {
+	t.Helper()
+	if !eventually(readyTimeout, func() bool {
+		msg := s.wait(t, s.send(t, "tools/call", map[string]any{
+			"name": "get_node", "arguments": map[string]any{"id": "no/such/note.md"},
+			"_meta": map[string]any{"progressToken": "first-sync"},
+		}))
+		return !strings.Contains(string(msg["result"]), "still syncing")
+	}) {
+		t.Fatalf("the first sync did not end within %s; stderr:\n%s", readyTimeout, s.stderr.String())
+	}
 }
 
 // eventuallyEvery is eventually with a polling interval.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -434,7 +435,27 @@ func startHTTP(t *testing.T, st store, vault, addr string, extraArgs ...string) 
 	if got == "" {
 		t.Fatalf("the serving log line has no addr: %v", fields)
 	}
-	return &httpServer{proc: p, addr: got}
+	h := &httpServer{proc: p, addr: got}
+	h.waitReady(t)
+	return h
+}
+
+// waitReady waits until /readyz answers 200: the first sync is done (serve
+// answers MCP from the moment its store is open, while the sync runs).
+func (h *httpServer) waitReady(t *testing.T) {
+	t.Helper()
+	ready := eventually(readyTimeout, func() bool {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+h.addr+"/readyz", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	if !ready {
+		t.Fatalf("/readyz did not answer 200 within %s; stderr:\n%s", readyTimeout, h.stderr.String())
+	}
 }
 
 // httpClient returns a started mcp-go streamable HTTP client of url that
