@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // LegacyProjectKey is the store key of the project the vault key names
@@ -73,25 +74,12 @@ func (c *Config) ServedProjects() []ProjectConfig {
 	return out
 }
 
-// slugify: lowercase letters and digits, other runs as one hyphen.
+// slugify is core.Slug, "vault" for a name with no letter or digit.
 func slugify(s string) string {
-	var b strings.Builder
-	hyphen := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteRune(r)
-			continue
-		}
-		hyphen = true
+	if slug := core.Slug(s); slug != "" {
+		return slug
 	}
-	if b.Len() == 0 {
-		return "vault"
-	}
-	return b.String()
+	return "vault"
 }
 
 // toProjects accepts a comma list of paths (environment), or a YAML list

@@ -385,3 +385,64 @@ func TestRemoveDirRemovesOnlyEmptyFolders(t *testing.T) {
 		t.Fatalf("a still there: %v", err)
 	}
 }
+
+// A writer that opened the note before Swap and writes only after Swap
+// replaced it (an editor descheduled between its open and its write, for
+// longer than Swap waits for a lease) must not lose its write: Swap waits
+// for it to close the replaced file, sees the write and puts it back.
+func TestSwapWaitsForAWriterThatOpenedBefore(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("file leases are Linux's")
+	}
+	r, dir := open(t)
+	if err := r.Create("n.md", []byte("v1\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "n.md")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	editor, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	swapped := make(chan error, 1)
+	go func() {
+		swapped <- r.Swap("n.md", []byte("tool\n"), func(cur []byte) bool { return string(cur) == "v1\n" }, WriteOptions{})
+	}()
+	// Write only once Swap has put its file in place (no lease while the
+	// editor holds the note open, so Swap exchanges).
+	deadline := time.Now().Add(time.Minute)
+	for {
+		now, err := os.Stat(path)
+		if err == nil && !os.SameFile(before, now) {
+			break
+		}
+		select {
+		case err := <-swapped:
+			t.Fatalf("Swap returned before replacing the file: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Swap never replaced the file")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := editor.WriteString("editor\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := editor.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-swapped; !errors.Is(err, ErrChanged) {
+		t.Fatalf("Swap: %v, want ErrChanged (the editor wrote after the check)", err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "v1\neditor\n" {
+		t.Fatalf("note %q: the editor's line is lost", got)
+	}
+}

@@ -112,3 +112,36 @@ func lockForRecovery(fd int) (release func(), ok bool) {
 		return func() {}, true
 	}
 }
+
+// waitClosed waits, up to closeMaxWait, until no process has the file
+// name of dfd open. Swap calls it on the file an exchange replaced: a
+// writer that opened the note before the exchange (an editor descheduled
+// between its open and its write on a loaded machine) still writes to
+// that file, and its write would land after Swap's check and be lost with
+// it. A write lease is granted only when no one else has the file open,
+// so once it is, no such write can come; the check that follows then sees
+// every write there was. Without leases here it returns at once.
+func waitClosed(dfd int, name string) {
+	fd, err := unix.Openat(dfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	wait := 20 * time.Microsecond
+	for waited := time.Duration(0); waited <= closeMaxWait; waited += wait {
+		_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_WRLCK)
+		if err == nil {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK)
+			return
+		}
+		if !errors.Is(err, unix.EAGAIN) {
+			return
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 5*time.Millisecond)
+	}
+}
+
+// closeMaxWait bounds waitClosed: a process that keeps the note open
+// longer is most likely a viewer, which writes nothing.
+const closeMaxWait = 2 * time.Second

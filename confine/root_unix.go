@@ -328,7 +328,9 @@ func (r *Root) Replace(rel string, data []byte, opts WriteOptions) error {
 // file, and the file's version (inode, size, modification time) compared
 // with the one read, one system call before the replacement. Where the file
 // system can exchange two names atomically, the file that was replaced is
-// then compared (inode, size, modification time) with the one checked: if
+// then compared (inode, size, modification time) with the one checked,
+// once no process has it open any more (Linux, up to 2 s: a writer that
+// opened it before the exchange writes there), and if
 // an outside write landed in between, it is put back and ErrChanged
 // returned. Nothing outside is ever deleted: a file that is neither the
 // version checked nor this call's own is kept beside the note as a
@@ -384,7 +386,9 @@ func (r *Root) Swap(rel string, data []byte, still func(current []byte) bool, op
 		}
 		return nil
 	}
-	// tmp now holds what rel held at the instant of the exchange.
+	// tmp now holds what rel held at the instant of the exchange; a writer
+	// that opened it before may still be about to write to it.
+	waitClosed(dfd, tmp)
 	if isVersion(dfd, tmp, &checked) {
 		removeTmp()
 		if !opts.NoSync {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -108,4 +109,25 @@ var windowsReserved = map[string]bool{
 	"com¹": true, "com²": true, "com³": true,
 	"lpt1": true, "lpt2": true, "lpt3": true, "lpt4": true, "lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true,
 	"lpt¹": true, "lpt²": true, "lpt³": true,
+}
+
+// Slug turns a name into a slug: lowercase letters and digits, other runs
+// of characters as one hyphen, no hyphen at either end ("Attention Is All
+// You Need" -> "attention-is-all-you-need"); "" when the name has no
+// letter or digit.
+func Slug(name string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		hyphen = true
+	}
+	return b.String()
 }

@@ -29,7 +29,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -328,25 +327,11 @@ func kindOf(v any) string {
 	}
 }
 
-// Slug turns a file name into a slug: lowercase letters and digits, other
-// runs of characters as one hyphen, no hyphen at either end
-// ("Attention Is All You Need" -> "attention-is-all-you-need").
+// Slug turns a file name into a slug (core.Slug), or the name
+// lower-cased when it has no letter or digit ("---" stays "---").
 func Slug(name string) string {
-	var b strings.Builder
-	hyphen := false
-	for _, r := range strings.ToLower(name) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteRune(r)
-			continue
-		}
-		hyphen = true
+	if s := core.Slug(name); s != "" {
+		return s
 	}
-	if b.Len() == 0 {
-		return strings.ToLower(strings.TrimSpace(name))
-	}
-	return b.String()
+	return strings.ToLower(strings.TrimSpace(name))
 }

@@ -211,3 +211,43 @@ func TestCreatedAtIsStable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "2020-01-02T00:00:00Z", e.CreatedAt.Format(time.RFC3339), "the frontmatter's createdAt wins")
 }
+
+// Issue 25: a relationship whose target is not an entity of the type its
+// relationship type names (GUIDE_USES_CONCEPT to a guide) is reported,
+// whether the target is written in the same batch or already stored; one
+// to the right type, to a kind of record with no entity (a source) or to a
+// broken link is not.
+func TestRelationToTheWrongTypeIsReported(t *testing.T) {
+	ctx := t.Context()
+	store := memstore.New()
+	var got []string
+	a := entity.NewAnnotator(store, entity.Options{}, func(msgs ...string) { got = append(got, msgs...) })
+	stored := note("stored guide.md", map[string]any{"type": "guide"})
+	require.NoError(t, a.UpsertNotes(ctx, "p", []core.Note{*stored, *note("plain.md", nil)}))
+	require.Empty(t, got)
+
+	linked := func(n *core.Note, targets ...string) *core.Note {
+		for i := range n.Links {
+			n.Links[i].Target = targets[i]
+		}
+		return n
+	}
+	src := linked(note("g.md", map[string]any{"type": "guide", "relations": map[string]any{
+		"GUIDE_USES_CONCEPT":      []any{"[[Concept]]", "[[Other guide]]", "[[stored guide]]", "[[plain]]", "[[Missing]]"},
+		"GUIDE_REFERENCES_SOURCE": "[[plain]]",
+	}}, "[[Concept]]", "[[Other guide]]", "[[stored guide]]", "[[plain]]", "[[Missing]]"),
+		"concept.md", "other guide.md", "stored guide.md", "plain.md", "")
+	batch := []core.Note{*src, *note("concept.md", map[string]any{"type": "Concept"}), *note("other guide.md", map[string]any{"type": "guide"})}
+	wctx, collected := core.WithCallWarnings(ctx)
+	require.NoError(t, a.UpsertNotes(wctx, "p", batch))
+	want := []string{
+		"g.md: entity: relations: GUIDE_USES_CONCEPT goes to a concept, and [[Other guide]] is a guide",
+		"g.md: entity: relations: GUIDE_USES_CONCEPT goes to a concept, and [[stored guide]] is a guide",
+		"g.md: entity: relations: GUIDE_USES_CONCEPT goes to a concept, and [[plain]] is not an entity; the relationship is not in the entity graph",
+	}
+	assert.Equal(t, want, got)
+	assert.Equal(t, want, collected.List(), "the call that wrote the note hears it too")
+	n, err := store.GetNote(ctx, "p", "g.md")
+	require.NoError(t, err)
+	assert.Len(t, n.Entity.Relations, 6, "the relationships are kept as written")
+}

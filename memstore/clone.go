@@ -64,38 +64,3 @@ func isContainer(v any) bool {
 	}
 	return false
 }
-
-// cloneNodes copies the notes of nodes, like cloneNote each, but with the
-// tags and links of all of them in one allocation each. Every note's slices
-// are capped (three-index slicing), so an append by the caller reallocates
-// instead of writing into the next note's links.
-func cloneNodes(nodes []*node) []core.Note {
-	nTags, nLinks := 0, 0
-	for _, n := range nodes {
-		nTags += len(n.note.Tags)
-		nLinks += len(n.note.Links)
-	}
-	tags := make([]string, 0, nTags)
-	links := make([]core.Link, 0, nLinks)
-	notes := make([]core.Note, len(nodes))
-	for i, n := range nodes {
-		c := n.note
-		if c.Tags != nil {
-			start := len(tags)
-			tags = append(tags, c.Tags...)
-			c.Tags = tags[start:len(tags):len(tags)]
-		}
-		if c.Links != nil {
-			start := len(links)
-			links = append(links, c.Links...)
-			c.Links = links[start:len(links):len(links)]
-		}
-		c.Keys = nil
-		c.Entity = c.Entity.Clone()
-		if c.Frontmatter != nil {
-			c.Frontmatter = cloneValue(c.Frontmatter).(map[string]any)
-		}
-		notes[i] = c
-	}
-	return notes
-}

@@ -11,12 +11,12 @@ import (
 
 // indexEntity adds nd to the entity index when its note carries an entity.
 func (g *graph) indexEntity(nd *node) {
-	e := nd.note.Entity
+	e := nd.Entity
 	if e == nil {
 		return
 	}
 	l := g.entities[e.ID]
-	i := l.index(nd.id())
+	i := l.index(nd.ID)
 	g.entities[e.ID] = slices.Insert(l, i, nd)
 }
 
@@ -44,13 +44,13 @@ func (g *graph) entity(id string) *node {
 // isEntity reports whether nd is an entity: it carries one and no note with
 // a smaller ID carries the same entity ID.
 func (g *graph) isEntity(nd *node) bool {
-	return nd != nil && nd.note.Entity != nil && g.entity(nd.note.Entity.ID) == nd
+	return nd != nil && nd.Entity != nil && g.entity(nd.Entity.ID) == nd
 }
 
 // relationTarget returns the entity node relationship r of nd points at,
 // nil when its link is unresolved or its target is not an entity.
 func (g *graph) relationTarget(nd *node, r core.RelationLink) *node {
-	t := g.notes[nd.note.RelationTarget(r.Link)]
+	t := nd.relationTarget(r.Link)
 	if !g.isEntity(t) {
 		return nil
 	}
@@ -69,10 +69,10 @@ func (s *Store) SearchEntities(ctx context.Context, project string, q core.Entit
 	var found []core.EntitySummary
 	for _, l := range g.entities {
 		nd := l[0]
-		if len(q.Types) > 0 && !slices.Contains(q.Types, nd.note.Entity.Type) {
+		if len(q.Types) > 0 && !slices.Contains(q.Types, nd.Entity.Type) {
 			continue
 		}
-		if sum := nd.note.EntitySummary(); core.MatchesEntityText(text, sum) {
+		if sum := nd.entitySummary(); core.MatchesEntityText(text, sum) {
 			found = append(found, sum)
 		}
 	}
@@ -99,21 +99,21 @@ func (s *Store) GetEntity(ctx context.Context, project, id string) (*core.Entity
 		return nil, fmt.Errorf("memstore: get entity %s: %w", id, core.ErrNotFound)
 	}
 	comparisons := []string{}
-	for _, link := range nd.note.Entity.Comparisons {
+	for _, link := range nd.Entity.Comparisons {
 		t := g.relationTarget(nd, core.RelationLink{Link: link})
-		if t != nil && !slices.Contains(comparisons, t.note.Entity.ID) {
-			comparisons = append(comparisons, t.note.Entity.ID)
+		if t != nil && !slices.Contains(comparisons, t.Entity.ID) {
+			comparisons = append(comparisons, t.Entity.ID)
 		}
 	}
-	e := core.NewEntity(&nd.note, comparisons)
+	e := core.NewEntity(&core.Note{Title: nd.Title, Path: nd.Path, Entity: nd.Entity}, comparisons)
 	type pair struct {
 		typ   core.RelationType
 		other string
 	}
 	out := map[pair]bool{}
-	for _, r := range nd.note.Entity.Relations {
+	for _, r := range nd.Entity.Relations {
 		if t := g.relationTarget(nd, r); t != nil {
-			out[pair{r.Type, t.note.Entity.ID}] = true
+			out[pair{r.Type, t.Entity.ID}] = true
 		}
 	}
 	in := map[pair]bool{}
@@ -121,9 +121,9 @@ func (s *Store) GetEntity(ctx context.Context, project, id string) (*core.Entity
 		if !g.isEntity(src) {
 			continue
 		}
-		for _, r := range src.note.Entity.Relations {
-			if src.note.RelationTarget(r.Link) == nd.id() {
-				in[pair{r.Type, src.note.Entity.ID}] = true
+		for _, r := range src.Entity.Relations {
+			if src.relationTargetID(r.Link) == nd.ID {
+				in[pair{r.Type, src.Entity.ID}] = true
 			}
 		}
 	}
@@ -165,11 +165,11 @@ func (s *Store) EntityGraph(ctx context.Context, project, id string, q core.Enti
 	cands := make([]core.EntityCandidate, len(order))
 	for i, nd := range order {
 		c := core.EntityCandidate{
-			NoteID: nd.id(),
-			Node:   core.EntityGraphNode{EntitySummary: nd.note.EntitySummary(), Depth: depth[nd]},
+			NoteID: nd.ID,
+			Node:   core.EntityGraphNode{EntitySummary: nd.entitySummary(), Depth: depth[nd]},
 		}
-		for _, r := range nd.note.Entity.Relations {
-			c.Relations = append(c.Relations, core.CandidateRelation{Type: r.Type, Target: nd.note.RelationTarget(r.Link), Notes: r.Notes})
+		for _, r := range nd.Entity.Relations {
+			c.Relations = append(c.Relations, core.CandidateRelation{Type: r.Type, Target: nd.relationTargetID(r.Link), Notes: r.Notes})
 		}
 		cands[i] = c
 	}
@@ -185,7 +185,7 @@ func (g *graph) related(a *node, types []core.RelationType) []*node {
 			out = append(out, b)
 		}
 	}
-	for _, r := range a.note.Entity.Relations {
+	for _, r := range a.Entity.Relations {
 		if !core.AllowsRelation(types, r.Type) {
 			continue
 		}
@@ -197,12 +197,39 @@ func (g *graph) related(a *node, types []core.RelationType) []*node {
 		if !g.isEntity(src) {
 			continue
 		}
-		for _, r := range src.note.Entity.Relations {
-			if core.AllowsRelation(types, r.Type) && src.note.RelationTarget(r.Link) == a.id() {
+		for _, r := range src.Entity.Relations {
+			if core.AllowsRelation(types, r.Type) && src.relationTargetID(r.Link) == a.ID {
 				add(src)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// relationTarget returns the node nd's link number link resolves to, nil
+// when unresolved or out of range (core.Note.RelationTarget).
+func (nd *node) relationTarget(link int) *node {
+	if link < 0 || link >= len(nd.links) {
+		return nil
+	}
+	return nd.links[link].target
+}
+
+// relationTargetID is relationTarget's ID, "" for none.
+func (nd *node) relationTargetID(link int) string {
+	if t := nd.relationTarget(link); t != nil {
+		return t.ID
+	}
+	return ""
+}
+
+// entitySummary is core.Note.EntitySummary of nd's note; nd must carry an
+// entity.
+func (nd *node) entitySummary() core.EntitySummary {
+	e := nd.Entity
+	return core.EntitySummary{
+		ID: e.ID, Type: e.Type, Title: nd.Title, Slug: e.Slug, Summary: e.Summary,
+		Status: e.Status, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+	}
 }

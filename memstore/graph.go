@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -35,6 +35,7 @@ type graph struct {
 	// maps.
 	slots     int32   // slots handed out so far
 	freeSlots []int32 // slots of deleted nodes
+	slotNodes []*node // by slot, nil for a free one: vector rows are numbered by slot
 	scratch   sync.Pool
 
 	search *searchIndex // embeddings and keyword index, see search.go
@@ -56,6 +57,15 @@ type tagIndex struct {
 
 // node is one note and its edges. Its lists are sorted by ID, so every
 // ordered answer is a walk over a prefix.
+//
+// A node holds only what reads answer from memory: ID, title, path, hash,
+// tags, entity and each link's key and target. Content, frontmatter, size,
+// mtime and the links as written (raw text, alias, heading, embed) stay on
+// disk, in the note and body records (record.go), and are read by the calls
+// that return them. The strings are windows into arenas (arena.go): one
+// allocation for a written note's strings, large shared blocks for a
+// project loaded from disk; a link's key is a window into its target's ID
+// where it is a suffix of it, as almost every resolved link's key is.
 type node struct {
 	// Searches touch only these first fields of most nodes they visit:
 	// together they fit one cache line.
@@ -64,68 +74,68 @@ type node struct {
 	out  nodeList // distinct notes this one links to
 	in   nodeList // distinct notes linking to this one
 
-	note     core.Note // the stored copy; link Targets kept current
-	normTags []string  // distinct normalised tags, to undo them on change
-	// links are what a view shows of this note's links (core.ViewOf): its
-	// distinct link targets in the order of their first link, with their
-	// IDs and titles copied into one allocation per note. A view reads them
-	// in one sweep of memory instead of visiting every target: at 100k
-	// notes each visit was a cache miss, and a get_node depth=1 makes
-	// hundreds. A write replaces the list (never changes it in place), so
-	// views may share it; it is rebuilt when a link's target changes and
-	// when a target's title does.
-	links []core.LinkInfo
+	ID, Title, Path, Hash string
+	Tags                  []string // as written, de-duplicated by the vault
+	links                 []link   // every link in document order
+	// targets are nd's distinct link targets in the order of their first
+	// link: what a view shows (viewLinks), kept so that a view walks no
+	// duplicate or unresolved link and builds no set (setTargets).
+	targets []*node
+	Entity  *core.NoteEntity
 }
 
-// refreshLinks rebuilds nd.links from nd.note.Links; every write that
-// changes a link Target, or the title of a note nd links to, calls it once
-// the graph's notes are current.
-func (g *graph) refreshLinks(nd *node) {
-	var targets []*node
-	for _, id := range nd.note.LinkTargets() { // distinct IDs: distinct nodes
-		if t := g.notes[id]; t != nil {
-			targets = append(targets, t)
+// link is one link of a note as memory keeps it.
+type link struct {
+	key    string // resolution key (core.Link.Key)
+	target *node  // nil while unresolved
+}
+
+// viewLinks are what a view shows of nd's links (core.ViewOf): its
+// distinct link targets in the order of their first link, with their IDs
+// and titles. The caller holds the graph's lock.
+func (nd *node) viewLinks() []core.LinkInfo {
+	if len(nd.targets) == 0 {
+		return nil
+	}
+	out := make([]core.LinkInfo, len(nd.targets))
+	for i, t := range nd.targets {
+		out[i] = core.LinkInfo{ID: t.ID, Title: t.Title}
+	}
+	return out
+}
+
+// setTargets sets nd.targets from nd.links; every change of a link's
+// target calls it.
+func (nd *node) setTargets() {
+	var out []*node
+	var seen map[*node]struct{}
+	if len(nd.links) > smallLinks {
+		seen = make(map[*node]struct{}, len(nd.links))
+	}
+	for _, l := range nd.links {
+		t := l.target
+		if t == nil {
+			continue
 		}
+		if seen != nil {
+			if _, dup := seen[t]; dup {
+				continue
+			}
+			seen[t] = struct{}{}
+		} else if slices.Contains(out, t) {
+			continue
+		}
+		out = append(out, t)
 	}
-	setViewLinks(nd, targets)
+	nd.targets = slices.Clip(out)
 }
 
-// setViewLinks sets nd.links to targets, nd's distinct link targets in
-// the order of their first link.
-func setViewLinks(nd *node, targets []*node) {
-	size := 0
-	for _, t := range targets {
-		size += len(t.note.ID) + len(t.note.Title)
-	}
-	if len(targets) == 0 {
-		nd.links = nil
-		return
-	}
-	buf := make([]byte, 0, size)
-	for _, t := range targets {
-		buf = append(buf, t.note.ID...)
-		buf = append(buf, t.note.Title...)
-	}
-	arena := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is never written again
-	links := make([]core.LinkInfo, len(targets))
-	at := 0
-	for i, t := range targets {
-		id, title := len(t.note.ID), len(t.note.Title)
-		links[i] = core.LinkInfo{ID: arena[at : at+id], Title: arena[at+id : at+id+title]}
-		at += id + title
-	}
-	nd.links = links
-}
+// smallLinks: up to this many links, a scan of the targets found so far
+// finds a repeated target faster than a set.
+const smallLinks = 32
 
-// storeIDAndTitle keeps a note's ID and title in one allocation: a view
-// reads both for every link target, and at 100k notes two places in
-// memory were two cache misses per link.
-func storeIDAndTitle(n *core.Note) {
-	both := n.ID + n.Title
-	n.ID, n.Title = both[:len(n.ID)], both[len(n.ID):]
-}
-
-func (n *node) id() string { return n.note.ID }
+// normTags returns the distinct normalised forms of nd's tags.
+func (nd *node) normTags() []string { return normalizeTags(nd.Tags) }
 
 func newGraph() *graph {
 	return &graph{
@@ -150,17 +160,17 @@ var closedChan = func() chan struct{} {
 // nodeList is a set of nodes kept sorted by ID.
 type nodeList []*node
 
-func compareNodes(a, b *node) int { return cmp.Compare(a.id(), b.id()) }
+func compareNodes(a, b *node) int { return cmp.Compare(a.ID, b.ID) }
 
 // index returns where id is in l, or where it would be inserted.
 func (l nodeList) index(id string) int {
-	return sort.Search(len(l), func(i int) bool { return l[i].id() >= id })
+	return sort.Search(len(l), func(i int) bool { return l[i].ID >= id })
 }
 
 // contains reports whether l holds a node with this id.
 func (l nodeList) contains(id string) bool {
 	i := l.index(id)
-	return i < len(l) && l[i].id() == id
+	return i < len(l) && l[i].ID == id
 }
 
 // changes collects the membership changes a write makes to sorted lists
@@ -211,9 +221,9 @@ func (l *nodeList) merge(cs []change) bool {
 		if i+1 < len(cs) && cs[i+1].n == c.n {
 			continue // a later change of the same node wins
 		}
-		pos := from + old[from:].index(c.n.id())
+		pos := from + old[from:].index(c.n.ID)
 		from = pos
-		hit := pos < len(old) && old[pos].id() == c.n.id()
+		hit := pos < len(old) && old[pos].ID == c.n.ID
 		switch {
 		case c.present && hit && old[pos] == c.n, !c.present && !(hit && old[pos] == c.n):
 			continue // already so
@@ -245,7 +255,7 @@ func (g *graph) tagIndex(tag string) *tagIndex {
 	ti := g.tags[tag]
 	if ti == nil {
 		ti = &tagIndex{}
-		g.tags[tag] = ti
+		g.tags[strings.Clone(tag)] = ti // tag may be a window into a note's strings
 	}
 	return ti
 }
@@ -259,18 +269,31 @@ func (g *graph) newNode() *node {
 	} else {
 		nd.slot = g.slots
 		g.slots++
+		g.slotNodes = append(g.slotNodes, nil)
 	}
+	g.slotNodes[nd.slot] = nd
 	return nd
 }
 
 // freeNode makes a deleted node's slot available again.
-func (g *graph) freeNode(nd *node) { g.freeSlots = append(g.freeSlots, nd.slot) }
+func (g *graph) freeNode(nd *node) {
+	g.freeSlots = append(g.freeSlots, nd.slot)
+	g.slotNodes[nd.slot] = nil
+}
+
+// bySlot returns the node with this slot, nil for none.
+func (g *graph) bySlot(slot int) *node {
+	if slot < 0 || slot >= len(g.slotNodes) {
+		return nil
+	}
+	return g.slotNodes[slot]
+}
 
 func (g *graph) addUnresolved(key string, n *node) {
 	set := g.unresolved[key]
 	if set == nil {
 		set = map[*node]struct{}{}
-		g.unresolved[key] = set
+		g.unresolved[strings.Clone(key)] = set // key may be a window into a note's strings
 	}
 	set[n] = struct{}{}
 }

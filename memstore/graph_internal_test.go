@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // merge is the heart of every write; check it against a plain set on
@@ -15,9 +13,9 @@ func TestMergeMatchesASetOnRandomChanges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pool := make([]*node, 60)
 	for i := range pool {
-		pool[i] = &node{note: core.Note{ID: fmt.Sprintf("n%02d", rng.IntN(1000))}}
-		for slices.ContainsFunc(pool[:i], func(o *node) bool { return o.id() == pool[i].id() }) {
-			pool[i].note.ID = fmt.Sprintf("n%03d", rng.IntN(1000))
+		pool[i] = &node{ID: fmt.Sprintf("n%02d", rng.IntN(1000))}
+		for slices.ContainsFunc(pool[:i], func(o *node) bool { return o.ID == pool[i].ID }) {
+			pool[i].ID = fmt.Sprintf("n%03d", rng.IntN(1000))
 		}
 	}
 	var l nodeList
@@ -52,7 +50,7 @@ func TestMergeMatchesASetOnRandomChanges(t *testing.T) {
 func ids(l nodeList) []string {
 	out := make([]string, len(l))
 	for i, n := range l {
-		out[i] = n.id()
+		out[i] = n.ID
 	}
 	return out
 }

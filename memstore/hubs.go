@@ -50,7 +50,7 @@ func (s *Store) Hubs(ctx context.Context, project string, metric core.HubMetric,
 	}
 	hubs := make([]core.Hub, limit)
 	for i, n := range order[:limit] {
-		hubs[i] = core.Hub{ID: n.id(), Title: n.note.Title, Score: scores[i]}
+		hubs[i] = core.Hub{ID: n.ID, Title: n.Title, Score: scores[i]}
 	}
 	return hubs, nil
 }

@@ -1,11 +1,14 @@
 package memstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
@@ -18,25 +21,28 @@ import (
 // note's text, is filled in the background (buildKeywords); keyword
 // searches wait for it. The caller holds s.mu.
 func (s *Store) loadGraph(project string) (*graph, error) {
-	var notes []core.Note
+	var g *graph
+	// The graph is built inside the read transaction: the records are
+	// read where they lie in the file (valid for the transaction only),
+	// and only what memory keeps is copied out, into shared blocks.
 	err := s.kv.View(func(tx *kv.Tx) error {
-		return tx.ForEach(notesBucket(project), func(id string, rec []byte) error {
-			n, err := decodeNote(project, id, rec)
-			if err != nil {
-				return err
-			}
-			notes = append(notes, n)
+		var recs []rawRecord
+		err := tx.ForEachRaw(notesBucket(project), func(id, rec []byte) error {
+			recs = append(recs, rawRecord{id, rec})
 			return nil
 		})
+		if err != nil || len(recs) == 0 {
+			return err
+		}
+		g = newGraph()
+		return g.build(recs)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load notes of %s: %w", project, err)
 	}
-	if len(notes) == 0 {
+	if g == nil {
 		return nil, nil
 	}
-	g := newGraph()
-	g.build(notes)
 	if err := s.loadTerms(project, g.search.keywords); err != nil {
 		return nil, fmt.Errorf("load keyword terms of %s: %w", project, err)
 	}
@@ -71,23 +77,7 @@ func (s *Store) loadTerms(project string, x *kwIndex) error {
 func (s *Store) loadSearch(project string, g *graph) {
 	func() {
 		defer close(g.vectorsReady)
-		parked := newSearchIndex()
-		if err := s.loadVectors(project, parked); err != nil {
-			return
-		}
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		x := g.search
-		for id, sv := range parked.parked {
-			if _, set := x.vectors[id]; set {
-				continue // written since the load
-			}
-			if g.notes[id] != nil {
-				x.set(id, sv.Model, sv.Hash, decodeVector(sv.Vector))
-			} else {
-				x.parked[id] = sv
-			}
-		}
+		_ = s.loadVectors(project, g) // a failure: searches see what is loaded
 	}()
 	defer close(g.keywordsReady)
 	missing, err := s.loadKeywords(project, g)
@@ -156,58 +146,97 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	for _, nd := range g.all {
-		if _, ok := x.slots[nd.id()]; !ok && nd.gen == 0 {
+		if _, ok := x.slots[nd.ID]; !ok && nd.gen == 0 {
 			missing = append(missing, nd)
 		}
 	}
 	return missing, nil
 }
 
-// build fills an empty graph with notes as read from disk: the targets of
-// their links are what the store resolved when it wrote them (a target
-// that is not there, which a cut-off staged write can leave, is
-// unresolved). It does in one pass what upsert does by the batch: every
-// list comes out sorted because the notes are visited in ID order.
-func (g *graph) build(notes []core.Note) {
-	if !slices.IsSortedFunc(notes, func(a, b core.Note) int { return cmpString(a.ID, b.ID) }) {
-		slices.SortFunc(notes, func(a, b core.Note) int { return cmpString(a.ID, b.ID) })
+// rawRecord is a note record as the file holds it: ID and record bytes,
+// valid during their transaction only.
+type rawRecord struct{ id, rec []byte }
+
+// build fills an empty graph with notes as read from disk (records in ID
+// order, as the bucket iterates): the targets of their links are what the
+// store resolved when it wrote them (a target that is not there, which a
+// cut-off staged write can leave, is unresolved). It does in one pass what
+// upsert does by the batch: every list comes out sorted because the notes
+// are visited in ID order. The nodes' strings are copied into shared
+// arena blocks: a few hundred allocations for 100k notes.
+func (g *graph) build(recs []rawRecord) error {
+	if !slices.IsSortedFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) }) {
+		slices.SortFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) })
 	}
-	nodes := make([]node, len(notes)) // one allocation for every node
-	g.all = make(nodeList, len(notes))
-	g.notes = make(map[string]*node, len(notes))
-	for i := range notes {
+	nodes := make([]node, len(recs)) // one allocation for every node
+	g.all = make(nodeList, len(recs))
+	g.notes = make(map[string]*node, len(recs))
+	a := newArena(0)
+	links := make([]recordReader, len(recs)) // where each record's links start
+	for i, r := range recs {
 		nd := &nodes[i]
-		nd.note, nd.slot = notes[i], int32(i)
-		g.all[i] = nd
-		g.notes[nd.id()] = nd
-	}
-	g.slots = int32(len(notes))
-	var targets []*node
-	for _, nd := range g.all {
-		targets = targets[:0]
-		for i := range nd.note.Links {
-			l := &nd.note.Links[i]
-			if l.Target != "" {
-				if t := g.notes[l.Target]; t != nil {
-					if !slices.Contains(targets, t) {
-						targets = append(targets, t)
-					}
-					continue
-				}
-				l.Target = ""
-			}
-			g.addUnresolved(l.Key, nd)
+		nd.slot = int32(i)
+		var err error
+		if links[i], err = decodeHot(a, nd, r.id, r.rec); err != nil {
+			return err
 		}
-		setViewLinks(nd, targets)
+		g.all[i] = nd
+		g.notes[nd.ID] = nd
+	}
+	g.slots = int32(len(recs))
+	g.slotNodes = slices.Clone(g.all) // slot i is the i-th note
+	var targets, pool []*node
+	var all []link
+	for i, nd := range g.all {
+		r := &links[i]
+		c := r.count()
+		if c > 0 {
+			if len(all) < c {
+				all = make([]link, max(c, 4096)) // links of many notes per allocation
+			}
+			nd.links, all = all[:c:c], all[c:]
+		}
+		targets = targets[:0]
+		for j := range nd.links {
+			r.bytes() // raw
+			key := r.bytes()
+			target := r.bytes()
+			r.bytes() // alias
+			r.bytes() // heading
+			r.byte()  // embed
+			l := &nd.links[j]
+			if len(target) > 0 {
+				l.target = g.notes[string(target)]
+			}
+			if k, ok := windowKey(unsafeString(key), l.target); ok {
+				l.key = k
+			} else {
+				l.key = a.str(key)
+			}
+			if t := l.target; t != nil {
+				if !slices.Contains(targets, t) {
+					targets = append(targets, t)
+				}
+				continue
+			}
+			g.addUnresolved(l.key, nd)
+		}
+		if r.err != nil {
+			return fmt.Errorf("note %s: links: %w", nd.ID, r.err)
+		}
 		if len(targets) > 0 {
+			if len(pool) < len(targets) {
+				pool = make([]*node, max(len(targets), 4096)) // many notes' targets per allocation
+			}
+			nd.targets, pool = pool[:len(targets):len(targets)], pool[len(targets):]
+			copy(nd.targets, targets)
 			nd.out = slices.Clone(targets)
 			slices.SortFunc(nd.out, compareNodes)
 			for _, t := range nd.out {
 				t.in = append(t.in, nd) // nd comes in ID order: t.in stays sorted
 			}
 		}
-		nd.normTags = normalizeTags(nd.note.Tags)
-		for _, t := range nd.normTags {
+		for _, t := range nd.normTags() {
 			ti := g.tagIndex(t)
 			ti.list = append(ti.list, nd)
 		}
@@ -217,16 +246,59 @@ func (g *graph) build(notes []core.Note) {
 		nd.in = slices.Clip(nd.in)
 	}
 	g.version++
+	return nil
 }
 
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// decodeHot sets on nd what memory keeps of the note record rec of note
+// id (see node), its strings copied into a, and returns a reader at the
+// record's links.
+func decodeHot(a *arena, nd *node, id, rec []byte) (recordReader, error) {
+	r := recordReader{b: rec}
+	if v := r.byte(); v != recordVersion {
+		return r, fmt.Errorf("note %s: record version %d: %w", id, v, errBadRecord)
 	}
-	return 0
+	nd.ID = a.str(id)
+	nd.Title = a.str(r.bytes())
+	nd.Path = a.str(r.bytes())
+	nd.Hash = a.str(r.bytes())
+	r.varint() // size
+	if r.byte() == 1 {
+		r.varint() // mtime
+	}
+	if c := r.count(); c > 0 {
+		nd.Tags = make([]string, c)
+		for i := range nd.Tags {
+			nd.Tags[i] = a.str(r.bytes())
+		}
+	}
+	links := r // the links, read by build once every node exists
+	for range r.count() {
+		r.bytes()
+		r.bytes()
+		r.bytes()
+		r.bytes()
+		r.bytes()
+		r.byte()
+	}
+	if entity := r.bytes(); len(entity) > 0 && r.err == nil {
+		nd.Entity = new(core.NoteEntity)
+		if err := json.Unmarshal(entity, nd.Entity); err != nil {
+			return r, fmt.Errorf("note %s: entity: %w", id, err)
+		}
+	}
+	if r.err != nil {
+		return r, fmt.Errorf("note %s: %w", id, r.err)
+	}
+	return links, nil
+}
+
+// unsafeString is b as a string without a copy, for a lookup or a
+// comparison while b lives.
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // keywordChunk is how many notes buildKeywords reads in one transaction.
@@ -248,8 +320,8 @@ func (s *Store) buildKeywords(project string, g *graph, nodes []*node) {
 		items := make([]item, 0, len(part))
 		g.mu.RLock()
 		for _, nd := range part {
-			if g.notes[nd.id()] == nd {
-				items = append(items, item{nd, nd.gen, nd.note.Title})
+			if g.notes[nd.ID] == nd {
+				items = append(items, item{nd, nd.gen, nd.Title})
 			}
 		}
 		bodies, err := s.bodiesOf(project, part, false, false)
@@ -270,8 +342,8 @@ func (s *Store) buildKeywords(project string, g *graph, nodes []*node) {
 		g.mu.Lock()
 		var done []*node
 		for i, it := range items {
-			if g.notes[it.nd.id()] == it.nd && it.nd.gen == it.gen {
-				g.search.keywords.put(it.nd.id(), analyses[i])
+			if g.notes[it.nd.ID] == it.nd && it.nd.gen == it.gen {
+				g.search.keywords.put(it.nd.ID, analyses[i])
 				done = append(done, it.nd)
 			}
 		}
@@ -305,9 +377,9 @@ func (s *Store) persistKeywords(project string, g *graph, nodes []*node) error {
 			}
 		}
 		for _, nd := range nodes {
-			vec, length, _ := x.vec(nd.id())
+			vec, length, _ := x.vec(nd.ID)
 			rec := binary.AppendUvarint(make([]byte, 0, len(vec)+4), uint64(length))
-			if err := tx.PutRaw(kwDocsBucket(project), nd.id(), append(rec, vec...)); err != nil {
+			if err := tx.PutRaw(kwDocsBucket(project), nd.ID, append(rec, vec...)); err != nil {
 				return err
 			}
 		}

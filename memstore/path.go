@@ -96,7 +96,7 @@ func shortestPath(sc *scratch, src, dst *node) []string {
 	d := a + b
 
 	path := make([]string, 1, d+1)
-	path[0] = src.id()
+	path[0] = src.ID
 	cur := src
 	for i := int32(1); i <= d; i++ {
 		for _, next := range cur.out { // by ID, so the first fit is the smallest
@@ -109,7 +109,7 @@ func shortestPath(sc *scratch, src, dst *node) []string {
 				break
 			}
 		}
-		path = append(path, cur.id())
+		path = append(path, cur.ID)
 	}
 	return path
 }

@@ -16,16 +16,18 @@ var commitFault func() error
 const stagedChunk = 2048
 
 // persist writes what a write changed in memory to disk, in transactions
-// of at most chunk written notes: the records and bodies of written (which
-// then give their text up: it is read from disk from now on), the records
-// of retargeted (links whose targets changed) and the removal of deleted.
-// The caller holds g.mu for writing, so the disk sees the writes in the
-// order memory does. progress, when not nil, hears of the written notes
-// as their transactions commit. When a transaction fails, the project's
-// graph is forgotten (memory is ahead of the disk) and reloaded from the
-// disk by the next call; the error is a provider error.
-func (s *Store) persist(project string, g *graph, written []*node, retargeted map[*node]struct{}, progress func(int), chunk int, deleted ...string) error {
-	notes, bodies := notesBucket(project), bodiesBucket(project)
+// of at most chunk written notes: the records and bodies of written (from
+// notes, notes[i] being written[i]'s note, its link targets taken from
+// memory), the records of retargeted (links whose targets changed) and the
+// removal of deleted. The caller holds g.mu for writing, so the disk sees
+// the writes in the order memory does. Each chunk's notes are let go of
+// (notes[i] zeroed) once committed: their text lives on disk only from
+// then on. progress, when not nil, hears of the written notes as their
+// transactions commit. When a transaction fails, the project's graph is
+// forgotten (memory is ahead of the disk) and reloaded from the disk by
+// the next call; the error is a provider error.
+func (s *Store) persist(project string, g *graph, written []*node, notes []core.Note, retargeted map[*node]struct{}, progress func(int), chunk int, deleted ...string) error {
+	notesB, bodies := notesBucket(project), bodiesBucket(project)
 	kwDocs, kwTerms := kwDocsBucket(project), kwTermsBucket(project)
 	kw := g.search.keywords
 	isWritten := make(map[*node]struct{}, len(written))
@@ -45,39 +47,54 @@ func (s *Store) persist(project string, g *graph, written []*node, retargeted ma
 	// what an earlier record holds (a grown arena leaves those in the old
 	// array).
 	var arena []byte
-	put := func(tx *kv.Tx, nd *node, withBody bool) error {
+	putRecord := func(tx *kv.Tx, nd *node, n *core.Note) error {
 		start := len(arena)
 		var err error
-		if arena, err = encodeNote(arena, &nd.note); err != nil {
+		if arena, err = encodeNote(arena, n); err != nil {
 			return err
 		}
-		if err := tx.PutRaw(notes, nd.id(), arena[start:len(arena):len(arena)]); err != nil {
+		return tx.PutRaw(notesB, nd.ID, arena[start:len(arena):len(arena)])
+	}
+	putWritten := func(tx *kv.Tx, nd *node, n *core.Note) error {
+		for i := range n.Links {
+			n.Links[i].Target = nd.links[i].targetID()
+		}
+		if err := putRecord(tx, nd, n); err != nil {
 			return err
 		}
-		if !withBody {
-			return nil
-		}
-		start = len(arena)
-		if arena, err = encodeBody(arena, &nd.note); err != nil {
+		start := len(arena)
+		var err error
+		if arena, err = encodeBody(arena, n); err != nil {
 			return err
 		}
-		if err := tx.PutRaw(bodies, nd.id(), arena[start:len(arena):len(arena)]); err != nil {
+		if err := tx.PutRaw(bodies, nd.ID, arena[start:len(arena):len(arena)]); err != nil {
 			return err
 		}
-		if vec, length, ok := kw.vec(nd.id()); ok {
+		if vec, length, ok := kw.vec(nd.ID); ok {
 			start = len(arena)
 			arena = binary.AppendUvarint(arena, uint64(length))
 			arena = append(arena, vec...)
-			return tx.PutRaw(kwDocs, nd.id(), arena[start:len(arena):len(arena)])
+			return tx.PutRaw(kwDocs, nd.ID, arena[start:len(arena):len(arena)])
 		}
 		return nil
 	}
+	// putRetargeted rewrites the record of a note whose links' targets
+	// changed: the rest of it is on disk only.
+	putRetargeted := func(tx *kv.Tx, nd *node) error {
+		n, err := nd.storedNote(project, tx.GetRaw(notesB, nd.ID))
+		if err != nil {
+			return err
+		}
+		return putRecord(tx, nd, &n)
+	}
 	for start := 0; start < len(written) || start == 0; start += chunk {
-		part := written[start:min(start+chunk, len(written))]
-		last := start+chunk >= len(written)
+		end := min(start+chunk, len(written))
+		part := written[start:end]
+		last := end == len(written)
 		size := 0 // what the chunk's records take, roughly: one arena, not a doubling series
-		for _, nd := range part {
-			size += len(nd.note.Content) + len(nd.note.Title) + len(nd.note.Path) + 96*len(nd.note.Links) + 256
+		for i := start; i < end; i++ {
+			n := &notes[i]
+			size += len(n.Content) + len(n.Title) + len(n.Path) + 96*len(n.Links) + 256
 		}
 		arena = make([]byte, 0, size+64*len(others))
 		newTerms := len(kw.names)
@@ -92,8 +109,8 @@ func (s *Store) persist(project string, g *graph, written []*node, retargeted ma
 					return err
 				}
 			}
-			for _, nd := range part {
-				if err := put(tx, nd, true); err != nil {
+			for i, nd := range part {
+				if err := putWritten(tx, nd, &notes[start+i]); err != nil {
 					return err
 				}
 			}
@@ -101,12 +118,12 @@ func (s *Store) persist(project string, g *graph, written []*node, retargeted ma
 				return nil
 			}
 			for _, nd := range others {
-				if err := put(tx, nd, false); err != nil {
+				if err := putRetargeted(tx, nd); err != nil {
 					return err
 				}
 			}
 			for _, id := range deleted {
-				if _, err := tx.Delete(notes, id); err != nil {
+				if _, err := tx.Delete(notesB, id); err != nil {
 					return err
 				}
 				if _, err := tx.Delete(bodies, id); err != nil {
@@ -123,14 +140,44 @@ func (s *Store) persist(project string, g *graph, written []*node, retargeted ma
 			return core.NewProviderError("write state", err)
 		}
 		kw.persisted = newTerms
-		for _, nd := range part {
-			nd.note.Content, nd.note.Frontmatter = "", nil
-		}
+		clear(notes[start:end])
 		if progress != nil && len(part) > 0 {
 			progress(len(part))
 		}
 	}
 	return nil
+}
+
+// targetID is the ID of the note l resolves to, "" while unresolved.
+func (l link) targetID() string {
+	if l.target == nil {
+		return ""
+	}
+	return l.target.ID
+}
+
+// storedNote is nd's note as its record rec says (without content and
+// frontmatter), with the link targets memory has. A missing record (never
+// written by this version) gives the note from memory alone, its links
+// without their raw text.
+func (nd *node) storedNote(project string, rec []byte) (core.Note, error) {
+	var n core.Note
+	if rec != nil {
+		var err error
+		if n, err = decodeNote(project, nd.ID, rec); err != nil {
+			return core.Note{}, err
+		}
+	} else {
+		n = core.Note{Project: project, ID: nd.ID, Title: nd.Title, Path: nd.Path, Hash: nd.Hash, Tags: nd.Tags, Size: -1, Entity: nd.Entity.Clone()}
+		n.Links = make([]core.Link, len(nd.links))
+	}
+	if len(n.Links) != len(nd.links) {
+		return core.Note{}, fmt.Errorf("note %s: %d links on disk, %d in memory: %w", nd.ID, len(n.Links), len(nd.links), errBadRecord)
+	}
+	for i, l := range nd.links {
+		n.Links[i].Key, n.Links[i].Target = l.key, l.targetID()
+	}
+	return n, nil
 }
 
 // bodiesOf reads the bodies of nodes in one read transaction (see
@@ -143,11 +190,11 @@ func (s *Store) bodiesOf(project string, nodes []*node, cut, withFrontmatter boo
 	bucket := bodiesBucket(project)
 	err := s.kv.View(func(tx *kv.Tx) error {
 		for i, nd := range nodes {
-			rec := tx.GetRaw(bucket, nd.id())
+			rec := tx.GetRaw(bucket, nd.ID)
 			if rec == nil {
 				continue // written before bodies were kept: no text
 			}
-			b, err := decodeBody(nd.id(), rec, cut, withFrontmatter)
+			b, err := decodeBody(nd.ID, rec, cut, withFrontmatter)
 			if err != nil {
 				return err
 			}
@@ -161,18 +208,39 @@ func (s *Store) bodiesOf(project string, nodes []*node, cut, withFrontmatter boo
 	return out, nil
 }
 
-// fullNotes copies the notes of nodes (cloneNodes) with their content and
-// frontmatter read from disk. The caller holds g.mu.
+// fullNotes reads the notes of nodes from disk: records and bodies in
+// one read transaction, link targets from memory. The caller holds g.mu.
 func (s *Store) fullNotes(project string, nodes []*node) ([]core.Note, error) {
-	bodies, err := s.bodiesOf(project, nodes, false, true)
+	out := make([]core.Note, len(nodes))
+	if len(nodes) == 0 {
+		return out, nil
+	}
+	notesB, bodies := notesBucket(project), bodiesBucket(project)
+	err := s.kv.View(func(tx *kv.Tx) error {
+		for i, nd := range nodes {
+			n, err := nd.storedNote(project, tx.GetRaw(notesB, nd.ID))
+			if err != nil {
+				return err
+			}
+			if n.Tags == nil {
+				n.Tags = []string{}
+			}
+			if rec := tx.GetRaw(bodies, nd.ID); rec != nil {
+				b, err := decodeBody(nd.ID, rec, false, true)
+				if err != nil {
+					return err
+				}
+				n.Content, n.Frontmatter = b.content, b.frontmatter
+			}
+			n.Entity = n.Entity.Clone()
+			out[i] = n
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, core.NewProviderError("read state", fmt.Errorf("notes: %w", err))
 	}
-	notes := cloneNodes(nodes)
-	for i := range notes {
-		notes[i].Content, notes[i].Frontmatter = bodies[i].content, bodies[i].frontmatter
-	}
-	return notes, nil
+	return out, nil
 }
 
 // views are what a client is shown of nodes (node.view), their content
@@ -185,8 +253,7 @@ func (s *Store) views(project string, nodes []*node, cut bool) ([]core.NodeView,
 	}
 	out := make([]core.NodeView, len(nodes))
 	for i, nd := range nodes {
-		out[i] = nd.view()
-		out[i].Content = bodies[i].content
+		out[i] = core.NodeView{ID: nd.ID, Title: nd.Title, Tags: nd.Tags, Links: nd.viewLinks(), Content: bodies[i].content}
 	}
 	return out, nil
 }

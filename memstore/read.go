@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
 // reader returns the project's graph read-locked, with the function that
@@ -79,7 +80,7 @@ func (s *Store) ResolveTitles(ctx context.Context, project string, ids []string)
 	if g != nil {
 		for _, id := range ids {
 			if nd := g.notes[id]; nd != nil {
-				titles[id] = nd.note.Title
+				titles[id] = nd.Title
 			}
 		}
 	}
@@ -135,7 +136,7 @@ func neighborNodes(nd *node, dir core.Direction, limit int) (found []*node, outg
 			if len(found) >= limit {
 				break
 			}
-			if dir == core.DirectionBoth && nd.out.contains(n.id()) {
+			if dir == core.DirectionBoth && nd.out.contains(n.ID) {
 				continue
 			}
 			found = append(found, n)
@@ -154,22 +155,13 @@ func balancedNodes(nd *node, limit int) (found []*node, outgoing int) {
 		if len(in) >= limit {
 			break
 		}
-		if !nd.out.contains(n.id()) {
+		if !nd.out.contains(n.ID) {
 			in = append(in, n)
 		}
 	}
 	takeOut, takeIn := core.SplitNeighbors(limit, len(nd.out), len(in))
 	found = append(append(make([]*node, 0, takeOut+takeIn), nd.out[:takeOut]...), in[:takeIn]...)
 	return found, takeOut
-}
-
-// view is what a client is shown of nd (core.ViewOf) but its content,
-// which is on disk (Store.views), read under the graph's lock. It shares
-// the stored note's strings, tag list and view links (node.links): a write
-// replaces them rather than changing them.
-func (nd *node) view() core.NodeView {
-	n := &nd.note
-	return core.NodeView{ID: n.ID, Title: n.Title, Tags: n.Tags, Links: nd.links}
 }
 
 // NoteContext reads around id under one read lock (core.ContextReader).
@@ -258,7 +250,7 @@ func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]stri
 	}
 	hashes := make(map[string]string, len(g.notes))
 	for id, nd := range g.notes {
-		hashes[id] = nd.note.Hash
+		hashes[id] = nd.Hash
 	}
 	return hashes, nil
 }
@@ -277,7 +269,7 @@ func (s *Store) UnresolvedLinkers(ctx context.Context, project string, keys []st
 		for n := range g.unresolved[k] {
 			if _, dup := seen[n]; !dup {
 				seen[n] = struct{}{}
-				ids = append(ids, n.id())
+				ids = append(ids, n.ID)
 			}
 		}
 	}
@@ -293,10 +285,34 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	if err != nil || g == nil {
 		return err
 	}
-	for _, nd := range g.all {
-		n := &nd.note
-		if err := fn(core.NoteState{ID: n.ID, Path: n.Path, Hash: n.Hash, Size: n.Size, ModTime: n.ModTime, Links: n.Links}); err != nil {
-			return err
+	// Size, mtime and the links as written are on disk only: the records
+	// are read a chunk at a time, each chunk in a transaction of its own,
+	// and fn is called outside any transaction.
+	const chunk = 1024
+	states := make([]core.NoteState, 0, min(chunk, len(g.all)))
+	// The links' strings, which the caller may keep (the vault's index
+	// does), are copied into shared blocks: nothing else of the records.
+	a := newArena(0)
+	for start := 0; start < len(g.all); start += chunk {
+		part := g.all[start:min(start+chunk, len(g.all))]
+		states = states[:0]
+		err := s.kv.View(func(tx *kv.Tx) error {
+			for _, nd := range part {
+				st, err := nd.decodeState(a, tx.GetRaw(notesBucket(project), nd.ID))
+				if err != nil {
+					return err
+				}
+				states = append(states, st)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("memstore: note states: %w", core.NewProviderError("read state", err))
+		}
+		for _, st := range states {
+			if err := fn(st); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

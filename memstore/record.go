@@ -1,7 +1,6 @@
 package memstore
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -252,7 +251,7 @@ func decodeBody(id string, rec []byte, cut, withFrontmatter bool) (body, error) 
 	out := body{content: string(content)}
 	if withFrontmatter && len(fm) > 0 {
 		var err error
-		if out.frontmatter, err = decodeFrontmatter(fm); err != nil {
+		if out.frontmatter, err = core.DecodeFrontmatter(fm); err != nil {
 			return body{}, fmt.Errorf("frontmatter of %s: %w", id, err)
 		}
 	}
@@ -300,40 +299,47 @@ func jsonSafe(v any) any {
 	}
 }
 
-// decodeFrontmatter parses stored frontmatter JSON, giving whole numbers
-// back as int64 (YAML's ints stay ints) and others as float64, as the
-// Neo4j store does.
-func decodeFrontmatter(raw []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
+// decodeState decodes from nd's note record rec what core.NoteState holds
+// beyond memory's ID, path and hash, the links' strings copied into a;
+// the link targets are memory's.
+func (nd *node) decodeState(a *arena, rec []byte) (core.NoteState, error) {
+	st := core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash}
+	if rec == nil { // no record (never written by this version): unknown, so the file is read
+		st.Size = -1
+		return st, nil
 	}
-	return fixNumbers(m).(map[string]any), nil
-}
-
-func fixNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if f, err := x.Float64(); err == nil {
-			return f
-		}
-		return x.String()
-	case map[string]any:
-		for k, e := range x {
-			x[k] = fixNumbers(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = fixNumbers(e)
-		}
-		return x
-	default:
-		return v
+	r := recordReader{b: rec}
+	if v := r.byte(); v != recordVersion {
+		return st, fmt.Errorf("note %s: record version %d: %w", nd.ID, v, errBadRecord)
 	}
+	r.bytes() // title
+	r.bytes() // path
+	r.bytes() // hash
+	st.Size = r.varint()
+	if r.byte() == 1 {
+		st.ModTime = time.Unix(0, r.varint())
+	}
+	for range r.count() {
+		r.bytes() // tags
+	}
+	if c := r.count(); c > 0 {
+		if c != len(nd.links) {
+			return st, fmt.Errorf("note %s: %d links on disk, %d in memory: %w", nd.ID, c, len(nd.links), errBadRecord)
+		}
+		st.Links = make([]core.Link, c)
+		for i := range st.Links {
+			l := &st.Links[i]
+			l.Raw, l.Key = a.str(r.bytes()), a.str(r.bytes())
+			r.bytes() // the target when written: memory's is current
+			l.Alias, l.Heading = a.str(r.bytes()), a.str(r.bytes())
+			l.Embed = r.byte() == 1
+			if t := nd.links[i].target; t != nil {
+				l.Target = t.ID
+			}
+		}
+	}
+	if r.err != nil {
+		return st, fmt.Errorf("note %s: %w", nd.ID, r.err)
+	}
+	return st, nil
 }

@@ -1,12 +1,16 @@
 package memstore
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -23,9 +27,15 @@ import (
 // wait in searchIndex.parked until the sync brings their note back; only
 // then do they join the searchable rows.
 //
-// Search is exact: an embedding/flat index per model, scanned in full for
-// each query. Keyword relevance is embedding/keyword's BM25 over title and
-// content, kept current on every write.
+// Vectors live in memory as int8 (flat.Int8, rows by node slot: a quarter
+// of their float32 size) and on disk as float32. A search scans the int8
+// rows in full for rescoreCandidates(limit) candidates, reads those
+// candidates' exact vectors from disk and ranks them by their exact cosine:
+// the answer is the exact search's (same IDs, same scores) unless an exact
+// top hit falls outside the int8 candidates, which the int8 error (under
+// about 0.01 of a cosine) makes rare (docs/ARCHITECTURE.md gives the
+// measured recall). Keyword relevance is embedding/keyword's BM25 over
+// title and content, kept current on every write.
 
 // vectorBucketPrefix + project names the kv bucket of a project's vectors.
 const vectorBucketPrefix = "note_vectors:"
@@ -35,7 +45,7 @@ const vectorBucketPrefix = "note_vectors:"
 type searchIndex struct {
 	keywords *kwIndex
 	vectors  map[string]vectorRecord // note ID -> its vector's record
-	slabs    map[string]*flat.Index  // model -> its vectors
+	slabs    map[string]*flat.Int8   // model -> its vectors, rows by node slot
 	parked   map[string]storedVector // read from disk, note not synced yet
 }
 
@@ -56,7 +66,7 @@ func newSearchIndex() *searchIndex {
 	return &searchIndex{
 		keywords: newKwIndex(),
 		vectors:  map[string]vectorRecord{},
-		slabs:    map[string]*flat.Index{},
+		slabs:    map[string]*flat.Int8{},
 		parked:   map[string]storedVector{},
 	}
 }
@@ -206,28 +216,29 @@ func (a *aheadAnalysis) stop() {
 	a.moved.Broadcast()
 }
 
-// noteWritten updates the index for a note just stored; old is the note it
-// replaced (nil for a new one), a the analysis of its keyword text.
-func (x *searchIndex) noteWritten(old, n *core.Note, a func() keyword.Analysis) {
+// noteWritten updates the index for a note just stored, a the analysis of
+// its keyword text.
+func (x *searchIndex) noteWritten(nd *node, a func() keyword.Analysis) {
 	// Always analysed: a stored note keeps its content on disk only, so
 	// there is nothing in memory to tell an unchanged text by.
-	x.keywords.put(n.ID, a())
-	if _, ok := x.vectors[n.ID]; ok {
+	x.keywords.put(nd.ID, a())
+	if _, ok := x.vectors[nd.ID]; ok {
 		return
 	}
-	if sv, ok := x.parked[n.ID]; ok {
-		delete(x.parked, n.ID)
-		x.set(n.ID, sv.Model, sv.Hash, decodeVector(sv.Vector))
+	if sv, ok := x.parked[nd.ID]; ok {
+		delete(x.parked, nd.ID)
+		x.set(nd, sv.Model, sv.Hash, decodeVector(sv.Vector))
 	}
 }
 
 // noteDeleted forgets a deleted note and reports whether it had a vector
 // on disk.
-func (x *searchIndex) noteDeleted(id string) bool {
+func (x *searchIndex) noteDeleted(nd *node) bool {
+	id := nd.ID
 	x.keywords.remove(id)
 	_, had := x.vectors[id]
 	_, parked := x.parked[id]
-	x.unset(id)
+	x.unset(nd)
 	delete(x.parked, id)
 	return had || parked
 }
@@ -247,10 +258,10 @@ func (s *Store) deleteVectors(project string, ids []string) error {
 	})
 }
 
-// set records a normalised vector (nil: nothing to embed) for id.
-func (x *searchIndex) set(id, model, hash string, vec []float32) {
-	x.unset(id)
-	x.vectors[id] = vectorRecord{model: model, hash: hash}
+// set records a normalised vector (nil: nothing to embed) for nd.
+func (x *searchIndex) set(nd *node, model, hash string, vec []float32) {
+	x.unset(nd)
+	x.vectors[nd.ID] = vectorRecord{model: model, hash: hash}
 	if len(vec) == 0 {
 		return
 	}
@@ -259,42 +270,87 @@ func (x *searchIndex) set(id, model, hash string, vec []float32) {
 		// A model's dimension never changes; a different one means the old
 		// rows are useless, so they go (their notes embed again).
 		if s != nil {
-			for _, old := range s.IDs() {
-				delete(x.vectors, old)
+			for id, rec := range x.vectors {
+				if rec.model == model && id != nd.ID {
+					delete(x.vectors, id)
+				}
 			}
 		}
-		s = flat.New(len(vec))
+		s = flat.NewInt8(len(vec))
 		x.slabs[model] = s
 	}
-	s.Set(id, vec)
+	s.Set(int(nd.slot), vec)
 }
 
-// unset removes id's vector.
-func (x *searchIndex) unset(id string) {
-	rec, ok := x.vectors[id]
+// unset removes nd's vector.
+func (x *searchIndex) unset(nd *node) {
+	rec, ok := x.vectors[nd.ID]
 	if !ok {
 		return
 	}
-	delete(x.vectors, id)
+	delete(x.vectors, nd.ID)
 	s := x.slabs[rec.model]
-	if s != nil && s.Remove(id) && s.Len() == 0 {
+	if s == nil {
+		return
+	}
+	s.Clear(int(nd.slot))
+	if s.Len() == 0 {
 		delete(x.slabs, rec.model)
 	}
 }
 
-// loadVectors reads the project's persisted vectors into parked; called
-// once, when the project's graph is created.
-func (s *Store) loadVectors(project string, x *searchIndex) error {
-	return s.kv.View(func(tx *kv.Tx) error {
-		return tx.ForEach(vectorBucketPrefix+project, func(key string, value []byte) error {
-			var sv storedVector
-			if err := json.Unmarshal(value, &sv); err != nil {
-				return fmt.Errorf("decode vector of %s: %w", key, err)
-			}
-			x.parked[key] = sv
-			return nil
+// loadVectors reads the project's persisted vectors into g's search
+// index, a chunk at a time: each read in a transaction of its own, then
+// applied under the write lock (never taken inside a transaction), so that
+// only a chunk's float32 vectors are in memory at once. A note whose
+// vector was written since the load keeps that one; a vector whose note is
+// not in memory is parked.
+func (s *Store) loadVectors(project string, g *graph) error {
+	type entry struct {
+		id string
+		sv storedVector
+	}
+	const chunkSize = 2048
+	errChunk := errors.New("chunk full")
+	var chunk []entry
+	for from, more := "", true; more; {
+		chunk = chunk[:0]
+		err := s.kv.View(func(tx *kv.Tx) error {
+			return tx.ForEachFrom(vectorBucketPrefix+project, from, func(id string, value []byte) error {
+				if len(chunk) == chunkSize {
+					from = id
+					return errChunk
+				}
+				var sv storedVector
+				if err := json.Unmarshal(value, &sv); err != nil {
+					return fmt.Errorf("decode vector of %s: %w", id, err)
+				}
+				chunk = append(chunk, entry{id, sv})
+				return nil
+			})
 		})
-	})
+		switch {
+		case errors.Is(err, errChunk):
+		case err != nil:
+			return err
+		default:
+			more = false
+		}
+		g.mu.Lock()
+		x := g.search
+		for _, e := range chunk {
+			if _, set := x.vectors[e.id]; set {
+				continue // written since the load
+			}
+			if nd := g.notes[e.id]; nd != nil {
+				x.set(nd, e.sv.Model, e.sv.Hash, decodeVector(e.sv.Vector))
+			} else {
+				x.parked[e.id] = e.sv
+			}
+		}
+		g.mu.Unlock()
+	}
+	return nil
 }
 
 // StaleVectors lists the notes without a vector of model for their current
@@ -310,9 +366,9 @@ func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core
 	}
 	var out []core.StaleNote
 	for _, nd := range g.all {
-		rec, ok := g.search.vectors[nd.id()]
-		if !ok || rec.model != model || rec.hash != nd.note.Hash {
-			out = append(out, core.StaleNote{ID: nd.id(), Hash: nd.note.Hash})
+		rec, ok := g.search.vectors[nd.ID]
+		if !ok || rec.model != model || rec.hash != nd.Hash {
+			out = append(out, core.StaleNote{ID: nd.ID, Hash: nd.Hash})
 		}
 	}
 	return out, nil
@@ -371,8 +427,8 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, e := range entries {
-		if g.notes[e.id] != nil { // not deleted meanwhile
-			g.search.set(e.id, model, e.hash, e.vec)
+		if nd := g.notes[e.id]; nd != nil { // not deleted meanwhile
+			g.search.set(nd, model, e.hash, e.vec)
 		}
 	}
 	return nil
@@ -410,7 +466,65 @@ func (s *Store) VectorSearch(ctx context.Context, project, model string, vector 
 	if q == nil || sl == nil {
 		return nil, nil
 	}
-	return sl.TopK(q, limit), nil
+	hits, err := s.rescore(project, g, model, q, sl.TopK(q, rescoreCandidates(limit)), limit)
+	if err != nil {
+		return nil, fmt.Errorf("memstore: vector search: %w", err)
+	}
+	return hits, nil
+}
+
+// rescoreCandidates is how many int8 candidates a search of limit hits
+// rescores exactly: enough that an exact top hit missing from them is
+// rare (see docs/ARCHITECTURE.md for the recall measured), few enough
+// that reading their vectors from disk stays a small part of a search.
+func rescoreCandidates(limit int) int { return max(4*limit, limit+rescoreExtra) }
+
+// rescoreExtra is the least number of candidates beyond limit.
+const rescoreExtra = 100
+
+// rescore reads the exact vectors of the int8 candidates cands from disk
+// and returns the best limit by their exact cosine with q, best first,
+// ties by ID, scores clamped to [0, 1] (as flat.Index.TopK). A candidate
+// whose stored vector is of another model now (re-embedded meanwhile) is
+// left out. The caller holds g.mu for reading.
+func (s *Store) rescore(project string, g *graph, model string, q []float32, cands []flat.RowScore, limit int) ([]core.ScoredID, error) {
+	out := make([]core.ScoredID, 0, len(cands))
+	bucket := vectorBucketPrefix + project
+	vec := make([]float32, len(q))
+	err := s.kv.View(func(tx *kv.Tx) error {
+		for _, c := range cands {
+			nd := g.bySlot(c.Row)
+			if nd == nil {
+				continue
+			}
+			rec := tx.GetRaw(bucket, nd.ID)
+			if rec == nil {
+				continue
+			}
+			var sv storedVector
+			if err := json.Unmarshal(rec, &sv); err != nil {
+				return fmt.Errorf("decode vector of %s: %w", nd.ID, err)
+			}
+			if sv.Model != model || len(sv.Vector) != 4*len(q) {
+				continue
+			}
+			for i := range vec {
+				vec[i] = math.Float32frombits(binary.LittleEndian.Uint32(sv.Vector[4*i:]))
+			}
+			out = append(out, core.ScoredID{ID: nd.ID, Score: min(1, max(0, float64(flat.Dot(q, vec))))})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, core.NewProviderError("read state", err)
+	}
+	slices.SortFunc(out, func(a, b core.ScoredID) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out[:min(limit, len(out))], nil
 }
 
 // KeywordSearch ranks the project's notes by BM25 over title and content

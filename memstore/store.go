@@ -138,7 +138,7 @@ func (s *Store) graphForWrite(project string) (*graph, error) {
 	g = s.projects[project]
 	if g == nil {
 		g = newGraph()
-		if err := s.loadVectors(project, g.search); err != nil {
+		if err := s.loadVectors(project, g); err != nil {
 			return nil, core.NewProviderError("read state", err)
 		}
 		s.projects[project] = g

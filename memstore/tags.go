@@ -59,7 +59,7 @@ func (g *graph) tagLists(t string) [][]*node {
 	return lists
 }
 
-func byNodeID(a, b *node) int { return strings.Compare(a.id(), b.id()) }
+func byNodeID(a, b *node) int { return strings.Compare(a.ID, b.ID) }
 
 // anyTag merges the ID-sorted lists of tags (and their nested tags), each
 // note once, stopping at limit.
@@ -102,7 +102,7 @@ func (g *graph) allTags(tags []string, limit int) []*node {
 
 func inAll(n *node, sets []nodeList) bool {
 	for _, l := range sets {
-		if i := l.index(n.id()); i == len(l) || l[i] != n {
+		if i := l.index(n.ID); i == len(l) || l[i] != n {
 			return false
 		}
 	}

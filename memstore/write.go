@@ -25,7 +25,7 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 	}
 	defer g.mu.Unlock()
 	written, retargeted := g.upsert(batch, analyses, nil)
-	if err := s.persist(project, g, written, retargeted, nil, len(written)); err != nil {
+	if err := s.persist(project, g, written, batch, retargeted, nil, len(written)); err != nil {
 		return fmt.Errorf("memstore: upsert notes: %w", err)
 	}
 	return nil
@@ -55,10 +55,11 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 		written, retargeted := g.upsert(batch, ahead.analyses, func(done int) {
 			ahead.passed(done)
 		})
-		batch = nil // the notes' text goes to disk, then lives there only
 		// Several transactions of stagedChunk notes: one of 100k notes kept
-		// every page it wrote in memory until its commit.
-		if err := s.persist(project, g, written, retargeted, progress, stagedChunk); err != nil {
+		// every page it wrote in memory until its commit. The notes' text
+		// goes to disk, then lives there only: persist lets go of each
+		// chunk's notes once they are committed.
+		if err := s.persist(project, g, written, batch, retargeted, progress, stagedChunk); err != nil {
 			return fmt.Errorf("memstore: upsert notes: %w", err)
 		}
 	}
@@ -115,43 +116,37 @@ func (s *Store) lockForWrite(project string) (*graph, error) {
 // upsert writes a validated, de-duplicated batch of notes it owns into
 // memory; analyses[i] gives the keyword analysis of batch[i]. passed, when
 // not nil, hears how many more notes have been stored, every progressStep
-// notes and at the end. It returns the nodes written (in batch order,
-// still holding their text) and the other nodes whose links' targets
-// changed: what Store.persist must write.
+// notes and at the end. It returns the nodes written (in batch order) and
+// the other nodes whose links' targets changed: what Store.persist must
+// write.
 func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, passed func(notes int)) (written []*node, retargeted map[*node]struct{}) {
 	w := newWrite(g)
 	written = make([]*node, len(batch))
 	retargeted = map[*node]struct{}{}
-	var retitled []*node // replaced notes with a new title, which their linkers' views show
 
 	// Store the notes, detaching what a replaced note had.
-	for i, n := range batch {
+	for i := range batch {
+		n := &batch[i]
 		if passed != nil && i > 0 && i%progressStep == 0 {
 			passed(progressStep)
 		}
 		nd := g.notes[n.ID]
-		var old *core.Note
 		if nd == nil {
 			nd = g.newNode()
-			g.notes[n.ID] = nd
+			setHot(nd, n)
+			g.notes[nd.ID] = nd
 			w.edges.set(&g.all, nd, true)
 		} else {
 			w.detach(nd)
-			prev := nd.note
-			old = &prev
-			if prev.Title != n.Title {
-				retitled = append(retitled, nd)
-			}
+			g.unindexEntity(nd, nd.Entity)
+			delete(g.notes, n.ID) // so the map keeps no window into the old strings
+			setHot(nd, n)
+			g.notes[nd.ID] = nd
 		}
-		g.unindexEntity(nd, nd.note.Entity)
-		nd.note = n
 		nd.gen++
-		storeIDAndTitle(&nd.note)
 		g.indexEntity(nd)
-		g.search.noteWritten(old, &nd.note, analyses[i])
-		nd.note.Keys = nil // batch[i].Keys serve resolution below
-		nd.normTags = normalizeTags(n.Tags)
-		for _, t := range nd.normTags {
+		g.search.noteWritten(nd, analyses[i])
+		for _, t := range nd.normTags() {
 			w.tag(t, nd, true)
 		}
 		written[i] = nd
@@ -162,30 +157,16 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 
 	// Link them: a Target that exists after the batch is an edge, any
 	// other link is unresolved under its Key.
-	for _, nd := range written {
-		for i := range nd.note.Links {
-			l := &nd.note.Links[i]
-			if l.Target != "" {
-				if t := g.notes[l.Target]; t != nil {
-					w.edges.set(&nd.out, t, true)
-					w.edges.set(&t.in, nd, true)
-					continue
-				}
-				l.Target = ""
+	for i, nd := range written {
+		setLinks(nd, batch[i].Links, g.notes)
+		nd.setTargets()
+		for _, l := range nd.links {
+			if l.target != nil {
+				w.edges.set(&nd.out, l.target, true)
+				w.edges.set(&l.target.in, nd, true)
+			} else {
+				g.addUnresolved(l.key, nd)
 			}
-			g.addUnresolved(l.Key, nd)
-		}
-	}
-
-	// The notes whose view links (node.links) change: the written ones,
-	// the linkers of a retitled one, and those whose waiting links resolve.
-	refresh := make(map[*node]struct{}, len(written))
-	for _, nd := range written {
-		refresh[nd] = struct{}{}
-	}
-	for _, nd := range retitled {
-		for _, linker := range nd.in {
-			refresh[linker] = struct{}{}
 		}
 	}
 
@@ -194,31 +175,84 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 	claims := map[string]*node{}
 	for i, nd := range written {
 		for _, k := range batch[i].Keys {
-			if cur := claims[k]; cur == nil || nd.id() < cur.id() {
+			if cur := claims[k]; cur == nil || nd.ID < cur.ID {
 				claims[k] = nd
 			}
 		}
 	}
 	for key, target := range claims {
 		for linker := range g.unresolved[key] {
-			for i := range linker.note.Links {
-				if l := &linker.note.Links[i]; l.Target == "" && l.Key == key {
-					l.Target = target.id()
+			for i := range linker.links {
+				if l := &linker.links[i]; l.target == nil && l.key == key {
+					l.target = target
 				}
 			}
 			w.edges.set(&linker.out, target, true)
 			w.edges.set(&target.in, linker, true)
-			refresh[linker] = struct{}{}
 			retargeted[linker] = struct{}{}
 		}
 		delete(g.unresolved, key)
 	}
-	for nd := range refresh {
-		g.refreshLinks(nd)
+	for linker := range retargeted {
+		linker.setTargets()
 	}
 
 	w.commit()
 	return written, retargeted
+}
+
+// setHot sets what memory keeps of note n on nd (see node), its strings in
+// one new allocation; the links are set by setLinks once every note of
+// the batch has its node.
+func setHot(nd *node, n *core.Note) {
+	size := len(n.ID) + len(n.Title) + len(n.Path) + len(n.Hash)
+	for _, t := range n.Tags {
+		size += len(t)
+	}
+	a := newArena(size)
+	nd.ID, nd.Title, nd.Path, nd.Hash = a.string(n.ID), a.string(n.Title), a.string(n.Path), a.string(n.Hash)
+	nd.Tags = nil
+	if len(n.Tags) > 0 {
+		nd.Tags = make([]string, len(n.Tags))
+		for i, t := range n.Tags {
+			nd.Tags[i] = a.string(t)
+		}
+	}
+	nd.Entity = n.Entity
+	nd.links = nil
+}
+
+// setLinks sets nd's links from the note's: targets looked up in notes (a
+// target that is not there is unresolved), keys as windows into their
+// targets' IDs where they can be, else in one new allocation.
+func setLinks(nd *node, links []core.Link, notes map[string]*node) {
+	if len(links) == 0 {
+		nd.links = nil
+		return
+	}
+	out := make([]link, len(links))
+	rest := 0 // bytes of the keys that cannot be windows
+	for i, l := range links {
+		var t *node
+		if l.Target != "" {
+			t = notes[l.Target]
+		}
+		k, ok := windowKey(l.Key, t)
+		if !ok {
+			k = l.Key
+			rest += len(k)
+		}
+		out[i] = link{key: k, target: t}
+	}
+	if rest > 0 {
+		a := newArena(rest)
+		for i, l := range links {
+			if _, ok := windowKey(l.Key, out[i].target); !ok {
+				out[i].key = a.string(l.Key)
+			}
+		}
+	}
+	nd.links = out
 }
 
 // write collects what one write changes in the graph's sorted lists and
@@ -247,12 +281,12 @@ func (w *write) detach(nd *node) {
 		w.edges.set(&nd.out, t, false)
 		w.edges.set(&t.in, nd, false)
 	}
-	for _, l := range nd.note.Links {
-		if l.Target == "" {
-			w.g.removeUnresolved(l.Key, nd)
+	for _, l := range nd.links {
+		if l.target == nil {
+			w.g.removeUnresolved(l.key, nd)
 		}
 	}
-	for _, t := range nd.normTags {
+	for _, t := range nd.normTags() {
 		w.tag(t, nd, false)
 	}
 }
@@ -309,10 +343,10 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 				continue
 			}
 			linkers[linker] = struct{}{}
-			for i := range linker.note.Links {
-				if l := &linker.note.Links[i]; l.Target == nd.id() {
-					l.Target = ""
-					g.addUnresolved(l.Key, linker)
+			for i := range linker.links {
+				if l := &linker.links[i]; l.target == nd {
+					l.target = nil
+					g.addUnresolved(l.key, linker)
 				}
 			}
 			w.edges.set(&linker.out, nd, false)
@@ -322,28 +356,28 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 				w.edges.set(&t.in, nd, false)
 			}
 		}
-		for _, l := range nd.note.Links {
-			if l.Target == "" {
-				g.removeUnresolved(l.Key, nd)
+		for _, l := range nd.links {
+			if l.target == nil {
+				g.removeUnresolved(l.key, nd)
 			}
 		}
-		for _, t := range nd.normTags {
+		for _, t := range nd.normTags() {
 			w.tag(t, nd, false)
 		}
 		w.edges.set(&g.all, nd, false)
-		g.unindexEntity(nd, nd.note.Entity)
-		if g.search.noteDeleted(nd.id()) {
-			persisted = append(persisted, nd.id())
+		g.unindexEntity(nd, nd.Entity)
+		if g.search.noteDeleted(nd) {
+			persisted = append(persisted, nd.ID)
 		}
-		delete(g.notes, nd.id())
-		deleted = append(deleted, nd.id())
+		delete(g.notes, nd.ID)
+		deleted = append(deleted, nd.ID)
 		g.freeNode(nd)
 	}
 	for linker := range linkers {
-		g.refreshLinks(linker)
+		linker.setTargets()
 	}
 	w.commit()
-	if err := s.persist(project, g, nil, linkers, nil, len(deleted), deleted...); err != nil {
+	if err := s.persist(project, g, nil, nil, linkers, nil, len(deleted), deleted...); err != nil {
 		return 0, fmt.Errorf("memstore: delete notes: %w", err)
 	}
 	// The notes are gone whatever happens on disk: a vector left there is

@@ -1,7 +1,6 @@
 package neo4jstore
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -252,7 +251,7 @@ func decodeNote(project string, id, docValue, targetsValue any) (core.Note, erro
 	}
 	if len(d.Frontmatter) > 0 {
 		var err error
-		if n.Frontmatter, err = decodeFrontmatter(d.Frontmatter); err != nil {
+		if n.Frontmatter, err = core.DecodeFrontmatter(d.Frontmatter); err != nil {
 			return core.Note{}, fmt.Errorf("decode frontmatter of %s: %w", n.ID, err)
 		}
 	}
@@ -263,43 +262,6 @@ func decodeNote(project string, id, docValue, targetsValue any) (core.Note, erro
 		}
 	}
 	return n, nil
-}
-
-// decodeFrontmatter parses stored frontmatter JSON, giving whole numbers
-// back as int64 (YAML's ints stay ints up to 2^63) and others as float64.
-func decodeFrontmatter(raw []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	return fixNumbers(m).(map[string]any), nil
-}
-
-func fixNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if f, err := x.Float64(); err == nil {
-			return f
-		}
-		return x.String() // out of float64 range: keep the digits rather than lose them
-	case map[string]any:
-		for k, e := range x {
-			x[k] = fixNumbers(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = fixNumbers(e)
-		}
-		return x
-	default:
-		return v
-	}
 }
 
 // str returns v as a string; a missing property (nil) is "".

@@ -50,3 +50,52 @@ done:
 	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func dotInt8AVX2(a, b *int8, n int) int32
+// The dot product of a[:n] and b[:n], n a multiple of 16: 16 bytes of each
+// widened to int16, multiplied and summed in pairs into 8 int32 lanes
+// (VPMADDWD), two accumulators over 32 elements at a time, then 16.
+TEXT ·dotInt8AVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	CMPQ CX, $32
+	JL   i8tail16
+
+i8loop32:
+	VPMOVSXBW (SI), Y2
+	VPMOVSXBW (DI), Y3
+	VPMADDWD  Y3, Y2, Y2
+	VPADDD    Y2, Y0, Y0
+	VPMOVSXBW 16(SI), Y4
+	VPMOVSXBW 16(DI), Y5
+	VPMADDWD  Y5, Y4, Y4
+	VPADDD    Y4, Y1, Y1
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JGE  i8loop32
+
+i8tail16:
+	CMPQ CX, $16
+	JL   i8done
+	VPMOVSXBW (SI), Y2
+	VPMOVSXBW (DI), Y3
+	VPMADDWD  Y3, Y2, Y2
+	VPADDD    Y2, Y0, Y0
+
+i8done:
+	VPADDD       Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0x4E, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xB1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -317,6 +317,19 @@ func (tx *Tx) ForEach(bucket string, fn func(key string, value []byte) error) er
 	return nil
 }
 
+// ForEachRaw is ForEach with the key as bytes, valid only during the call
+// too: no string per key when the caller keeps none.
+func (tx *Tx) ForEachRaw(bucket string, fn func(key, value []byte) error) error {
+	if tx.bolt != nil {
+		b := tx.bolt.Bucket([]byte(bucket))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(fn)
+	}
+	return tx.ForEach(bucket, func(key string, value []byte) error { return fn([]byte(key), value) })
+}
+
 // ForEachFrom is ForEach starting at the first key not before from.
 func (tx *Tx) ForEachFrom(bucket, from string, fn func(key string, value []byte) error) error {
 	if tx.bolt != nil {
