@@ -400,6 +400,7 @@ func (r *Root) Swap(rel string, data []byte, still func(current []byte) bool, op
 	if _, err := exchange(dfd, tmp, name); err != nil {
 		return fail(err)
 	}
+	waitClosed(dfd, tmp) // a writer may have opened this call's version meanwhile
 	if isVersion(dfd, tmp, &mine) {
 		removeTmp()
 		return fail(ErrChanged)
