@@ -85,6 +85,13 @@ type WriteOptions struct {
 	// many writes at once with Root.SyncAll (a rename that rewrites
 	// hundreds of notes).
 	NoSync bool
+	// Redo, for Swap, computes the new content from the file's current
+	// content when still refuses it, where Swap holds the file still
+	// while it writes (Linux's in-place write under a lease): the change
+	// is then made on what is there instead of failing, and no one can
+	// write in between. Elsewhere Swap fails with ErrChanged as without
+	// it. Content equal to the current one writes nothing.
+	Redo func(current []byte) ([]byte, error)
 }
 
 // split checks rel and returns its folder and last name ("a/b/c.md" →

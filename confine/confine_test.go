@@ -446,3 +446,27 @@ func TestSwapWaitsForAWriterThatOpenedBefore(t *testing.T) {
 		t.Fatalf("note %q: the editor's line is lost", got)
 	}
 }
+
+// Where Swap writes in place under a lease (Linux), a change found there
+// gets Redo's content, computed from it; elsewhere it is ErrChanged.
+func TestSwapRedoesOnTheCurrentContent(t *testing.T) {
+	r, dir := open(t)
+	if err := r.Create("n.md", []byte("v1\neditor\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	redo := func(cur []byte) ([]byte, error) { return append([]byte("tool\n"), cur...), nil }
+	err := r.Swap("n.md", []byte("tool\nv1\n"), func(cur []byte) bool { return string(cur) == "v1\n" }, WriteOptions{Redo: redo})
+	got, _ := os.ReadFile(filepath.Join(dir, "n.md"))
+	switch {
+	case runtime.GOOS == "linux" && err == nil:
+		if string(got) != "tool\nv1\neditor\n" {
+			t.Fatalf("note %q", got)
+		}
+	case runtime.GOOS != "linux" && errors.Is(err, ErrChanged):
+		if string(got) != "v1\neditor\n" {
+			t.Fatalf("note %q", got)
+		}
+	default:
+		t.Fatalf("Swap: %v (note %q)", err, got)
+	}
+}

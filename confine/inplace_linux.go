@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"bytes"
 	"errors"
 	"time"
 
@@ -40,8 +41,22 @@ func swapInPlace(dfd int, name string, data []byte, still func([]byte) bool, opt
 	if err != nil {
 		return true, err
 	}
-	if !still(cur) || !isInode(dfd, name, &st) {
+	if !isInode(dfd, name, &st) {
 		return true, ErrChanged
+	}
+	if !still(cur) {
+		// Under the lease the file holds still: the change can be made
+		// on what is there now (an editor's line appended meanwhile)
+		// rather than failing and racing the editor again.
+		if opts.Redo == nil {
+			return true, ErrChanged
+		}
+		if data, err = opts.Redo(cur); err != nil {
+			return true, err
+		}
+		if bytes.Equal(data, cur) {
+			return true, nil
+		}
 	}
 	// The redo file goes first, flushed before the note is touched, so
 	// that a crash in the middle of the write can be repaired (Recover).

@@ -92,7 +92,28 @@ func (m *Mirror) modifyFile(rel string, opts confine.WriteOptions, edit func(raw
 		if err != nil {
 			return nil, nil, err
 		}
+		// Where the file is written in place under a lease, a change made
+		// meanwhile (an editor appending) gets the edit applied on top of
+		// it, under the lease, instead of a retry that races the editor
+		// again.
+		before, after := raw, out
+		var editErr error // the edit's own refusal, returned as it is
+		opts.Redo = func(cur []byte) ([]byte, error) {
+			o, err := edit(cur)
+			if errors.Is(err, errUnchanged) {
+				o, err = cur, nil
+			}
+			if err != nil {
+				editErr = err
+				return nil, err
+			}
+			before, after = cur, o
+			return o, nil
+		}
 		err = m.fs.Swap(rel, out, func(cur []byte) bool { return bytes.Equal(cur, raw) }, opts)
+		if editErr != nil {
+			return nil, nil, editErr
+		}
 		var kept *confine.ConflictError
 		if errors.As(err, &kept) {
 			m.log.Warn("vault: two outside edits raced a write; the older is kept beside the note", "path", rel, "kept", kept.Kept)
@@ -106,7 +127,7 @@ func (m *Mirror) modifyFile(rel string, opts confine.WriteOptions, edit func(raw
 		if err != nil {
 			return nil, nil, fileError("write", rel, err)
 		}
-		return raw, out, nil
+		return before, after, nil
 	}
 }
 
