@@ -216,3 +216,14 @@ func appendField(obj []byte, key string, value []byte, empty bool) []byte {
 	out = append(append(append(out, k...), ':'), value...)
 	return append(out, '}')
 }
+
+// gateResources makes resources/read wait for the first sync as a read
+// tool does (a note the sync has not stored yet would be "not found").
+func (f *FirstSync) gateResources(next mcpserver.ResourceHandlerFunc) mcpserver.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		if !f.finished() {
+			f.wait(ctx, false)
+		}
+		return next(ctx, req)
+	}
+}

@@ -102,7 +102,10 @@ func New(opts Options) *mcpserver.MCPServer {
 	hooks := &mcpserver.Hooks{}
 	serverOpts = append(serverOpts, mcpserver.WithHooks(hooks))
 	if opts.Vault != nil {
-		hooks.AddAfterListResources(listNotes(opts.Vault, logger))
+		hooks.AddAfterListResources(listNotes(opts.Vault, opts.FirstSync, logger))
+		if opts.FirstSync != nil {
+			serverOpts = append(serverOpts, mcpserver.WithResourceHandlerMiddleware(opts.FirstSync.gateResources))
+		}
 		serverOpts = append(serverOpts,
 			// Subscriptions and list changes when the vault's changes
 			// reach the server (resources.Changes).
@@ -134,9 +137,14 @@ const DefaultTitle = "vaultgraph: your markdown vault as a graph"
 // lists only resources registered one by one, which a vault of 100,000
 // notes, changing live, cannot be; its answer (empty: none are) is
 // replaced after the fact, in the hook mcp-go calls before it encodes the
-// answer. A store that fails leaves the page empty, and is logged.
-func listNotes(v Surface, logger *slog.Logger) func(context.Context, any, *mcp.ListResourcesRequest, *mcp.ListResourcesResult) {
+// answer. A store that fails leaves the page empty, and is logged. During
+// the vault's first sync (first non-nil) it waits as a read tool does: a
+// store that holds nothing yet would list no notes.
+func listNotes(v Surface, first *FirstSync, logger *slog.Logger) func(context.Context, any, *mcp.ListResourcesRequest, *mcp.ListResourcesResult) {
 	return func(ctx context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+		if first != nil && !first.finished() {
+			first.wait(ctx, false)
+		}
 		page, next, err := v.List(ctx, string(req.Params.Cursor))
 		if err != nil {
 			logger.WarnContext(ctx, "resources/list failed", "err", err)

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -291,5 +293,30 @@ func TestLogLinesReachTheClientAtItsLevel(t *testing.T) {
 	c.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
 	if line := string(c.read(t)); !strings.Contains(line, `"id":7`) {
 		t.Fatalf("a debug line reached an info session: %s", line)
+	}
+}
+
+// Issue 24 with 26: resources/list during the vault's first sync waits for
+// it as a read tool does, instead of listing a store that holds nothing
+// yet. (The order is made by the test: an answer that did not wait comes
+// before Finish.)
+func TestResourcesWaitForTheFirstSync(t *testing.T) {
+	f := newFixture(t)
+	first := server.NewFirstSync()
+	deps := resources.Deps{Project: project, Store: f.store, Files: f.mirror.Writer(), Logger: quietLogger(), PageSize: 50}
+	srv := server.New(server.Options{Version: "test", Logger: quietLogger(), Vault: deps, FirstSync: first})
+	ts, _ := httpServer(t, &fixture{mcp: srv}, server.HTTPOptions{Tokens: tokens})
+	c := httpClient(t, ts, writeToken, legacyProtocol())
+	var finished atomic.Bool
+	listed := make(chan bool, 1)
+	go func() {
+		_, err := c.ListResources(t.Context(), mcp.ListResourcesRequest{})
+		listed <- err == nil && finished.Load()
+	}()
+	time.Sleep(300 * time.Millisecond)
+	finished.Store(true)
+	first.Finish()
+	if ok := <-listed; !ok {
+		t.Fatal("resources/list answered before the first sync was done")
 	}
 }
