@@ -343,3 +343,45 @@ func BenchmarkRenameWithManyReferrers(b *testing.B) {
 		from = to
 	}
 }
+
+// BenchmarkLiveFolderRename measures, in live mode, the time from renaming
+// a folder holding a tenth of the vault to the store holding its notes
+// under the new name. Such a burst drops every watch and rescans the whole
+// vault (see Watch), so this is what a folder rename costs at each size.
+func BenchmarkLiveFolderRename(b *testing.B) {
+	sizes := []int{1000, 10_000}
+	if !testing.Short() && os.Getenv("VAULTGRAPH_BENCH_100K") != "" {
+		sizes = append(sizes, 100_000)
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("notes=%d", n), func(b *testing.B) {
+			root := b.TempDir()
+			writeCorpus(b, root, n)
+			store := &notifyingStore{GraphStore: memstore.New(), written: make(chan time.Time, 1)}
+			m, err := NewMirror(Config{Root: root, Project: testProject, Store: store, Logger: quietLogger(), NoProgress: true, Debounce: 5 * time.Millisecond})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); _ = m.Watch(ctx) }()
+			defer func() { cancel(); <-done }()
+			<-m.live
+
+			from, to := "people", "people2"
+			i := slices.Index(corpusFolders, from)
+			for b.Loop() {
+				store.expect(strings.ToLower(to + "/" + filepath.Base(corpusPath(i))))
+				if err := os.Rename(filepath.Join(root, from), filepath.Join(root, to)); err != nil {
+					b.Fatal(err)
+				}
+				select {
+				case <-store.written:
+				case <-time.After(time.Minute):
+					b.Fatalf("the rename of %s never reached the store", from)
+				}
+				from, to = to, from
+			}
+		})
+	}
+}

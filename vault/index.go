@@ -18,6 +18,7 @@ type entry struct {
 	hash  string
 	size  int64
 	mtime time.Time
+	racy  bool // read within racyWindow of mtime: a rescan reads it again
 	keys  []string
 	links []linkRef // one per link of the note, in order
 }

@@ -133,7 +133,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		switch {
 		case c.unchanged:
 			if e != nil {
-				e.size, e.mtime = c.stat.size, c.stat.mtime
+				e.size, e.mtime, e.racy = c.stat.size, c.stat.mtime, c.stat.racy
 			}
 		case c.parsed == nil:
 			if e == nil {
@@ -151,7 +151,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 			delete(fromFile, e)
 			delete(reread, e)
 		case e != nil && e.hash == c.parsed.note.Hash:
-			e.size, e.mtime = c.stat.size, c.stat.mtime
+			e.size, e.mtime, e.racy = c.stat.size, c.stat.mtime, c.stat.racy
 		default:
 			seen.written(e, c)
 			if e == nil {
@@ -160,7 +160,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				groups[e.lower] = true
 				markAll(dirty, e.keys)
 			}
-			e.hash, e.size, e.mtime = c.parsed.note.Hash, c.stat.size, c.stat.mtime
+			e.hash, e.size, e.mtime, e.racy = c.parsed.note.Hash, c.stat.size, c.stat.mtime, c.stat.racy
 			x.setLinks(e, linkRefs(c.parsed))
 			loaded[e] = c.parsed
 			fromFile[e] = true
@@ -204,7 +204,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				continue
 			}
 			if p.note.Hash != e.hash {
-				e.hash, e.size, e.mtime = p.note.Hash, st.size, st.mtime
+				e.hash, e.size, e.mtime, e.racy = p.note.Hash, st.size, st.mtime, st.racy
 				x.setLinks(e, linkRefs(p))
 				x.resolveLinks(e)
 				fromFile[e] = true

@@ -18,6 +18,7 @@ type fileStat struct {
 	path  string
 	size  int64
 	mtime time.Time
+	racy  bool // read within racyWindow of mtime
 }
 
 // errTooLarge marks a note file over Config.MaxFileSize.
@@ -99,12 +100,13 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 	}
 	m.filesRead.Add(1)
 	c := fileChange{path: rel, stat: st}
+	c.stat.racy = time.Since(st.mtime) < racyWindow
 	if known != "" && hashOf(raw) == known {
 		c.unchanged = true
 		return c, nil
 	}
 	parsed := parseNote(rel, raw)
-	if time.Since(st.mtime) < racyWindow {
+	if c.stat.racy {
 		parsed.note.Size = racySize // see racyWindow
 	}
 	c.parsed = &parsed
@@ -115,7 +117,9 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 // change again within the same tick of the file system's clock (Linux
 // stamps mtimes from a clock that advances every few milliseconds) and
 // keep its size, which a comparison of size and mtime cannot see. Such a
-// note is stored with Size racySize, so a restart reads its file instead
+// note is marked racy in the index, so the next rescan reads it again (a rescan after a rewatch must not trust it: the event of the
+// second change may have gone with the old watcher), and stored with Size
+// racySize, so a restart reads its file instead
 // of trusting the stored state (restore.go), as git does with "racily
 // clean" index entries; it is rewritten only if its text changed. A
 // variable so that tests can widen it. File systems with coarser clocks

@@ -18,7 +18,12 @@ import (
 // first when it has not run yet.
 //
 // Every folder of the vault is watched (fsnotify is not recursive on
-// Linux: folders that appear are added, folders that go are dropped).
+// Linux: folders that appear are added). A watch follows its folder's
+// inode, not its name, so once a watched folder is moved or removed the
+// names of the watches can no longer be trusted (a moved folder reports
+// under its old name; adding its new name hands back the old watch, which
+// goes when the old name is dropped). Such a burst starts a new
+// generation: a fresh watcher over a rescan of the whole vault.
 // Events are debounced (Config.Debounce after the last one, at most
 // Config.MaxWait after the first) and coalesced per path, then each path
 // is looked at as it is now: a note file is read and its hash compared
@@ -49,8 +54,8 @@ func (m *Mirror) Watch(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("vault: watch %s: %w", m.cfg.Root, err)
 	}
-	defer w.Close()
 	lw := &liveWatch{m: m, w: w, watched: map[string]bool{}, dirty: map[string]bool{}}
+	defer func() { lw.w.Close() }()
 	m.watching.Add(1)
 	defer m.watching.Add(-1)
 	return lw.run(ctx)
@@ -63,6 +68,7 @@ type liveWatch struct {
 	watched map[string]bool // vault-relative folders with a watch
 	dirty   map[string]bool // paths with events not yet applied
 	full    bool            // rescan everything (queue overflow)
+	moved   bool            // a watched folder was moved or removed: rewatch
 
 	firstDirty time.Time
 	burstStart time.Time // first event of the burst being applied
@@ -118,10 +124,8 @@ func (lw *liveWatch) run(ctx context.Context) error {
 			}
 		case <-debounce.C:
 			lw.burstStart, lw.firstDirty = lw.firstDirty, time.Time{}
-			if lw.full {
-				lw.full = false
-				clear(lw.dirty)
-				lw.reconcile(ctx)
+			if lw.full || lw.moved {
+				lw.rewatch(ctx)
 			} else {
 				lw.apply(ctx)
 			}
@@ -147,16 +151,39 @@ func (lw *liveWatch) run(ctx context.Context) error {
 
 // event records a file event and reports whether it is of interest.
 // Dot-files (editor swap and temporary files, .obsidian) and ignored paths
-// are not. New folders are watched when the burst is applied, after the
-// watches of a folder moved away are dropped: inotify would otherwise hand
-// the moved folder's old watch back under its old name.
+// are not. New folders are watched when the burst is applied. A watched
+// folder moved or removed marks the burst for a rewatch; so does any name
+// moved or removed once a watch could not be added, as that name may have
+// been an unwatched folder.
 func (lw *liveWatch) event(ev fsnotify.Event) bool {
 	rel := lw.m.rel(ev.Name)
 	if rel == "" || lw.m.ignore.skip(rel) {
 		return false
 	}
+	if ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
+		if lw.watched[rel] || lw.addFailed && !isNotePath(rel) {
+			lw.moved = true
+		}
+	}
 	lw.dirty[rel] = true
 	return true
+}
+
+// rewatch starts a new generation of watches: it drops every watch with
+// the watcher that holds them (with the events still queued there) and
+// rescans the whole vault under a fresh one, watching each folder before
+// reading it, so nothing changed since is missed.
+func (lw *liveWatch) rewatch(ctx context.Context) {
+	lw.full, lw.moved = false, false
+	clear(lw.dirty)
+	if w, err := fsnotify.NewWatcher(); err != nil {
+		lw.m.log.Warn("vault: cannot renew the file watcher; rescanning with the old one", "err", err)
+	} else {
+		_ = lw.w.Close()
+		lw.w = w
+		clear(lw.watched)
+	}
+	lw.reconcile(ctx)
 }
 
 // watch adds a watch on a vault-relative folder.
@@ -175,19 +202,9 @@ func (lw *liveWatch) watch(rel string) {
 	lw.watched[rel] = true
 }
 
-// unwatch drops the watches of a folder that is gone and of its subfolders.
-func (lw *liveWatch) unwatch(rel string) {
-	for d := range lw.watched {
-		if d == rel || isUnder(d, rel) {
-			_ = lw.w.Remove(lw.m.abs(d)) // the kernel may have dropped it already
-			delete(lw.watched, d)
-		}
-	}
-}
-
 // apply looks at every dirty path as it is now and applies the changes.
-// Paths that are gone are handled first, so the watches of a folder moved
-// away are dropped before the folder is watched under its new name.
+// A folder found is scanned (and watched): it is new, as a burst that
+// moved or removed a watched folder is a rewatch instead.
 func (lw *liveWatch) apply(ctx context.Context) {
 	m := lw.m
 	paths := make([]string, 0, len(lw.dirty))
@@ -223,24 +240,6 @@ func (lw *liveWatch) apply(ctx context.Context) {
 		// Gone, or now something that is not a note.
 		if m.idx.byPath[rel] != nil {
 			add(fileChange{path: rel})
-		}
-		if lw.watched[rel] {
-			for p := range m.idx.byPath {
-				if isUnder(p, rel) {
-					add(fileChange{path: p})
-				}
-			}
-			lw.unwatch(rel)
-		}
-	}
-	// A folder that is dirty and still watched was renamed or replaced
-	// within the burst (a → tmp, b → a, tmp → b): its watch follows the
-	// inode it was put on, now elsewhere, and would report that folder's
-	// events under this name. Drop all such watches before adding any, so
-	// no re-added watch is taken for (and then removed as) a stale one.
-	for _, p := range existing {
-		if p.fi.IsDir() && lw.watched[p.rel] {
-			lw.unwatch(p.rel)
 		}
 	}
 	for _, p := range existing {
@@ -283,16 +282,7 @@ func (lw *liveWatch) reconcile(ctx context.Context) {
 	m := lw.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	seen := map[string]bool{}
-	stats, err := m.reconcileLocked(ctx, func(rel string) {
-		seen[rel] = true
-		lw.watch(rel)
-	})
-	for d := range lw.watched {
-		if !seen[d] {
-			lw.unwatch(d)
-		}
-	}
+	stats, err := m.reconcileLocked(ctx, lw.watch)
 	lw.storeResult(err)
 	if err == nil && (stats.Written > 0 || stats.Deleted > 0) {
 		m.log.Info("vault: rescan repaired the store", "written", stats.Written, "deleted", stats.Deleted)
