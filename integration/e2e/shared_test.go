@@ -131,11 +131,13 @@ func TestManyProcessesOneVault(t *testing.T) {
 		var created node
 		callTool(t, w.c, "create_node", map[string]any{"title": title, "content": "written through one server"}).decode(t, &created)
 		start := time.Now()
-		if !eventually(time.Second, func() bool {
+		// Both reach one store, so the first read sees it; the bound is
+		// generous for a loaded machine, the figure is logged below.
+		if !eventually(watchTimeout, func() bool {
 			res, err := tryCall(t, r.c, "get_node", map[string]any{"id": created.ID})
 			return err == nil && !res.isError && res.text != "null"
 		}) {
-			t.Fatalf("%s written through one server not seen by the other within 1 s", created.ID)
+			t.Fatalf("%s written through one server not seen by the other within %s", created.ID, watchTimeout)
 		}
 		visible = append(visible, time.Since(start))
 	}
