@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // maxDupKeyDepth bounds the nesting DuplicateKey follows, as encoding/json
@@ -134,6 +135,17 @@ func (s *dupScanner) str() (raw []byte, escaped bool) {
 	}
 }
 
+// isASCII reports whether b holds only ASCII bytes: most keys, which then
+// need no UTF-8 check.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func (s *dupScanner) object(depth int) {
 	s.pos++ // {
 	base, pathLen := len(s.keys), len(s.path)
@@ -160,7 +172,10 @@ func (s *dupScanner) objectBody(depth, base int) {
 		if s.bad {
 			return
 		}
-		if escaped {
+		// A key with escapes, or with bytes that are not UTF-8 (the
+		// decoder reads each as U+FFFD, so "\xa1" and "\xc3" are one
+		// key), is compared as the decoder will read it.
+		if escaped || !isASCII(key) && !utf8.Valid(key) {
 			var k string
 			if json.Unmarshal(s.data[s.pos-len(key)-2:s.pos], &k) != nil {
 				s.bad = true
