@@ -195,6 +195,26 @@ func (s *notifyingStore) expect(id string) {
 	s.waitFor = id
 }
 
+// liveCorpus writes a generated vault of n notes, mirrors it into a
+// memstore that tells when a note is written, and runs live mode on it
+// until the benchmark ends.
+func liveCorpus(b *testing.B, n int, debounce time.Duration) (root string, store *notifyingStore) {
+	b.Helper()
+	root = b.TempDir()
+	writeCorpus(b, root, n)
+	store = &notifyingStore{GraphStore: memstore.New(), written: make(chan time.Time, 1)}
+	m, err := NewMirror(Config{Root: root, Project: testProject, Store: store, Logger: quietLogger(), NoProgress: true, Debounce: debounce})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = m.Watch(ctx) }()
+	b.Cleanup(func() { cancel(); <-done })
+	<-m.live
+	return root, store
+}
+
 // BenchmarkLiveSaveLatency measures, in live mode over a 1000-note vault,
 // the time from a file save to the store holding the new content, and
 // reports its p50 and p95. With the default debounce the latency is the
@@ -203,18 +223,7 @@ func BenchmarkLiveSaveLatency(b *testing.B) {
 	for _, debounce := range []time.Duration{DefaultDebounce, 5 * time.Millisecond} {
 		b.Run(fmt.Sprintf("debounce=%s", debounce), func(b *testing.B) {
 			const n = 1000
-			root := b.TempDir()
-			writeCorpus(b, root, n)
-			store := &notifyingStore{GraphStore: memstore.New(), written: make(chan time.Time, 1)}
-			m, err := NewMirror(Config{Root: root, Project: testProject, Store: store, Logger: quietLogger(), NoProgress: true, Debounce: debounce})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); _ = m.Watch(ctx) }()
-			defer func() { cancel(); <-done }()
-			<-m.live
+			root, store := liveCorpus(b, n, debounce)
 
 			var latencies []time.Duration
 			i := 0
@@ -355,18 +364,7 @@ func BenchmarkLiveFolderRename(b *testing.B) {
 	}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("notes=%d", n), func(b *testing.B) {
-			root := b.TempDir()
-			writeCorpus(b, root, n)
-			store := &notifyingStore{GraphStore: memstore.New(), written: make(chan time.Time, 1)}
-			m, err := NewMirror(Config{Root: root, Project: testProject, Store: store, Logger: quietLogger(), NoProgress: true, Debounce: 5 * time.Millisecond})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); _ = m.Watch(ctx) }()
-			defer func() { cancel(); <-done }()
-			<-m.live
+			root, store := liveCorpus(b, n, 5*time.Millisecond)
 
 			from, to := "people", "people2"
 			i := slices.Index(corpusFolders, from)

@@ -1,11 +1,6 @@
 package e2e
 
 import (
-	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -25,26 +20,8 @@ const relayLine = "serving through the vault's owning process"
 // joins as the relay of the next run.
 func TestCrashSafetyShared(t *testing.T) {
 	t.Parallel()
-	runs := defaultCrashRun / 5
-	if v, err := strconv.Atoi(os.Getenv(crashRunsEnv)); err == nil && v > 0 {
-		runs = max(v/5, 1)
-	}
-	seed := uint64(time.Now().UnixNano())
-	if v, err := strconv.ParseUint(os.Getenv(crashSeedEnv), 10, 64); err == nil {
-		seed = v
-	}
-	t.Logf("crash (shared): seed %d (replay with %s=%d)", seed, crashSeedEnv, seed)
-	rng := rand.New(rand.NewPCG(seed, seed))
-
-	vault := filepath.Join(t.TempDir(), "vault")
-	notes := map[int]*crashNote{}
-	nextSlot := 0
-	for range 10 {
-		n := &crashNote{title: fmt.Sprintf("note-%d", nextSlot), body: crashBody(rng, fmt.Sprintf("seed%d", nextSlot))}
-		notes[nextSlot] = n
-		nextSlot++
-		writeFile(t, vault, n.rel(), n.body)
-	}
+	runs, seed, rng := crashSeed(t, 5)
+	vault, notes, nextSlot := crashVault(t, rng)
 	st := embeddedStore(t)
 	env := processEnv(t, st, "VAULTGRAPH_TOOLSETS=graph,memory")
 	args := append([]string{"serve", "--vault", vault}, st.args...)
@@ -69,18 +46,7 @@ func TestCrashSafetyShared(t *testing.T) {
 			via = relay
 			throughRelay++
 		}
-		ops := planCrashOps(rng, notes, &nextSlot, run, 1+rng.IntN(5))
-		sent := time.Now()
-		for _, op := range ops {
-			op.id = via.send(t, "tools/call", map[string]any{"name": op.tool, "arguments": op.args})
-		}
-		stats.opsSent += len(ops)
-		if run%5 == 0 {
-			via.wait(t, via.nextID)
-			batchTime = (batchTime*3 + time.Since(sent)) / 4
-		} else {
-			time.Sleep(time.Until(sent.Add(time.Duration(rng.Int64N(int64(batchTime) + 1)))))
-		}
+		ops := sendCrashBatch(t, via, rng, notes, &nextSlot, run, &batchTime, &stats)
 		owner.signal(t, syscall.SIGKILL)
 		stats.kills++
 		if _, ok := owner.exitCode(readyTimeout); !ok {

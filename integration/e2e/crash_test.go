@@ -289,26 +289,8 @@ type crashStats struct {
 // current content.
 func TestCrashSafety(t *testing.T) {
 	t.Parallel()
-	runs := defaultCrashRun
-	if v, err := strconv.Atoi(os.Getenv(crashRunsEnv)); err == nil && v > 0 {
-		runs = v
-	}
-	seed := uint64(time.Now().UnixNano())
-	if v, err := strconv.ParseUint(os.Getenv(crashSeedEnv), 10, 64); err == nil {
-		seed = v
-	}
-	t.Logf("crash: seed %d (replay with %s=%d)", seed, crashSeedEnv, seed)
-	rng := rand.New(rand.NewPCG(seed, seed))
-
-	vault := filepath.Join(t.TempDir(), "vault")
-	notes := map[int]*crashNote{}
-	nextSlot := 0
-	for range 10 {
-		n := &crashNote{title: fmt.Sprintf("note-%d", nextSlot), body: crashBody(rng, fmt.Sprintf("seed%d", nextSlot))}
-		notes[nextSlot] = n
-		nextSlot++
-		writeFile(t, vault, n.rel(), n.body)
-	}
+	runs, seed, rng := crashSeed(t, 1)
+	vault, notes, nextSlot := crashVault(t, rng)
 	st := embeddedStore(t)
 	env := processEnv(t, st, "VAULTGRAPH_LOG_LEVEL=warn", "VAULTGRAPH_TOOLSETS=graph,memory")
 	args := append([]string{"serve", "--vault", vault}, st.args...)
@@ -330,18 +312,7 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("crash: run %d of seed %d failed", run, seed)
 		}
 
-		ops := planCrashOps(rng, notes, &nextSlot, run, 1+rng.IntN(5))
-		sent := time.Now()
-		for _, op := range ops {
-			op.id = s.send(t, "tools/call", map[string]any{"name": op.tool, "arguments": op.args})
-		}
-		stats.opsSent += len(ops)
-		if run%5 == 0 {
-			s.wait(t, s.nextID)
-			batchTime = (batchTime*3 + time.Since(sent)) / 4
-		} else {
-			time.Sleep(time.Until(sent.Add(time.Duration(rng.Int64N(int64(batchTime) + 1)))))
-		}
+		ops := sendCrashBatch(t, s, rng, notes, &nextSlot, run, &batchTime, &stats)
 		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil && !s.exited() {
 			t.Fatal(err)
 		}
@@ -360,6 +331,61 @@ func TestCrashSafety(t *testing.T) {
 	t.Logf("crash: %d memories acknowledged, %d sent, all acknowledged ones present after every restart", len(mems.acked), len(mems.sent))
 	t.Logf("crash: %d runs, %d SIGKILLs in %s (batches answered in ~%s): %d writes sent, %d answered before the kill, %d landed (%d cut short and repaired by the next start); %d note checks; %d leftover temp files; %d errors",
 		stats.runs, stats.kills, time.Since(start).Round(time.Millisecond), batchTime.Round(time.Microsecond), stats.opsSent, stats.opsAnswered, stats.opsLanded, stats.repaired, stats.notesChecked, len(stats.tempFiles), btoi(t.Failed()))
+}
+
+// sendCrashBatch plans 1–5 writes and sends them through s, then returns
+// at the moment to kill: every fifth run once they are all answered (which
+// measures batchTime), the others at a uniformly random moment within
+// batchTime, before, during or between the writes.
+func sendCrashBatch(t *testing.T, s *rawStdio, rng *rand.Rand, notes map[int]*crashNote, nextSlot *int, run int,
+	batchTime *time.Duration, stats *crashStats) []*crashOp {
+	t.Helper()
+	ops := planCrashOps(rng, notes, nextSlot, run, 1+rng.IntN(5))
+	sent := time.Now()
+	for _, op := range ops {
+		op.id = s.send(t, "tools/call", map[string]any{"name": op.tool, "arguments": op.args})
+	}
+	stats.opsSent += len(ops)
+	if run%5 == 0 {
+		s.wait(t, s.nextID)
+		*batchTime = (*batchTime*3 + time.Since(sent)) / 4
+	} else {
+		time.Sleep(time.Until(sent.Add(time.Duration(rng.Int64N(int64(*batchTime) + 1)))))
+	}
+	return ops
+}
+
+// crashSeed returns the number of runs (defaultCrashRun or
+// VAULTGRAPH_CRASH_RUNS, divided by div) and the seed (random, or
+// VAULTGRAPH_CRASH_SEED to replay one) with its generator.
+func crashSeed(t *testing.T, div int) (runs int, seed uint64, rng *rand.Rand) {
+	t.Helper()
+	runs = defaultCrashRun
+	if v, err := strconv.Atoi(os.Getenv(crashRunsEnv)); err == nil && v > 0 {
+		runs = v
+	}
+	runs = max(runs/div, 1)
+	seed = uint64(time.Now().UnixNano())
+	if v, err := strconv.ParseUint(os.Getenv(crashSeedEnv), 10, 64); err == nil {
+		seed = v
+	}
+	t.Logf("%s: seed %d (replay with %s=%d)", t.Name(), seed, crashSeedEnv, seed)
+	return runs, seed, rand.New(rand.NewPCG(seed, seed))
+}
+
+// crashVault writes the crash tests' starting vault: ten whole notes in
+// crash/, and returns it with the model of its notes and the next slot.
+func crashVault(t *testing.T, rng *rand.Rand) (vault string, notes map[int]*crashNote, nextSlot int) {
+	t.Helper()
+	vault = filepath.Join(t.TempDir(), "vault")
+	notes = map[int]*crashNote{}
+	for range 10 {
+		n := &crashNote{title: fmt.Sprintf("note-%d", nextSlot), body: crashBody(rng, fmt.Sprintf("seed%d", nextSlot))}
+		notes[nextSlot] = n
+		nextSlot++
+		writeFile(t, vault, n.rel(), n.body)
+	}
+	return vault, notes, nextSlot
 }
 
 // applyCrashOps applies what landed of ops to the model after a crash: an
