@@ -37,6 +37,7 @@ type FirstSync struct {
 	once     sync.Once
 	warm     chan struct{}
 	warmOnce sync.Once
+	onWait   func() // tests: called as a call starts waiting
 }
 
 // FirstSyncWait bounds how long a read tool waits for the first sync
@@ -131,6 +132,9 @@ func (f *FirstSync) wait(ctx context.Context, full bool) {
 	if full {
 		warm = nil
 	}
+	if f.onWait != nil {
+		f.onWait()
+	}
 	n := 1
 	core.ReportProgress(ctx, n, 0, f.message())
 	for {
@@ -221,9 +225,15 @@ func appendField(obj []byte, key string, value []byte, empty bool) []byte {
 // tool does (a note the sync has not stored yet would be "not found").
 func (f *FirstSync) gateResources(next mcpserver.ResourceHandlerFunc) mcpserver.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		if !f.finished() {
-			f.wait(ctx, false)
-		}
+		f.waitRead(ctx)
 		return next(ctx, req)
+	}
+}
+
+// waitRead makes a read that is not a tool call (resources/list and
+// resources/read) wait for the first sync as a read tool does.
+func (f *FirstSync) waitRead(ctx context.Context) {
+	if f != nil && !f.finished() {
+		f.wait(ctx, false)
 	}
 }

@@ -142,9 +142,7 @@ const DefaultTitle = "vaultgraph: your markdown vault as a graph"
 // store that holds nothing yet would list no notes.
 func listNotes(v Surface, first *FirstSync, logger *slog.Logger) func(context.Context, any, *mcp.ListResourcesRequest, *mcp.ListResourcesResult) {
 	return func(ctx context.Context, _ any, req *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
-		if first != nil && !first.finished() {
-			first.wait(ctx, false)
-		}
+		first.waitRead(ctx)
 		page, next, err := v.List(ctx, string(req.Params.Cursor))
 		if err != nil {
 			logger.WarnContext(ctx, "resources/list failed", "err", err)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -298,11 +297,13 @@ func TestLogLinesReachTheClientAtItsLevel(t *testing.T) {
 
 // Issue 24 with 26: resources/list during the vault's first sync waits for
 // it as a read tool does, instead of listing a store that holds nothing
-// yet. (The order is made by the test: an answer that did not wait comes
-// before Finish.)
+// yet. The sync finishes once the request waits; an answer that did not
+// wait would come before that.
 func TestResourcesWaitForTheFirstSync(t *testing.T) {
 	f := newFixture(t)
 	first := server.NewFirstSync()
+	waiting := make(chan struct{}, 1)
+	first.SetOnWait(func() { waiting <- struct{}{} })
 	deps := resources.Deps{Project: project, Store: f.store, Files: f.mirror.Writer(), Logger: quietLogger(), PageSize: 50}
 	srv := server.New(server.Options{Version: "test", Logger: quietLogger(), Vault: deps, FirstSync: first})
 	ts, _ := httpServer(t, &fixture{mcp: srv}, server.HTTPOptions{Tokens: tokens})
@@ -313,7 +314,11 @@ func TestResourcesWaitForTheFirstSync(t *testing.T) {
 		_, err := c.ListResources(t.Context(), mcp.ListResourcesRequest{})
 		listed <- err == nil && finished.Load()
 	}()
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-waiting:
+	case ok := <-listed:
+		t.Fatalf("resources/list answered (ok=%v) without waiting for the first sync", ok)
+	}
 	finished.Store(true)
 	first.Finish()
 	if ok := <-listed; !ok {
