@@ -86,17 +86,25 @@ func swapInPlace(dfd int, name string, data []byte, still func([]byte) bool, opt
 // has the file open (an editor saving it); ok is false when the kernel
 // cannot grant leases here or the file stays open elsewhere.
 func lease(fd int) (release func(), ok bool) {
+	return leaseWithin(fd, leaseMaxWait, 2*time.Millisecond)
+}
+
+// leaseWithin takes a write lease on fd, trying again while another
+// process has the file open, after waits that double from 20 µs up to
+// step, for up to limit in all; ok is false when it was not granted in
+// that time or leases are not available here.
+func leaseWithin(fd int, limit, step time.Duration) (release func(), ok bool) {
 	wait := 20 * time.Microsecond
 	for waited := time.Duration(0); ; waited += wait {
 		_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_WRLCK)
 		if err == nil {
 			return func() { _, _ = unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK) }, true
 		}
-		if !errors.Is(err, unix.EAGAIN) || waited > leaseMaxWait {
+		if !errors.Is(err, unix.EAGAIN) || waited > limit {
 			return nil, false
 		}
 		time.Sleep(wait)
-		wait = min(2*wait, 2*time.Millisecond)
+		wait = min(2*wait, step)
 	}
 }
 
@@ -145,18 +153,8 @@ func waitClosed(dfd int, name string) {
 		return
 	}
 	defer unix.Close(fd)
-	wait := 20 * time.Microsecond
-	for waited := time.Duration(0); waited <= closeMaxWait; waited += wait {
-		_, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_WRLCK)
-		if err == nil {
-			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK)
-			return
-		}
-		if !errors.Is(err, unix.EAGAIN) {
-			return
-		}
-		time.Sleep(wait)
-		wait = min(2*wait, 5*time.Millisecond)
+	if release, ok := leaseWithin(fd, closeMaxWait, 5*time.Millisecond); ok {
+		release()
 	}
 }
 

@@ -1,12 +1,11 @@
 package vault
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/editorproc"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
 
@@ -161,33 +161,13 @@ func TestARacyNoteIsNotNewAtTheNextStart(t *testing.T) {
 	assert.Equal(t, []string{"modified c.md"}, log.seen(), "b.md, racy and unchanged, is no change")
 }
 
-// editorEnv names the file the helper editor appends to.
-const editorEnv = "VAULTGRAPH_TEST_EDITOR_FILE"
-
 // TestEditNoteLosesNoOutsideEdit runs an editor process that appends lines
 // to a note, in place, as fast as it can, while EditNote inserts lines
 // under the note's heading: every line of both must be in the note at the
 // end.
 func TestEditNoteLosesNoOutsideEdit(t *testing.T) {
 	root, w, _ := syncedWriter(t, map[string]string{"n.md": "# Log\n\nstart\n"})
-	editor := exec.Command(os.Args[0], "-test.run=^TestHelperAppender$")
-	editor.Env = append(os.Environ(), editorEnv+"="+filepath.Join(root, "n.md"))
-	stdin, err := editor.StdinPipe()
-	require.NoError(t, err)
-	out, err := editor.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, editor.Start())
-	var editorLines []string
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "editor ") {
-				editorLines = append(editorLines, sc.Text())
-			}
-		}
-	}()
+	editor := editorproc.Start(t, "TestHelperAppender", filepath.Join(root, "n.md"))
 
 	rounds := 300
 	var ours []string
@@ -204,9 +184,7 @@ func TestEditNoteLosesNoOutsideEdit(t *testing.T) {
 		require.NoError(t, err)
 		ours = append(ours, line)
 	}
-	require.NoError(t, stdin.Close())
-	<-read
-	require.NoError(t, editor.Wait())
+	editorLines := editor.Stop(t)
 	final := readVaultFile(t, root, "n.md")
 	lost := 0
 	for _, l := range append(editorLines, ours...) {
@@ -222,34 +200,6 @@ func TestEditNoteLosesNoOutsideEdit(t *testing.T) {
 	require.GreaterOrEqual(t, len(ours), rounds*9/10)
 }
 
-// TestHelperAppender is the editor of TestEditNoteLosesNoOutsideEdit: it
-// appends a numbered line to the file, opened and closed each time, until
-// its stdin ends, and prints each line it wrote.
-func TestHelperAppender(t *testing.T) {
-	file := os.Getenv(editorEnv)
-	if file == "" {
-		t.Skip("helper process")
-	}
-	stop := make(chan struct{})
-	go func() {
-		_, _ = bufio.NewReader(os.Stdin).ReadString(0)
-		close(stop)
-	}()
-	for i := 0; ; i++ {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		line := fmt.Sprintf("editor %d", i)
-		f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.WriteString(line + "\n"); err == nil {
-			fmt.Println(line)
-		}
-		_ = f.Close()
-		time.Sleep(200 * time.Microsecond)
-	}
-}
+// TestHelperAppender is the editor of TestEditNoteLosesNoOutsideEdit: a
+// line every 0.2 ms until the test ends it.
+func TestHelperAppender(t *testing.T) { editorproc.Run(t, 200*time.Microsecond, math.MaxInt) }
