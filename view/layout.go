@@ -23,10 +23,11 @@ const (
 	maxTreeDepth    = 48   // coincident points stop splitting here
 )
 
-// layoutIterations is how many iterations a full layout of n notes runs:
-// enough to settle a vault of a few thousand notes; at 100k notes each
-// iteration costs about 0.1 s, so fewer (the result is coarser, still
-// readable because the start is laid out by folder).
+// layoutIterations is how many iterations a single-level layout of n
+// nodes runs: a vault of up to multilevelMin notes, or the coarsest level
+// of a bigger one (a graph that hardly coarsens, such as thousands of
+// lone notes, is laid out whole: at 100k notes each iteration costs about
+// 0.1 s, so fewer, the start being laid out by folder).
 func layoutIterations(n int) int {
 	switch {
 	case n <= 2000:
@@ -46,6 +47,7 @@ type forceLayout struct {
 	x, y    []float64
 	mass    []float64
 	edges   []int32
+	weight  []float64 // per edge (a coarse level's merged links); nil: 1 each
 	movable []bool
 
 	fx, fy, px, py []float64 // this and the previous iteration's forces
@@ -107,6 +109,10 @@ func (l *forceLayout) step() {
 	for e := 0; e < len(l.edges); e += 2 {
 		s, t := l.edges[e], l.edges[e+1]
 		dx, dy := l.x[s]-l.x[t], l.y[s]-l.y[t]
+		if l.weight != nil {
+			w := l.weight[e/2]
+			dx, dy = dx*w, dy*w
+		}
 		l.fx[s] -= dx
 		l.fy[s] -= dy
 		l.fx[t] += dx
@@ -346,11 +352,18 @@ func seedPositions(s *snapshot) {
 
 // layoutPositions lays out x and y (seeded by the caller) along edges in
 // place; false when ctx ended first. A position the iterations broke (not
-// a number) goes back to its start.
+// a number) goes back to its start. Above multilevelMin notes the layout
+// is multilevel (see multilevel.go).
 func layoutPositions(ctx context.Context, x, y []float64, edges []int32) bool {
 	x0, y0 := slices.Clone(x), slices.Clone(y)
-	l := newForceLayout(x, y, distinctUndirected(edges), nil)
-	if !l.run(ctx, layoutIterations(len(x))) {
+	edges = distinctUndirected(edges)
+	var ok bool
+	if len(x) > multilevelMin {
+		ok = multilevelLayout(ctx, x, y, edges)
+	} else {
+		ok = newForceLayout(x, y, edges, nil).run(ctx, layoutIterations(len(x)))
+	}
+	if !ok {
 		return false
 	}
 	for i := range x {

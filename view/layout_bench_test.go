@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -38,30 +39,60 @@ func syntheticNodes(n int) map[string]*node {
 	return nodes
 }
 
-// BenchmarkFullLayout is the first layout of a vault (ForceAtlas2 with
-// Barnes-Hut, layoutIterations(n) iterations), what vaultgraph view runs
-// once and then keeps in its cache.
+// BenchmarkFullLayout is the first layout of a vault, what vaultgraph
+// view runs once and then keeps in its cache: layoutPositions as it is
+// (multilevel above multilevelMin notes) and, side by side for an A/B,
+// the single-level ForceAtlas2 of layoutIterations(n) iterations over
+// every note. edge/pair is the layout's mean link length over the mean
+// distance between two notes (lower: linked notes closer together,
+// relative to the drawing's size).
 func BenchmarkFullLayout(b *testing.B) {
 	for _, n := range []int{6500, 100000} {
-		b.Run(fmt.Sprintf("notes=%d", n), func(b *testing.B) {
-			nodes := syntheticNodes(n)
-			for b.Loop() {
-				for _, nd := range nodes {
-					nd.Placed = false
+		nodes := syntheticNodes(n)
+		for _, method := range []string{"single", "multilevel"} {
+			b.Run(fmt.Sprintf("notes=%d/%s", n, method), func(b *testing.B) {
+				var x, y []float64
+				var s *snapshot
+				for b.Loop() {
+					for _, nd := range nodes {
+						nd.Placed = false
+					}
+					s = buildSnapshot(1, nodes)
+					seedPositions(s)
+					x, y = make([]float64, n), make([]float64, n)
+					for i, nd := range s.nodes {
+						x[i], y[i] = nd.X, nd.Y
+					}
+					var ok bool
+					if method == "single" {
+						ok = newForceLayout(x, y, distinctUndirected(s.edges), nil).run(context.Background(), layoutIterations(n))
+					} else {
+						ok = layoutPositions(context.Background(), x, y, s.edges)
+					}
+					if !ok {
+						b.Fatal("layout did not finish")
+					}
 				}
-				s := buildSnapshot(1, nodes)
-				seedPositions(s)
-				x, y := make([]float64, n), make([]float64, n)
-				for i, nd := range s.nodes {
-					x[i], y[i] = nd.X, nd.Y
-				}
-				if !layoutPositions(context.Background(), x, y, s.edges) {
-					b.Fatal("layout did not finish")
-				}
-			}
-			b.ReportMetric(float64(layoutIterations(n)), "iterations")
-		})
+				b.ReportMetric(edgePairRatio(x, y, s.edges), "edge/pair")
+			})
+		}
 	}
+}
+
+// edgePairRatio is the mean length of the links over the mean distance
+// between two notes (a fixed sample of pairs).
+func edgePairRatio(x, y []float64, edges []int32) float64 {
+	r := rand.New(rand.NewPCG(3, 4))
+	edge, pair := 0.0, 0.0
+	for e := 0; e < len(edges); e += 2 {
+		edge += math.Hypot(x[edges[e]]-x[edges[e+1]], y[edges[e]]-y[edges[e+1]])
+	}
+	const pairs = 20000
+	for range pairs {
+		i, j := r.IntN(len(x)), r.IntN(len(x))
+		pair += math.Hypot(x[i]-x[j], y[i]-y[j])
+	}
+	return (edge / float64(len(edges)/2)) / (pair / pairs)
 }
 
 // BenchmarkPlaceNewNote is what a new note costs the layout of a laid-out
