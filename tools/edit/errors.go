@@ -3,7 +3,6 @@ package edit
 import (
 	"context"
 	"errors"
-	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -75,11 +74,7 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return ErrorBody{Code: CodeProviderError, Message: msgCancelled}
 	default:
-		level := slog.LevelError // no mapping: a failure we did not foresee
-		if core.IsProviderError(err) {
-			level = slog.LevelWarn
-		}
-		d.logger().Log(ctx, level, "tool failed", "tool", tool, "toolset", tools.ToolsetEdit, "err", err)
+		tools.LogUnforeseen(ctx, d.logger(), tool, tools.ToolsetEdit, err) // no mapping: a failure we did not foresee
 		return ErrorBody{Code: CodeProviderError, Message: msgProvider}
 	}
 }
@@ -113,10 +108,7 @@ func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) 
 	}
 }
 
-// errorResult is the isError result carrying body as text. It has no
-// structuredContent: a client of the official SDK validates an error
-// result's structuredContent against the tool's outputSchema too.
+// errorResult is the isError tool result carrying body (tools.ErrorResult).
 func errorResult(body ErrorBody) *mcp.CallToolResult {
-	text, _ := tools.EncodeJSON(ErrorResponse{Error: body})
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
+	return tools.ErrorResult(ErrorResponse{Error: body})
 }

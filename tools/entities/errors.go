@@ -3,9 +3,7 @@ package entities
 import (
 	"context"
 	"errors"
-	"log/slog"
 
-	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -62,11 +60,7 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 	case errors.Is(err, context.Canceled):
 		return fail(CodeInternalError, "the request was cancelled", nil).Body
 	default:
-		level := slog.LevelError // no mapping: a failure we did not foresee
-		if core.IsProviderError(err) {
-			level = slog.LevelWarn
-		}
-		d.logger().Log(ctx, level, "tool failed", "tool", tool, "toolset", tools.ToolsetEntities, "err", err)
+		tools.LogUnforeseen(ctx, d.logger(), tool, tools.ToolsetEntities, err) // no mapping: a failure we did not foresee
 		return fail(CodeInternalError, msgInternal, nil).Body
 	}
 }

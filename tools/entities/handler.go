@@ -113,12 +113,9 @@ func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) 
 	}
 }
 
-// errorResult is the isError tool result carrying body as text. It has no
-// structuredContent: that must match the output schema, which describes
-// answers, not errors.
+// errorResult is the isError tool result carrying body (tools.ErrorResult).
 func errorResult(body ErrorBody) *mcp.CallToolResult {
-	text, _ := mustJSON(ErrorResponse{Error: body})
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
+	return tools.ErrorResult(ErrorResponse{Error: body})
 }
 
 // mustJSON is tools.EncodeJSON.

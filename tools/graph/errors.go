@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"errors"
-	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -76,20 +75,12 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return ErrorBody{Code: CodeProviderError, Message: msgCancelled}
 	default:
-		level := slog.LevelError // no mapping: a failure we did not foresee
-		if core.IsProviderError(err) {
-			level = slog.LevelWarn
-		}
-		d.logger().Log(ctx, level, "tool failed", "tool", tool, "toolset", tools.ToolsetGraph, "err", err)
+		tools.LogUnforeseen(ctx, d.logger(), tool, tools.ToolsetGraph, err) // no mapping: a failure we did not foresee
 		return ErrorBody{Code: CodeProviderError, Message: msgProvider}
 	}
 }
 
-// errorResult is the isError tool result carrying body as text. It has no
-// structuredContent: a tool's outputSchema describes its answers, and a
-// client of the official SDK validates the structuredContent of an error
-// result against it too.
+// errorResult is the isError tool result carrying body (tools.ErrorResult).
 func errorResult(body ErrorBody) *mcp.CallToolResult {
-	text, _ := mustJSON(ErrorResponse{Error: body})
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
+	return tools.ErrorResult(ErrorResponse{Error: body})
 }

@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"errors"
-	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -68,11 +67,7 @@ func (d Deps) message(ctx context.Context, tool string, err error) string {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return msgCancelled
 	default:
-		level := slog.LevelError // no mapping: a failure we did not foresee
-		if core.IsProviderError(err) {
-			level = slog.LevelWarn
-		}
-		d.logger().Log(ctx, level, "tool failed", "tool", tool, "toolset", tools.ToolsetMemory, "err", err)
+		tools.LogUnforeseen(ctx, d.logger(), tool, tools.ToolsetMemory, err) // no mapping: a failure we did not foresee
 		return msgProvider
 	}
 }
