@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -36,26 +35,10 @@ type Attachments interface {
 const attachmentMark = "\x00"
 
 // FileURI is the resource URI of the attachment at rel.
-func FileURI(rel string) string {
-	segs := strings.Split(rel, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return FileURIPrefix + strings.Join(segs, "/")
-}
+func FileURI(rel string) string { return pathURI(FileURIPrefix, rel) }
 
 // pathOf returns the attachment path a URI names ("" when it names none).
-func pathOf(uri string) string {
-	rest, ok := strings.CutPrefix(uri, FileURIPrefix)
-	if !ok || rest == "" {
-		return ""
-	}
-	p, err := url.PathUnescape(rest)
-	if err != nil {
-		return ""
-	}
-	return p
-}
+func pathOf(uri string) string { return uriPath(FileURIPrefix, uri) }
 
 // hasAttachments reports whether any attachment is offered, so that the
 // last page of notes announces a page of attachments only when there is

@@ -99,25 +99,33 @@ func (d Deps) logger() *slog.Logger {
 }
 
 // URI is the resource URI of the note with this ID.
-func URI(id string) string {
-	segs := strings.Split(id, "/")
+func URI(id string) string { return pathURI(URIPrefix, id) }
+
+// idOf returns the note ID a URI names ("" when it is not a note URI).
+func idOf(uri string) string { return uriPath(URIPrefix, uri) }
+
+// pathURI is prefix followed by the vault path p, each of its segments
+// escaped.
+func pathURI(prefix, p string) string {
+	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
-	return URIPrefix + strings.Join(segs, "/")
+	return prefix + strings.Join(segs, "/")
 }
 
-// idOf returns the note ID a URI names ("" when it is not a note URI).
-func idOf(uri string) string {
-	rest, ok := strings.CutPrefix(uri, URIPrefix)
+// uriPath returns the vault path a URI of pathURI(prefix, …) names, ""
+// when it has another prefix, no path or a bad escape.
+func uriPath(prefix, uri string) string {
+	rest, ok := strings.CutPrefix(uri, prefix)
 	if !ok || rest == "" {
 		return ""
 	}
-	id, err := url.PathUnescape(rest)
+	p, err := url.PathUnescape(rest)
 	if err != nil {
 		return ""
 	}
-	return id
+	return p
 }
 
 // sortedIDs returns every note ID of the project in byte order.
