@@ -30,6 +30,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools"
 	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
+	"github.com/vaultgraph/vaultgraph/tools/toolstest"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -95,15 +96,7 @@ func newEnv(t *testing.T, store core.StoreProvider, toolsets []string) *env {
 	picked, err := tools.Select(all, tools.Selection{Toolsets: toolsets})
 	require.NoError(t, err)
 	srv := server.New(server.Options{Tools: picked, Logger: quiet()})
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	require.NoError(t, c.Start(t.Context()))
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	_, err = c.Initialize(t.Context(), init)
-	require.NoError(t, err)
-	e.client = c
+	e.client = toolstest.Client(t, srv)
 	return e
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/activity"
 	"github.com/vaultgraph/vaultgraph/core"
 	kbase "github.com/vaultgraph/vaultgraph/kb"
@@ -21,6 +20,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools/edit"
 	"github.com/vaultgraph/vaultgraph/tools/graph"
 	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
+	"github.com/vaultgraph/vaultgraph/tools/toolstest"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -88,23 +88,7 @@ func build(t *testing.T, files map[string]string, withKB bool, opts ...noteedit.
 // connect serves ts on an MCP server and returns an initialized
 // in-process client.
 func connect(t *testing.T, ts []tools.Tool) *client.Client {
-	t.Helper()
-	srv := mcpserver.NewMCPServer("vaultgraph-test", "test", mcpserver.WithToolCapabilities(false), mcpserver.WithRecovery())
-	srv.AddTools(tools.ServerTools(ts)...)
-	c, err := client.NewInProcessClient(srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return toolstest.Client(t, toolstest.Server(ts))
 }
 
 func writeFile(t *testing.T, root, rel, content string) {

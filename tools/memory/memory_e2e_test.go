@@ -26,6 +26,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 	"github.com/vaultgraph/vaultgraph/server"
 	memtools "github.com/vaultgraph/vaultgraph/tools/memory"
+	"github.com/vaultgraph/vaultgraph/tools/toolstest"
 )
 
 func TestMain(m *testing.M) { os.Exit(neo4jtest.Main(m)) }
@@ -59,15 +60,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 func connect(t *testing.T, svc *memory.Service) *client.Client {
 	t.Helper()
 	srv := server.New(server.Options{Tools: memtools.Tools(memtools.NewDeps(svc, quiet)), Logger: quiet})
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	require.NoError(t, c.Start(t.Context()))
-	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "memtools-test", Version: "1"}
-	_, err = c.Initialize(t.Context(), init)
-	require.NoError(t, err)
-	return c
+	return toolstest.Client(t, srv)
 }
 
 func embedder(t *testing.T) core.Embedder {
