@@ -7,7 +7,7 @@
 // For each size it generates a vault with benchgen (seed -seed) and, on the
 // embedded store and on Neo4j, measures: a cold `vaultgraph sync` (wall
 // time, notes/s, peak RSS), a warm restart (`vaultgraph serve` until the
-// MCP handshake is done), every read tool of the graph toolset through the
+// MCP handshake is done, and until its first sync is), every read tool of the graph toolset through the
 // real stdio path (mcp-go's stdio client driving the binary) at
 // concurrency 1 and 8, file save → store latency over -edits saves, the
 // peak RSS of serve and Neo4j's store size.
@@ -380,8 +380,8 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 		return st, fmt.Errorf("warm restart: %w", err)
 	}
 	defer srv.close()
-	st.WarmReadyS = srv.ready.Seconds()
-	log.Info("warm restart", "seconds", st.WarmReadyS)
+	st.WarmReadyS, st.WarmSyncedS = srv.ready.Seconds(), srv.synced.Seconds()
+	log.Info("warm restart", "answers_s", st.WarmReadyS, "synced_s", st.WarmSyncedS)
 	if t.name == "neo4j" {
 		b.waitNeo4jCaches(ctx, srv, log)
 		if err := b.warmNeo4jReads(ctx, srv, m, log); err != nil {

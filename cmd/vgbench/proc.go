@@ -100,12 +100,15 @@ type server struct {
 	cmd    *exec.Cmd
 	stderr *lockedWriter
 	ready  time.Duration // spawn to the end of the MCP handshake
+	synced time.Duration // spawn to the end of serve's first sync
 	tools  []mcp.Tool
 }
 
-// startServe spawns "vaultgraph serve" on vault (watching it) and completes
-// the MCP handshake. serve syncs the vault before it answers, so ready is
-// the restart time a client sees.
+// startServe spawns "vaultgraph serve" on vault (watching it), completes
+// the MCP handshake and waits for serve's first sync. serve answers at
+// once and syncs in the background (reads meanwhile wait or answer with a
+// notice), so ready is when a client is served and synced when it is
+// served from a store that follows the vault.
 func (b *bench) startServe(ctx context.Context, vault string, t target) (*server, error) {
 	args := append([]string{"serve", "--vault", vault}, t.args...)
 	stderr := &lockedWriter{w: &bytes.Buffer{}}
@@ -133,18 +136,28 @@ func (b *bench) startServe(ctx context.Context, vault string, t target) (*server
 		return nil, fmt.Errorf("initialize vaultgraph serve: %w\n%s", err, lastLines(stderr.String(), 20))
 	}
 	s.ready = time.Since(start)
+	if _, ok := s.waitLogEvery(initCtx, "vault: sync done", 10*time.Minute, 5*time.Millisecond); !ok {
+		s.close()
+		return nil, fmt.Errorf("vaultgraph serve did not finish its first sync\n%s", lastLines(stderr.String(), 20))
+	}
+	s.synced = time.Since(start)
 	return s, nil
 }
 
 // waitLog waits up to max for serve to log a line with msg, polling its
 // stderr; it returns how long it waited and whether the line came.
 func (s *server) waitLog(ctx context.Context, msg string, max time.Duration) (time.Duration, bool) {
+	return s.waitLogEvery(ctx, msg, max, 50*time.Millisecond)
+}
+
+// waitLogEvery is waitLog polling every poll.
+func (s *server) waitLogEvery(ctx context.Context, msg string, max, poll time.Duration) (time.Duration, bool) {
 	start := time.Now()
 	for time.Since(start) < max && ctx.Err() == nil {
 		if strings.Contains(s.stderr.String(), `msg="`+msg) {
 			return time.Since(start), true
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(poll)
 	}
 	return time.Since(start), false
 }

@@ -149,10 +149,10 @@ func render(r *Results, prev *Results) string {
 
 	w("\n### Sync, restart and memory\n\n")
 	w("Cold sync: `vaultgraph sync` into an empty store (fresh state folder; emptied Neo4j), process start to exit. ")
-	w("Warm restart: `vaultgraph serve` on the synced store, from spawn to the end of the MCP handshake (serve syncs before it answers). ")
+	w("Warm restart: `vaultgraph serve` on the synced store, from spawn to the end of the MCP handshake (serve answers at once and syncs in the background), then to the end of that first sync (its `vault: sync done` log line). ")
 	w("Peak RSS is the process high-water mark (getrusage / VmHWM); serve's is read after all reads and saves.\n\n")
 	w("Cold sync is the whole `vaultgraph sync` process; notes and embedding are the two parts its log reports (writing the notes into the store, then embedding them with the built-in model).\n\n")
-	w("| notes | store | cold sync | notes | embedding | notes/s | sync peak RSS | warm restart | serve peak RSS | serve RSS per 10k notes | Neo4j store | Neo4j tx logs |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	w("| notes | store | cold sync | notes | embedding | notes/s | sync peak RSS | warm restart: answers / synced | serve peak RSS | serve RSS per 10k notes | Neo4j store | Neo4j tx logs |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sz := range r.Sizes {
 		for _, st := range sz.Stores {
 			if st.Error != "" {
@@ -164,7 +164,7 @@ func render(r *Results, prev *Results) string {
 				per = mib(st.ServePeakRSS * 10_000 / int64(sz.Notes))
 			}
 			w("| %d | %s | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |\n", sz.Notes, st.Store, secs(st.ColdSyncS), secs(st.GraphSyncS), secs(st.EmbedS), st.ColdNotesPS,
-				mib(st.SyncPeakRSS), secs(st.WarmReadyS), mib(st.ServePeakRSS), per, mib(st.StoreBytes), mib(st.TxLogBytes))
+				mib(st.SyncPeakRSS), secs(st.WarmReadyS)+" / "+secs(st.WarmSyncedS), mib(st.ServePeakRSS), per, mib(st.StoreBytes), mib(st.TxLogBytes))
 		}
 	}
 

@@ -57,7 +57,8 @@ type StoreResult struct {
 	EmbedS       float64   `json:"embed_s,omitempty"`
 	ColdNotesPS  float64   `json:"cold_notes_per_s"`
 	SyncPeakRSS  int64     `json:"sync_peak_rss"`
-	WarmReadyS   float64   `json:"warm_ready_s"` // serve on a synced store: spawn to handshake done
+	WarmReadyS   float64   `json:"warm_ready_s"`  // serve on a synced store: spawn to handshake done
+	WarmSyncedS  float64   `json:"warm_synced_s"` // ... to the end of its first sync
 	ServePeakRSS int64     `json:"serve_peak_rss"`
 	StoreBytes   int64     `json:"neo4j_store_bytes,omitempty"`
 	TxLogBytes   int64     `json:"neo4j_txlog_bytes,omitempty"`
@@ -96,6 +97,7 @@ func (r *Results) metrics() []metric {
 			add(p+"graph sync s", st.GraphSyncS, true)
 			add(p+"sync peak RSS", float64(st.SyncPeakRSS), true)
 			add(p+"warm restart s", st.WarmReadyS, true)
+			add(p+"warm restart synced s", st.WarmSyncedS, true)
 			add(p+"serve peak RSS", float64(st.ServePeakRSS), true)
 			add(p+"save→store p95 ms", st.Edits.P95, true)
 			for conc, reads := range st.Reads {
