@@ -113,6 +113,20 @@ type StagedWriter interface {
 	UpsertNotesStaged(ctx context.Context, project string, notes []Note, progress func(notes int)) error
 }
 
+// WriteWarmer is an optional upgrade of a store whose first writes after
+// it starts are slow: Neo4j runs each statement's first execution cold (a
+// fresh JVM plans it, loads and compiles its code), which made the first
+// note saved after a start take seconds to reach the store where the next
+// took tens of milliseconds. A long-lived process calls WarmWrites once
+// after its first sync, so that cost is paid before a person waits.
+type WriteWarmer interface {
+	// WarmWrites makes the writes the vault makes as files change
+	// (UpsertNotes of new and changed notes, DeleteNotes, AppendChanges,
+	// PruneChanges) on made-up notes in a project of its own, and removes
+	// them again: every other project is left as it was.
+	WarmWrites(ctx context.Context, like string) error
+}
+
 // GraphStore is what a store offers for the note graph.
 type GraphStore interface {
 	GraphReader

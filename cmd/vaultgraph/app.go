@@ -217,6 +217,26 @@ func entityWarnings(logger *slog.Logger, project string) func(msgs ...string) {
 	}
 }
 
+// warmWrites lets a store whose first writes are slow take that cost now
+// rather than at the first edit a person waits to see (core.WriteWarmer:
+// Neo4j runs each statement's first execution cold). A failure costs only
+// that first edit's wait; the store's outages are logged where writes
+// fail.
+func (a *app) warmWrites(ctx context.Context) {
+	w, ok := a.store.(core.WriteWarmer)
+	if !ok {
+		return
+	}
+	start := time.Now()
+	if err := w.WarmWrites(ctx, a.primary.Key); err != nil {
+		if ctx.Err() == nil {
+			a.logger.Debug("store: live writes not prepared", "err", err)
+		}
+		return
+	}
+	a.logger.Debug("store: live writes prepared", "duration_s", time.Since(start).Seconds())
+}
+
 // mirrors returns every project's mirror, the primary first.
 func (a *app) mirrors() []*vault.Mirror { return append([]*vault.Mirror{a.mirror}, a.others...) }
 

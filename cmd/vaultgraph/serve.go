@@ -134,7 +134,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	}
 
 	syncErr := make(chan error, 1)
-	opts := ownerOptions{watch: cfg.Watch, index: true, metrics: m, clientLogs: clientLogs, fail: func(err error) {
+	opts := ownerOptions{watch: cfg.Watch, index: true, warm: true, metrics: m, clientLogs: clientLogs, fail: func(err error) {
 		select {
 		case syncErr <- err:
 		default:

@@ -50,6 +50,7 @@ type ownerOptions struct {
 	clientLogs *server.ClientLogs // nil: a new one
 	fail       func(error)        // a first sync that failed (not for a store that is down)
 	adopt      string             // sync --adopt
+	warm       bool               // prepare the store's live writes after the first sync (long-lived owners)
 }
 
 // ownerRole is this process as the owner of a state folder's store: the
@@ -146,6 +147,9 @@ func (o *ownerRole) run(ctx context.Context, opts ownerOptions) {
 		o.a.indexNow(ctx, firstPassBudget, false)
 	}
 	o.firstSync.Finish()
+	if opts.warm {
+		o.background.Go(func() { o.a.warmWrites(ctx) })
+	}
 	if opts.index {
 		o.background.Go(func() { o.a.runIndexer(ctx) })
 	}

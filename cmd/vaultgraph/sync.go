@@ -98,7 +98,7 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
 	var syncErr error
 	failed := make(chan struct{})
-	opts := ownerOptions{watch: watch, index: watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
+	opts := ownerOptions{watch: watch, index: watch, warm: watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
 	if watch {
 		lock, err := waitLock(ctx, stateDirOf(cfg), logger)
 		if err != nil {

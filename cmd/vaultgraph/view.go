@@ -99,7 +99,7 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		}
 	}
 	syncErr := make(chan error, 1)
-	own, err := becomeOwner(ctx, cfg, logger, lock, ownerOptions{watch: cfg.Watch, index: true, fail: func(err error) { syncErr <- err }})
+	own, err := becomeOwner(ctx, cfg, logger, lock, ownerOptions{watch: cfg.Watch, index: true, warm: true, fail: func(err error) { syncErr <- err }})
 	if err != nil {
 		lock.Release()
 		return err

@@ -81,6 +81,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.StoreProvider
 		{"memories", memoryCases},
 		{"search", searchCases},
 		{"change log", changeCases},
+		{"warm-up", warmCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -182,19 +182,32 @@ func TestWebView(t *testing.T) {
 		t.Run("a file edited on disk appears live", func(t *testing.T) {
 			run(t, ctx, "back to the hub", chromedp.Navigate(base+"/view/#note=focus/hub.md"),
 				waitJS(`window.vgState.focus === "focus/hub.md" && window.vgState.live`))
-			start := time.Now()
-			writeFile(t, vault, "focus/Epsilon.md", "Epsilon, written while the page is open, links [[Hub]].\n")
-			run(t, ctx, "wait for the new backlink",
-				waitJS(`!!document.querySelector('#backlinks a[data-id="focus/epsilon.md"]')`))
-			t.Logf("a file written on disk reached the open page in %s (the watcher's debounce included)", time.Since(start).Round(time.Millisecond))
+			// The first edit after start, then more: new notes that link
+			// Hub, and an existing note that starts linking it.
+			edits := []struct{ file, id, content string }{
+				{"focus/Epsilon.md", "focus/epsilon.md", "Epsilon, written while the page is open, links [[Hub]].\n"},
+				{"focus/Zeta.md", "focus/zeta.md", "Zeta links [[Hub]] too.\n"},
+				{"focus/Eta.md", "focus/eta.md", "Eta links [[Hub]] as well.\n"},
+				{"focus/Beta.md", "focus/beta.md", "Beta, near the hub, now links back to [[Hub]].\n"},
+				{"focus/Theta.md", "focus/theta.md", "Theta links [[Hub]].\n"},
+			}
+			for _, e := range edits {
+				start := time.Now()
+				writeFile(t, vault, e.file, e.content)
+				run(t, ctx, "wait for the backlink from "+e.id,
+					waitJS(`!!document.querySelector('#backlinks a[data-id="`+e.id+`"]')`))
+				t.Logf("%s written on disk reached the open page in %s (the watcher's debounce included)", e.file, time.Since(start).Round(time.Millisecond))
+			}
 			s := pageState(t, ctx)
-			if !slices.Contains(s.Around, "focus/epsilon.md") {
-				t.Errorf("neighbours after the edit: %v, want focus/epsilon.md among them", s.Around)
+			for _, e := range edits {
+				if !slices.Contains(s.Around, e.id) {
+					t.Errorf("neighbours after the edits: %v, want %s among them", s.Around, e.id)
+				}
 			}
 			screenshot(t, ctx, "live")
 			run(t, ctx, "back to the overview", chromedp.Navigate(base+"/view/#"), waitJS(`window.vgState.mode === "overview"`))
-			if s := pageState(t, ctx); s.Total != want+1 {
-				t.Errorf("overview after the edit: %d notes, want %d", s.Total, want+1)
+			if s := pageState(t, ctx); s.Total != want+4 {
+				t.Errorf("overview after the edits: %d notes, want %d", s.Total, want+4)
 			}
 		})
 
