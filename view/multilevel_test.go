@@ -40,14 +40,7 @@ func TestMultilevelLayoutKeepsCommunitiesApart(t *testing.T) {
 	if len(s.nodes) <= multilevelMin {
 		t.Fatalf("%d notes do not take the multilevel path (above %d)", len(s.nodes), multilevelMin)
 	}
-	seedPositions(s)
-	x, y := make([]float64, len(s.nodes)), make([]float64, len(s.nodes))
-	for i, n := range s.nodes {
-		x[i], y[i] = n.X, n.Y
-	}
-	if !layoutPositions(t.Context(), x, y, s.edges) {
-		t.Fatal("layout did not finish")
-	}
+	x, y := layOut(t, s)
 	community := func(id string) int {
 		var c, i int
 		fmt.Sscanf(id[4:], "c%02d-%05d", &c, &i)

@@ -571,14 +571,7 @@ func TestLayoutSeparatesAndSettles(t *testing.T) {
 	}
 	nodes["a/A.md"].Out = append(nodes["a/A.md"].Out, "b/A.md")
 	s := buildSnapshot(1, nodes)
-	seedPositions(s)
-	x, y := make([]float64, len(s.nodes)), make([]float64, len(s.nodes))
-	for i, n := range s.nodes {
-		x[i], y[i] = n.X, n.Y
-	}
-	if !layoutPositions(t.Context(), x, y, s.edges) {
-		t.Fatal("layout did not finish")
-	}
+	x, y := layOut(t, s)
 	var cx, cy [2]float64
 	for i, n := range s.nodes {
 		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) || math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
@@ -648,4 +641,19 @@ func TestAssetsAreEmbeddedAndGzipped(t *testing.T) {
 			t.Errorf("%s without gzip: %d, %d bytes", name, resp.StatusCode, len(body))
 		}
 	}
+}
+
+// layOut seeds s's positions and lays them out as a full layout does,
+// returning the positions by node.
+func layOut(t *testing.T, s *snapshot) (x, y []float64) {
+	t.Helper()
+	seedPositions(s)
+	x, y = make([]float64, len(s.nodes)), make([]float64, len(s.nodes))
+	for i, n := range s.nodes {
+		x[i], y[i] = n.X, n.Y
+	}
+	if !layoutPositions(t.Context(), x, y, s.edges) {
+		t.Fatal("layout did not finish")
+	}
+	return x, y
 }
