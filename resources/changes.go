@@ -91,12 +91,17 @@ func canonical(uri string) string {
 // Store returns s, telling c of every note it writes or deletes. The
 // result is a core.StagedWriter when s is one.
 func (c *Changes) Store(s core.GraphStore) core.GraphStore {
-	n := &changeStore{GraphStore: s, c: c}
-	if staged, ok := s.(core.StagedWriter); ok {
-		return &stagedChangeStore{changeStore: n, staged: staged}
-	}
-	return n
+	return core.ObserveWrites(s, changeObserver{c})
 }
+
+// changeObserver is how Changes hears of the store's writes.
+type changeObserver struct{ c *Changes }
+
+func (o changeObserver) BeforeWrite(ctx context.Context, s core.GraphStore, project string) {
+	o.c.load(ctx, s, project)
+}
+
+func (o changeObserver) NotesWritten(ids []string, deleted bool) { o.c.changed(ids, deleted) }
 
 // load reads the IDs in the store once, before the first write it sees,
 // so that a note that appears can be told from one rewritten.
@@ -158,50 +163,4 @@ func (c *Changes) changed(ids []string, deleted bool) {
 			srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
 		}
 	}
-}
-
-type changeStore struct {
-	core.GraphStore
-	c *Changes
-}
-
-func (s *changeStore) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
-	s.c.load(ctx, s.GraphStore, project)
-	if err := s.GraphStore.UpsertNotes(ctx, project, notes); err != nil {
-		return err
-	}
-	s.c.changed(noteIDs(notes), false)
-	return nil
-}
-
-func (s *changeStore) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
-	s.c.load(ctx, s.GraphStore, project)
-	n, err := s.GraphStore.DeleteNotes(ctx, project, ids)
-	if err != nil {
-		return n, err
-	}
-	s.c.changed(ids, true)
-	return n, nil
-}
-
-type stagedChangeStore struct {
-	*changeStore
-	staged core.StagedWriter
-}
-
-func (s *stagedChangeStore) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
-	s.c.load(ctx, s.GraphStore, project)
-	if err := s.staged.UpsertNotesStaged(ctx, project, notes, progress); err != nil {
-		return err
-	}
-	s.c.changed(noteIDs(notes), false)
-	return nil
-}
-
-func noteIDs(notes []core.Note) []string {
-	ids := make([]string, len(notes))
-	for i, n := range notes {
-		ids[i] = n.ID
-	}
-	return ids
 }

@@ -33,12 +33,15 @@ func NewFeed() *Feed {
 // Store returns s, telling f of every note it writes or deletes after the
 // write succeeded. The result is a core.StagedWriter when s is one.
 func (f *Feed) Store(s core.GraphStore) core.GraphStore {
-	w := &feedStore{GraphStore: s, f: f}
-	if staged, ok := s.(core.StagedWriter); ok {
-		return &stagedFeedStore{feedStore: w, staged: staged}
-	}
-	return w
+	return core.ObserveWrites(s, feedObserver{f})
 }
+
+// feedObserver is how a Feed hears of the store's writes.
+type feedObserver struct{ f *Feed }
+
+func (feedObserver) BeforeWrite(context.Context, core.GraphStore, string) {}
+
+func (o feedObserver) NotesWritten(ids []string, deleted bool) { o.f.record(ids, deleted) }
 
 func (f *Feed) record(ids []string, deleted bool) {
 	f.mu.Lock()
@@ -82,47 +85,4 @@ func (f *Feed) take() (written, deleted []string, overflow bool) {
 	clear(f.deleted)
 	f.overflow = false
 	return written, deleted, overflow
-}
-
-type feedStore struct {
-	core.GraphStore
-	f *Feed
-}
-
-func (s *feedStore) UpsertNotes(ctx context.Context, project string, notes []core.Note) error {
-	if err := s.GraphStore.UpsertNotes(ctx, project, notes); err != nil {
-		return err
-	}
-	s.f.record(noteIDs(notes), false)
-	return nil
-}
-
-func (s *feedStore) DeleteNotes(ctx context.Context, project string, ids []string) (int, error) {
-	n, err := s.GraphStore.DeleteNotes(ctx, project, ids)
-	if err != nil {
-		return n, err
-	}
-	s.f.record(ids, true)
-	return n, nil
-}
-
-type stagedFeedStore struct {
-	*feedStore
-	staged core.StagedWriter
-}
-
-func (s *stagedFeedStore) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
-	if err := s.staged.UpsertNotesStaged(ctx, project, notes, progress); err != nil {
-		return err
-	}
-	s.f.record(noteIDs(notes), false)
-	return nil
-}
-
-func noteIDs(notes []core.Note) []string {
-	ids := make([]string, len(notes))
-	for i, n := range notes {
-		ids[i] = n.ID
-	}
-	return ids
 }
