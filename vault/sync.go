@@ -221,12 +221,10 @@ func (m *Mirror) storeDiffLocked(ctx context.Context, hashes map[string]string) 
 // walk (live mode watches every folder it sees).
 func (m *Mirror) reconcileLocked(ctx context.Context, onDir func(string)) (SyncStats, error) {
 	var stats SyncStats
-	files, err := m.walk("", onDir)
-	if err != nil {
+	var err error
+	if stats.Warnings, err = m.rescanLocked(ctx, onDir); err != nil {
 		return stats, fmt.Errorf("vault: reconcile: %w", err)
 	}
-	changes := m.scanChangesLocked("", files)
-	_, stats.Warnings = m.applyLocked(ctx, changes)
 	m.unread = nil
 
 	hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project)
@@ -237,6 +235,19 @@ func (m *Mirror) reconcileLocked(ctx context.Context, onDir func(string)) (SyncS
 	res, err := m.flushLocked(ctx, noProgress{})
 	stats.Written, stats.Deleted = res.written, res.deleted
 	return stats, err
+}
+
+// rescanLocked walks the whole vault (onDir sees each folder before it is
+// read) and applies what changed since the index was built, reading only
+// the files whose size or mtime differ or that were read too soon after a
+// change. It queues the store writes; it does not compare with the store.
+func (m *Mirror) rescanLocked(ctx context.Context, onDir func(string)) (warnings int, err error) {
+	files, err := m.walk("", onDir)
+	if err != nil {
+		return 0, err
+	}
+	_, warnings = m.applyLocked(ctx, m.scanChangesLocked("", files))
+	return warnings, nil
 }
 
 // scanChangesLocked compares the files found at and below the folder under

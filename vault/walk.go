@@ -117,11 +117,12 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 // change again within the same tick of the file system's clock (Linux
 // stamps mtimes from a clock that advances every few milliseconds) and
 // keep its size, which a comparison of size and mtime cannot see. Such a
-// note is marked racy in the index, so the next rescan reads it again (a rescan after a rewatch must not trust it: the event of the
-// second change may have gone with the old watcher), and stored with Size
-// racySize, so a restart reads its file instead
-// of trusting the stored state (restore.go), as git does with "racily
-// clean" index entries; it is rewritten only if its text changed. A
+// note is marked racy in the index, so the next rescan reads it again (a
+// rescan after a rewatch must not trust it: the event of the second change
+// may have gone with the old watcher), and stored with Size racySize, so a
+// restart reads its file instead of trusting the stored state
+// (restore.go), as git does with "racily clean" index entries; it is
+// rewritten only if its text changed. A
 // variable so that tests can widen it. File systems with coarser clocks
 // (FAT's 2 s) are not covered.
 var racyWindow = 100 * time.Millisecond

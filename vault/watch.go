@@ -172,8 +172,11 @@ func (lw *liveWatch) event(ev fsnotify.Event) bool {
 // rewatch starts a new generation of watches: it drops every watch with
 // the watcher that holds them (with the events still queued there) and
 // rescans the whole vault under a fresh one, watching each folder before
-// reading it, so nothing changed since is missed.
+// reading it, so nothing changed since is missed. After lost events (a
+// queue overflow) it also compares the index with the store, as the
+// periodic reconcile does; a folder moved needs only the vault rescanned.
 func (lw *liveWatch) rewatch(ctx context.Context) {
+	overflow := lw.full
 	lw.full, lw.moved = false, false
 	clear(lw.dirty)
 	if w, err := fsnotify.NewWatcher(); err != nil {
@@ -183,7 +186,20 @@ func (lw *liveWatch) rewatch(ctx context.Context) {
 		lw.w = w
 		clear(lw.watched)
 	}
-	lw.reconcile(ctx)
+	if overflow {
+		lw.reconcile(ctx)
+		return
+	}
+	m := lw.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := m.rescanLocked(ctx, lw.watch); err != nil {
+		lw.storeResult(err)
+		return
+	}
+	if !m.failing {
+		lw.flushLocked(ctx)
+	}
 }
 
 // watch adds a watch on a vault-relative folder.
