@@ -228,8 +228,30 @@ func (s *Store) Degree(ctx context.Context, project, id string) (core.Degree, er
 	return core.Degree{}, fmt.Errorf("memstore: degree of %s: %w", id, core.ErrNotFound)
 }
 
-// CountNotes returns the number of notes in the project.
+// CountNotes returns the number of notes in the project. A project not
+// loaded yet is counted on disk, without loading it: a start asks before
+// its first sync (is the store warm?), which loads the graph while the
+// vault is walked (vault.Mirror.Sync), not before.
 func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
+	if err := s.check(ctx); err != nil {
+		return 0, fmt.Errorf("memstore: count notes: %w", err)
+	}
+	s.mu.RLock()
+	_, loaded := s.projects[project]
+	s.mu.RUnlock()
+	if !loaded {
+		n := 0
+		err := s.kv.View(func(tx *kv.Tx) error {
+			return tx.ForEachRaw(notesBucket(project), func(_, _ []byte) error {
+				n++
+				return nil
+			})
+		})
+		if err != nil {
+			return 0, fmt.Errorf("memstore: count notes: %w", core.NewProviderError("read state", err))
+		}
+		return n, nil
+	}
 	g, unlock, err := s.reader(ctx, "count notes", project)
 	defer unlock()
 	if err != nil || g == nil {

@@ -300,8 +300,10 @@ func jsonSafe(v any) any {
 }
 
 // decodeState decodes from nd's note record rec what core.NoteState holds
-// beyond memory's ID, path and hash, the links' strings copied into a;
-// the link targets are memory's.
+// beyond memory's ID, path and hash, the links' raw text copied into a;
+// the links' keys and targets are memory's (the vault's index keeps them:
+// shared with the graph, they cost it nothing), and Alias and Heading are
+// left empty.
 func (nd *node) decodeState(a *arena, rec []byte) (core.NoteState, error) {
 	st := core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash}
 	if rec == nil { // no record (never written by this version): unknown, so the file is read
@@ -329,10 +331,15 @@ func (nd *node) decodeState(a *arena, rec []byte) (core.NoteState, error) {
 		st.Links = make([]core.Link, c)
 		for i := range st.Links {
 			l := &st.Links[i]
-			l.Raw, l.Key = a.str(r.bytes()), a.str(r.bytes())
+			l.Raw = a.str(r.bytes())
+			r.bytes() // the key: memory's, the same string, is shared
 			r.bytes() // the target when written: memory's is current
-			l.Alias, l.Heading = a.str(r.bytes()), a.str(r.bytes())
+			// Alias and heading may be left empty (core.NoteState): no
+			// copy of them for the caller to keep alive for nothing.
+			r.bytes()
+			r.bytes()
 			l.Embed = r.byte() == 1
+			l.Key = nd.links[i].key
 			if t := nd.links[i].target; t != nil {
 				l.Target = t.ID
 			}

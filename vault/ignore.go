@@ -74,7 +74,8 @@ func (m *ignoreMatcher) skip(rel string) bool {
 
 // hasDotSegment reports whether a segment of rel starts with ".".
 func hasDotSegment(rel string) bool {
-	for _, seg := range strings.Split(rel, "/") {
+	// Once per file of a walk: no slice of segments.
+	for seg := range strings.SplitSeq(rel, "/") {
 		if strings.HasPrefix(seg, ".") {
 			return true
 		}

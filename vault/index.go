@@ -36,11 +36,14 @@ type linkRef struct {
 // first), and the notes holding a link on each key. It is not safe for
 // concurrent use; the Mirror guards it.
 type index struct {
-	byPath  map[string]*entry
-	byID    map[string]*entry
-	groups  map[string][]string // lowercased path → paths differing only by case
-	cands   map[string][]*entry // key → notes answering to it, in resolution order
-	linkers map[string]map[*entry]struct{}
+	byPath map[string]*entry
+	byID   map[string]*entry
+	groups map[string][]string // lowercased path → paths differing only by case
+	cands  map[string][]*entry // key → notes answering to it, in resolution order
+	// linkers: the notes holding a link on each key, each once, in no
+	// order. A slice, not a set: most keys have one or two linkers, and
+	// a map per key cost a 100k-note index 40 MB.
+	linkers map[string][]*entry
 }
 
 func newIndex() *index {
@@ -49,7 +52,7 @@ func newIndex() *index {
 		byID:    map[string]*entry{},
 		groups:  map[string][]string{},
 		cands:   map[string][]*entry{},
-		linkers: map[string]map[*entry]struct{}{},
+		linkers: map[string][]*entry{},
 	}
 }
 
@@ -71,10 +74,36 @@ func better(a, b *entry) bool {
 	return a.path < b.path
 }
 
-// newEntry makes the entry of a note file at path.
+// newEntry makes the entry of a note file at path. Its strings are
+// windows into path and into one lowercased copy of it: its keys (and
+// its ID, see regroup) share the bytes of its collision group's key.
 func newEntry(path string) *entry {
-	keys := NoteKeys(path)
-	return &entry{path: path, dir: dirOf(path), stem: keys[0], lower: groupKey(path), keys: keys}
+	lower := groupKey(path)
+	keys := keysOfGroup(lower)
+	return &entry{path: path, dir: dirOf(path), stem: keys[0], lower: lower, keys: keys}
+}
+
+// keysOfGroup is NoteKeys of a note path given its collision group key
+// (groupKey), as windows into it: a note path's extension is ".md" in
+// some case, which lowercasing and NFC leave at the end, so the group key
+// without its last three bytes is the lowercased, NFC path without
+// extension.
+func keysOfGroup(lower string) []string {
+	k := stripExt(lower)
+	n := 1
+	for i := 0; i+1 < len(k); i++ {
+		if k[i] == '/' {
+			n++
+		}
+	}
+	keys := make([]string, 1, n)
+	keys[0] = k
+	for i := 0; i+1 < len(k); i++ {
+		if k[i] == '/' {
+			keys = append(keys, k[i+1:])
+		}
+	}
+	return keys
 }
 
 // dirOf returns the folder of a vault-relative path, "" at the root.
@@ -137,26 +166,56 @@ func (x *index) setLinks(e *entry, links []linkRef) {
 }
 
 func (x *index) linkLinks(e *entry) {
-	for _, l := range e.links {
-		s := x.linkers[l.key]
-		if s == nil {
-			s = map[*entry]struct{}{}
-			x.linkers[l.key] = s
-		}
-		s[e] = struct{}{}
-	}
+	eachKey(e.links, func(key string) {
+		x.linkers[key] = append(x.linkers[key], e)
+	})
 }
 
 func (x *index) unlinkLinks(e *entry) {
-	for _, l := range e.links {
-		if s := x.linkers[l.key]; s != nil {
-			delete(s, e)
-			if len(s) == 0 {
-				delete(x.linkers, l.key)
+	eachKey(e.links, func(key string) {
+		s := x.linkers[key]
+		for i := range s {
+			if s[i] == e {
+				s[i] = s[len(s)-1]
+				s[len(s)-1] = nil
+				s = s[:len(s)-1]
+				break
 			}
 		}
+		if len(s) == 0 {
+			delete(x.linkers, key)
+		} else {
+			x.linkers[key] = s
+		}
+	})
+}
+
+// eachKey calls fn with each distinct key of links once.
+func eachKey(links []linkRef, fn func(key string)) {
+	if len(links) > smallLinks {
+		seen := make(map[string]struct{}, len(links))
+		for _, l := range links {
+			if _, dup := seen[l.key]; !dup {
+				seen[l.key] = struct{}{}
+				fn(l.key)
+			}
+		}
+		return
+	}
+next:
+	for i, l := range links {
+		for _, prev := range links[:i] {
+			if prev.key == l.key {
+				continue next
+			}
+		}
+		fn(l.key)
 	}
 }
+
+// smallLinks: up to this many links, a scan of the keys seen so far finds
+// a repeated key faster than a set.
+const smallLinks = 32
 
 // idChange is an entry whose ID regroup changed; old is "" for a new entry.
 type idChange struct {
@@ -168,6 +227,19 @@ type idChange struct {
 // (see assignIDs) and returns the entries whose ID changed.
 func (x *index) regroup(g string) []idChange {
 	members := x.groups[g]
+	if len(members) == 1 { // almost every group: its one note has the group key as ID
+		e := x.byPath[members[0]]
+		if e.id == e.lower {
+			return nil
+		}
+		old := e.id
+		if old != "" && x.byID[old] == e {
+			delete(x.byID, old)
+		}
+		e.id = e.lower
+		x.byID[e.id] = e
+		return []idChange{{e: e, old: old}}
+	}
 	ids := assignIDs(members)
 	var changed []idChange
 	for _, p := range members {

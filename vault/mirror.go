@@ -186,7 +186,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		affected[e] = true
 	}
 	for k := range dirty {
-		for e := range x.linkers[k] {
+		for _, e := range x.linkers[k] {
 			affected[e] = true
 		}
 	}

@@ -150,7 +150,7 @@ func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
 		markAll(keys, e.keys)
 	}
 	for k := range keys {
-		for e := range x.linkers[k] {
+		for _, e := range x.linkers[k] {
 			affected[e] = true
 		}
 	}

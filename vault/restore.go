@@ -27,9 +27,8 @@ import (
 // are written again only if their text changed. m.mu must be held.
 func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entry, racy map[string]bool, err error) {
 	type stored struct {
-		e       *entry
-		id      string
-		targets []string
+		e  *entry
+		id string
 	}
 	var all []stored
 	racy = map[string]bool{}
@@ -48,14 +47,14 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		}
 		e := newEntry(st.Path)
 		e.hash, e.size, e.mtime = st.Hash, st.Size, st.ModTime
+		// The links start with the store's targets: resolving them below
+		// reports whether the store resolved any otherwise.
 		e.links = make([]linkRef, len(st.Links))
-		targets := make([]string, len(st.Links))
 		for i, l := range st.Links {
-			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path), markdown: isMarkdownLink(l.Raw)}
-			targets[i] = l.Target
+			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path), target: l.Target, markdown: isMarkdownLink(l.Raw)}
 		}
 		m.idx.add(e)
-		all = append(all, stored{e: e, id: st.ID, targets: targets})
+		all = append(all, stored{e: e, id: st.ID})
 		return nil
 	})
 	if err != nil {
@@ -67,9 +66,9 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	}
 	var report lintReport
 	for _, s := range all {
-		m.idx.resolveLinks(s.e)
+		changed, _ := m.idx.resolveLinks(s.e)
 		report.add(s.e.path, m.lint.set(s.e.path, appendBroken(nil, s.e)))
-		if s.e.id != s.id || !sameTargets(s.e.links, s.targets) {
+		if s.e.id != s.id || changed {
 			stale = append(stale, s.e)
 		}
 	}
@@ -99,15 +98,6 @@ func (m *Mirror) requeueLocked(ctx context.Context, stale []*entry) {
 		}
 		m.pending[e.id] = m.noteOf(e, p)
 	}
-}
-
-func sameTargets(links []linkRef, targets []string) bool {
-	for i := range links {
-		if links[i].target != targets[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // writtenOf is the target of a stored link as it was written (for the

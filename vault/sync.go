@@ -78,11 +78,29 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		m.log.Debug("vault: sync phase", append([]any{"phase", name, "seconds", time.Since(phase).Seconds()}, args...)...)
 		phase = time.Now()
 	}
-	files, err := m.walk("", nil)
-	if err != nil {
-		return stats, fmt.Errorf("vault: sync: %w", err)
+	// The walk (file system calls) runs beside the restore from the
+	// store (the store's load and the index, CPU): on two cores a restart
+	// costs the longer of the two, not their sum. The walk touches
+	// nothing the restore does (the index, the lint).
+	type walked struct {
+		files []fileStat
+		err   error
+		took  time.Duration
 	}
-	done("walk", "files", len(files))
+	walkDone := make(chan walked, 1)
+	go func() {
+		start := time.Now()
+		files, err := m.walk("", nil)
+		walkDone <- walked{files, err, time.Since(start)}
+	}()
+	waitWalk := func() ([]fileStat, error) {
+		w := <-walkDone
+		if w.err != nil {
+			return nil, fmt.Errorf("vault: sync: %w", w.err)
+		}
+		m.log.Debug("vault: sync phase", "phase", "walk", "seconds", w.took.Seconds(), "files", len(w.files))
+		return w.files, nil
+	}
 	if !m.cfg.Rewrite {
 		restored, stale, racy, err := m.restoreLocked(ctx)
 		switch {
@@ -92,9 +110,24 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 			m.log.Debug("vault: cannot read note states from the store", "err", err)
 		case restored > 0:
 			done("restore from the store", "notes", restored, "stale", len(stale))
+			files, err := waitWalk()
+			if err != nil {
+				// As before the restore: the next Sync starts over.
+				for p := range m.idx.byPath {
+					m.lint.set(p, nil)
+				}
+				m.idx, m.unread = newIndex(), nil
+				return stats, err
+			}
+			done("wait for the walk")
 			return m.restartLocked(ctx, files, stale, racy)
 		}
 	}
+	files, err := waitWalk()
+	if err != nil {
+		return stats, err
+	}
+	phase = time.Now()
 	bar := m.newProgress(len(files), "reading notes")
 	changes, err := m.loadAll(ctx, files, bar)
 	bar.Finish()

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -72,7 +72,16 @@ func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, e
 
 // rel turns an absolute path under the root into a vault-relative one.
 func (m *Mirror) rel(abs string) string {
-	r, err := filepath.Rel(m.cfg.Root, abs)
+	// Most paths (all of a walk's) are the root, a separator and the rest:
+	// no filepath.Rel, which cleans both and compares them element by
+	// element, once per file of the vault.
+	root := m.cfg.Root
+	if root != "" && len(abs) > len(root)+1 && abs[:len(root)] == root && os.IsPathSeparator(abs[len(root)]) && !os.IsPathSeparator(root[len(root)-1]) {
+		if r := abs[len(root)+1:]; filepath.Clean(r) == r {
+			return filepath.ToSlash(r)
+		}
+	}
+	r, err := filepath.Rel(root, abs)
 	if err != nil || r == "." {
 		return ""
 	}
