@@ -86,6 +86,9 @@ func becomeOwner(ctx context.Context, cfg *config.Config, logger *slog.Logger, l
 	if opts.clientLogs == nil {
 		opts.clientLogs = server.NewClientLogs()
 	}
+	if opts.warm { // a long-lived owner
+		boundHeapHeadroom(logger)
+	}
 	appOpts := []appOption{withFirstSyncWait(firstSyncWriteWait), withAdopt(opts.adopt)}
 	if opts.metrics != nil {
 		appOpts = append(appOpts, withObserver(opts.metrics))

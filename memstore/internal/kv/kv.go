@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -43,6 +44,10 @@ var ErrNewerSchema = errors.New("written by a newer version")
 // DB is a transactional store of JSON values in named buckets.
 type DB struct {
 	bolt *bolt.DB // nil for an in-memory DB
+
+	// read counts the bytes read through the file's mapping since its
+	// pages were last released (see Tx.read).
+	read atomic.Int64
 
 	mu  sync.RWMutex // in-memory only: one writer, many readers
 	mem map[string]map[string][]byte
@@ -120,7 +125,7 @@ func (db *DB) Close() error {
 // error, which Update returns.
 func (db *DB) Update(fn func(tx *Tx) error) error {
 	if db.bolt != nil {
-		return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx, writable: true}) })
+		return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx, db: db, writable: true}) })
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -135,7 +140,7 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 // View runs fn in a read-only transaction that sees one consistent state.
 func (db *DB) View(fn func(tx *Tx) error) error {
 	if db.bolt != nil {
-		return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx}) })
+		return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx, db: db}) })
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
@@ -145,6 +150,7 @@ func (db *DB) View(fn func(tx *Tx) error) error {
 // Tx is one transaction; it is valid only inside the function it is passed to.
 type Tx struct {
 	bolt     *bolt.Tx
+	db       *DB // with bolt
 	mem      map[string]map[string][]byte
 	writable bool
 	undo     []undoEntry // in-memory writes to revert on rollback
@@ -268,7 +274,9 @@ func (tx *Tx) raw(bucket, key string) []byte {
 		if b == nil {
 			return nil
 		}
-		return b.Get([]byte(key))
+		v := b.Get([]byte(key))
+		tx.read(pageSize + len(v)) // a lookup touches a leaf page at least
+		return v
 	}
 	return tx.mem[bucket][key]
 }
@@ -301,7 +309,10 @@ func (tx *Tx) ForEach(bucket string, fn func(key string, value []byte) error) er
 		if b == nil {
 			return nil
 		}
-		return b.ForEach(func(k, v []byte) error { return fn(string(k), v) })
+		return b.ForEach(func(k, v []byte) error {
+			tx.read(len(k) + len(v))
+			return fn(string(k), v)
+		})
 	}
 	b := tx.mem[bucket]
 	keys := make([]string, 0, len(b))
@@ -325,7 +336,10 @@ func (tx *Tx) ForEachRaw(bucket string, fn func(key, value []byte) error) error 
 		if b == nil {
 			return nil
 		}
-		return b.ForEach(fn)
+		return b.ForEach(func(k, v []byte) error {
+			tx.read(len(k) + len(v))
+			return fn(k, v)
+		})
 	}
 	return tx.ForEach(bucket, func(key string, value []byte) error { return fn([]byte(key), value) })
 }
@@ -339,6 +353,7 @@ func (tx *Tx) ForEachFrom(bucket, from string, fn func(key string, value []byte)
 		}
 		c := b.Cursor()
 		for k, v := c.Seek([]byte(from)); k != nil; k, v = c.Next() {
+			tx.read(len(k) + len(v))
 			if err := fn(string(k), v); err != nil {
 				return err
 			}
@@ -374,6 +389,7 @@ func (tx *Tx) ForEachBefore(bucket, before string, fn func(key string, value []b
 			k, v = c.Prev()
 		}
 		for ; k != nil; k, v = c.Prev() {
+			tx.read(len(k) + len(v))
 			if err := fn(string(k), v); err != nil {
 				return stopped(err)
 			}
@@ -394,6 +410,30 @@ func (tx *Tx) ForEachBefore(bucket, before string, fn func(key string, value []b
 		}
 	}
 	return nil
+}
+
+// releaseAfter is how many bytes a process reads through the file's
+// mapping before it releases the pages it touched (releasePages): a start
+// that reads every note record, or calls reading bodies one by one, then
+// keep about this much of the file resident instead of all of it (its
+// resident set grew towards the file's size: gigabytes at 100k notes).
+// Released pages stay in the page cache, so reading them again costs a
+// minor fault, not a disk read.
+const releaseAfter = 16 << 20
+
+// pageSize is what one lookup is counted as having touched, at least.
+const pageSize = 4096
+
+// read counts n bytes read through the mapping, and releases the mapped
+// pages once releaseAfter bytes were read since the last release. A write
+// transaction only counts (the next read transaction releases): its
+// commit may remap the file.
+func (tx *Tx) read(n int) {
+	if tx.db == nil || tx.db.read.Add(int64(n)) < releaseAfter || tx.writable {
+		return
+	}
+	tx.db.read.Store(0)
+	releasePages(tx.bolt)
 }
 
 // ErrStop ends a ForEachBefore early without an error.

@@ -1,0 +1,97 @@
+package kv
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadsKeepFewFilePagesResident reads three times releaseAfter through
+// the mapping, by scans and by lookups, and checks that the process keeps
+// at most about releaseAfter of the file resident, and that every value
+// read after a release is still the value written.
+func TestReadsKeepFewFilePagesResident(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	db, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const valueSize = 64 << 10
+	n := 3 * releaseAfter / valueSize
+	value := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, valueSize) }
+	for start := 0; start < n; start += 64 {
+		err := db.Update(func(tx *Tx) error {
+			for i := start; i < min(start+64, n); i++ {
+				if err := tx.PutRaw("b", fmt.Sprintf("k%05d", i), value(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(i int, v []byte) {
+		if !bytes.Equal(v, value(i)) {
+			t.Fatalf("value %d changed after pages were released", i)
+		}
+	}
+	for round := range 2 {
+		err := db.View(func(tx *Tx) error {
+			i := 0
+			return tx.ForEachRaw("b", func(_, v []byte) error {
+				check(i, v)
+				i++
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			_ = db.View(func(tx *Tx) error {
+				check(i, tx.GetRaw("b", fmt.Sprintf("k%05d", i)))
+				return nil
+			})
+		}
+		resident := mappedResident(t, path)
+		t.Logf("round %d: %d MiB of the file read twice, %d KiB resident", round, 2*n*valueSize>>20, resident>>10)
+		if resident > releaseAfter+releaseAfter/2 {
+			t.Fatalf("%d KiB of the file resident, want at most about releaseAfter (%d KiB)", resident>>10, releaseAfter>>10)
+		}
+	}
+}
+
+// mappedResident is the resident size of this process's mappings of path
+// (the Rss lines of /proc/self/smaps).
+func mappedResident(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no smaps: %v", err)
+	}
+	defer f.Close()
+	total, in := 0, false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		fields := strings.Fields(line)
+		if len(fields) >= 5 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			in = len(fields) >= 6 && fields[len(fields)-1] == path
+			continue
+		}
+		if in && strings.HasPrefix(line, "Rss:") {
+			kb, _ := strconv.Atoi(fields[1])
+			total += kb << 10
+		}
+	}
+	return total
+}
