@@ -59,6 +59,13 @@ type Config struct {
 	// is a terminal anyway.
 	NoProgress bool
 
+	// Live says that Watch follows the first Sync (serve, sync --watch):
+	// that Sync's walk then watches each folder before listing it, so
+	// Watch starts on those watches and the events since, without a
+	// rescan of its own. Watch's own first Sync does so in any case.
+	// Close stops the watches if Watch never runs.
+	Live bool
+
 	// Debounce is the quiet time after a file event before the burst of
 	// events is applied; 0 means DefaultDebounce.
 	Debounce time.Duration

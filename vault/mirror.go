@@ -43,6 +43,9 @@ type Mirror struct {
 	syncedOnce sync.Once
 	synced     chan struct{} // closed when the first Sync has returned
 
+	early    *liveWatch // watches a first Sync started for Watch (Config.Live); under mu
+	liveNext bool       // Watch's own first Sync starts them too; under mu
+
 	liveOnce sync.Once
 	live     chan struct{} // closed once Watch watches every folder
 	watching atomic.Int32  // Watch calls running: the index follows the disk
@@ -82,7 +85,15 @@ func NewMirror(cfg Config) (*Mirror, error) {
 func (m *Mirror) Lint() *Lint { return m.lint }
 
 // Close releases the Mirror's handle on the vault folder. Stop Watch first.
-func (m *Mirror) Close() error { return m.fs.Close() }
+func (m *Mirror) Close() error {
+	m.mu.Lock()
+	if m.early != nil {
+		_ = m.early.w.Close()
+		m.early = nil
+	}
+	m.mu.Unlock()
+	return m.fs.Close()
+}
 
 // Root returns the vault folder, absolute and with symbolic links resolved.
 func (m *Mirror) Root() string { return m.cfg.Root }

@@ -48,6 +48,11 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 		// they write, or fail with errNotLoaded when it could not load.
 		m.syncedOnce.Do(func() { close(m.synced) })
 	}
+	if m.early != nil && !m.early.caughtUp {
+		// Live mode starts from this sync's watches; it catches up by a
+		// rescan only when this sync did not finish.
+		m.early.caughtUp = err == nil
+	}
 	stats.Duration = time.Since(start)
 	stats.Read = int(m.filesRead.Load() - readBefore)
 	m.countLocked(&stats)
@@ -88,14 +93,16 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		took  time.Duration
 	}
 	walkDone := make(chan walked, 1)
+	onDir := m.startEarlyWatchLocked()
 	go func() {
 		start := time.Now()
-		files, err := m.walk("", nil)
+		files, err := m.walk("", onDir)
 		walkDone <- walked{files, err, time.Since(start)}
 	}()
 	waitWalk := func() ([]fileStat, error) {
 		w := <-walkDone
 		if w.err != nil {
+			m.stopEarlyWatchLocked()
 			return nil, fmt.Errorf("vault: sync: %w", w.err)
 		}
 		m.log.Debug("vault: sync phase", "phase", "walk", "seconds", w.took.Seconds(), "files", len(w.files))

@@ -38,27 +38,72 @@ import (
 // overflow, which triggers a rescan at once) left behind. When the store
 // fails, changes stay queued and are retried with exponential backoff
 // between Config.RetryMin and Config.RetryMax; watching goes on.
+//
+// When the first Sync started the watches (Config.Live, or Watch's own
+// first Sync), Watch starts on them: every folder was watched before the
+// walk listed it, so a change since the walk is an event already queued,
+// and live mode starts without a rescan of the whole vault.
 func (m *Mirror) Watch(ctx context.Context) error {
 	m.mu.Lock()
 	ready := m.ready
+	m.liveNext = !ready
 	m.mu.Unlock()
 	if !ready {
 		if _, err := m.Sync(ctx); err != nil {
 			if ctx.Err() != nil {
+				m.mu.Lock()
+				m.stopEarlyWatchLocked()
+				m.mu.Unlock()
 				return nil
 			}
 			m.log.Warn("vault: initial sync incomplete; retrying in live mode", "err", err)
 		}
 	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return fmt.Errorf("vault: watch %s: %w", m.cfg.Root, err)
+	m.mu.Lock()
+	lw := m.early
+	m.early, m.liveNext = nil, false
+	m.mu.Unlock()
+	if lw == nil {
+		w, err := fsnotify.NewWatcher()
+		if err != nil {
+			return fmt.Errorf("vault: watch %s: %w", m.cfg.Root, err)
+		}
+		lw = m.newLiveWatch(w)
 	}
-	lw := &liveWatch{m: m, w: w, watched: map[string]bool{}, dirty: map[string]bool{}}
 	defer func() { lw.w.Close() }()
 	m.watching.Add(1)
 	defer m.watching.Add(-1)
 	return lw.run(ctx)
+}
+
+func (m *Mirror) newLiveWatch(w *fsnotify.Watcher) *liveWatch {
+	return &liveWatch{m: m, w: w, watched: map[string]bool{}, dirty: map[string]bool{}}
+}
+
+// startEarlyWatchLocked starts the watches of live mode for a first Sync
+// that Watch follows (see Config.Live) and returns the walk's onDir that
+// adds them; nil when live mode does not follow or no watcher can be made
+// (Watch then starts its own, with a rescan). m.mu must be held.
+func (m *Mirror) startEarlyWatchLocked() func(rel string) {
+	m.stopEarlyWatchLocked()
+	if !m.cfg.Live && !m.liveNext {
+		return nil
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		m.log.Debug("vault: cannot watch the vault during the first sync; live mode rescans it", "err", err)
+		return nil
+	}
+	m.early = m.newLiveWatch(w)
+	return m.early.watch
+}
+
+// stopEarlyWatchLocked drops the watches startEarlyWatchLocked started.
+func (m *Mirror) stopEarlyWatchLocked() {
+	if m.early != nil {
+		_ = m.early.w.Close()
+		m.early = nil
+	}
 }
 
 // liveWatch is the state of one Watch call; only its goroutine uses it.
@@ -67,8 +112,11 @@ type liveWatch struct {
 	w       *fsnotify.Watcher
 	watched map[string]bool // vault-relative folders with a watch
 	dirty   map[string]bool // paths with events not yet applied
-	full    bool            // rescan everything (queue overflow)
-	moved   bool            // a watched folder was moved or removed: rewatch
+	// caughtUp: the watches were added by a first Sync's walk that
+	// finished (Config.Live): no rescan is needed to start.
+	caughtUp bool
+	full     bool // rescan everything (queue overflow)
+	moved    bool // a watched folder was moved or removed: rewatch
 
 	firstDirty time.Time
 	burstStart time.Time // first event of the burst being applied
@@ -78,7 +126,9 @@ type liveWatch struct {
 
 func (lw *liveWatch) run(ctx context.Context) error {
 	m := lw.m
-	lw.reconcile(ctx) // watch every folder, and catch up with changes since Sync
+	if !lw.caughtUp || lw.addFailed {
+		lw.reconcile(ctx) // watch every folder, and catch up with changes since Sync
+	}
 	m.liveOnce.Do(func() { close(m.live) })
 
 	debounce := time.NewTimer(time.Hour)

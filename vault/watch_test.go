@@ -282,3 +282,43 @@ func TestTheObserverHearsOfSyncsAndLiveBatches(t *testing.T) {
 	defer obs.mu.Unlock()
 	assert.Equal(t, SyncFull, obs.kinds[0])
 }
+
+// With Config.Live, the first Sync's walk starts live mode's watches and
+// Watch starts on them without a rescan: what changed between the Sync
+// and Watch (a note edited, a folder with a note created, a note deleted)
+// still reaches the store, from the events queued since.
+func TestLiveFromTheFirstSyncSeesChangesBeforeWatch(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "first", "b.md": "", "sub/c.md": "[[a]]"})
+	store := memstore.New()
+	m := newTestMirror(t, root, store, func(c *Config) { c.Debounce = 20 * time.Millisecond; c.Live = true })
+	_, err := m.Sync(context.Background())
+	require.NoError(t, err)
+	writeFile(t, root, "a.md", "second [[b]]")
+	writeFile(t, root, "new/deeper/d.md", "[[b]]")
+	require.NoError(t, os.Remove(filepath.Join(root, "sub", "c.md")))
+	m.mu.Lock()
+	require.NotNil(t, m.early, "the first Sync did not start the watches")
+	require.True(t, m.early.caughtUp)
+	m.mu.Unlock()
+	startWatch(t, m)
+	eventually(t, "the edit before Watch reaches the store", linksTo(t, store, "a.md", "b.md"))
+	eventually(t, "the folder created before Watch reaches the store", hasNote(t, store, "new/deeper/d.md"))
+	eventually(t, "the note deleted before Watch leaves the store", noNote(t, store, "sub/c.md"))
+	// And later changes, in the new folder too.
+	writeFile(t, root, "new/deeper/e.md", "[[a]]")
+	eventually(t, "a note created in the new folder reaches the store", hasNote(t, store, "new/deeper/e.md"))
+}
+
+// A Mirror whose first Sync started the watches and that is closed
+// without Watch stops them (no watcher left open).
+func TestLiveWatchesStopAtCloseWithoutWatch(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": ""})
+	m := newTestMirror(t, root, memstore.New(), func(c *Config) { c.Live = true })
+	_, err := m.Sync(context.Background())
+	require.NoError(t, err)
+	m.mu.Lock()
+	require.NotNil(t, m.early, "the first Sync did not start the watches")
+	m.mu.Unlock()
+	require.NoError(t, m.Close())
+	assert.Nil(t, m.early)
+}

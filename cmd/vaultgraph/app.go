@@ -103,6 +103,7 @@ type appOptions struct {
 	// firstSyncWait bounds a write's wait for the first sync (serve); 0:
 	// it waits as long as the sync takes.
 	firstSyncWait time.Duration
+	live          bool // the watcher follows the first sync (vault.Config.Live)
 }
 
 type appOption func(*appOptions)
@@ -114,6 +115,9 @@ func withAdopt(key string) appOption { return func(o *appOptions) { o.adopt = ke
 func withObserver(obs vault.SyncObserver) appOption {
 	return func(o *appOptions) { o.observer = obs }
 }
+
+// withLive says that the vaults are watched after their first sync.
+func withLive(live bool) appOption { return func(o *appOptions) { o.live = live } }
 
 // withFirstSyncWait lets a write wait for the first sync at most d, then
 // fail with a provider error (see vault.Config.FirstSyncWait).
@@ -173,6 +177,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Changes:  rec.Record,
 
 			FirstSyncWait: opts.firstSyncWait,
+			Live:          opts.live,
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))

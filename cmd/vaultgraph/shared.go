@@ -89,7 +89,7 @@ func becomeOwner(ctx context.Context, cfg *config.Config, logger *slog.Logger, l
 	if opts.warm { // a long-lived owner
 		boundHeapHeadroom(logger)
 	}
-	appOpts := []appOption{withFirstSyncWait(firstSyncWriteWait), withAdopt(opts.adopt)}
+	appOpts := []appOption{withFirstSyncWait(firstSyncWriteWait), withAdopt(opts.adopt), withLive(opts.watch)}
 	if opts.metrics != nil {
 		appOpts = append(appOpts, withObserver(opts.metrics))
 	}
