@@ -39,7 +39,12 @@ type index struct {
 	byPath map[string]*entry
 	byID   map[string]*entry
 	groups map[string][]string // lowercased path → paths differing only by case
-	cands  map[string][]*entry // key → notes answering to it, in resolution order
+	// cands maps the last of a note's keys (its file name, lowercased,
+	// without extension) to the notes having it, in resolution order; the
+	// notes answering to a longer key are those of its last key's list
+	// that have it too (candidates). One entry per note, not one per key:
+	// a 100k-note vault four folders deep has 470k keys (40 MB of map).
+	cands map[string][]*entry
 	// linkers: the notes holding a link on each key, each once, in no
 	// order. A slice, not a set: most keys have one or two linkers, and
 	// a map per key cost a 100k-note index 40 MB.
@@ -119,14 +124,13 @@ func (x *index) add(e *entry) {
 	x.byPath[e.path] = e
 	g := e.lower
 	x.groups[g] = append(x.groups[g], e.path)
-	for _, k := range e.keys {
-		c := x.cands[k]
-		i := sort.Search(len(c), func(i int) bool { return better(e, c[i]) })
-		c = append(c, nil)
-		copy(c[i+1:], c[i:])
-		c[i] = e
-		x.cands[k] = c
-	}
+	k := e.keys[len(e.keys)-1]
+	c := x.cands[k]
+	i := sort.Search(len(c), func(i int) bool { return better(e, c[i]) })
+	c = append(c, nil)
+	copy(c[i+1:], c[i:])
+	c[i] = e
+	x.cands[k] = c
 	x.linkLinks(e)
 }
 
@@ -141,19 +145,18 @@ func (x *index) remove(e *entry) {
 	if len(x.groups[g]) == 0 {
 		delete(x.groups, g)
 	}
-	for _, k := range e.keys {
-		c := x.cands[k]
-		for i := range c {
-			if c[i] == e {
-				c = append(c[:i], c[i+1:]...)
-				break
-			}
+	k := e.keys[len(e.keys)-1]
+	c := x.cands[k]
+	for i := range c {
+		if c[i] == e {
+			c = append(c[:i], c[i+1:]...)
+			break
 		}
-		if len(c) == 0 {
-			delete(x.cands, k)
-		} else {
-			x.cands[k] = c
-		}
+	}
+	if len(c) == 0 {
+		delete(x.cands, k)
+	} else {
+		x.cands[k] = c
 	}
 	x.unlinkLinks(e)
 }
@@ -263,14 +266,58 @@ func (x *index) regroup(g string) []idChange {
 // resolve returns the ID of the note a link on key written in a note of
 // folder dir resolves to, or "" (see pick).
 func (x *index) resolve(key, dir string) string {
-	if e := pick(x.cands[key], key, dir); e != nil {
+	if e := pick(x.candidates(key), key, dir); e != nil {
 		return e.id
 	}
 	return ""
 }
 
 // resolveEntry is resolve returning the note's entry, nil when none.
-func (x *index) resolveEntry(key, dir string) *entry { return pick(x.cands[key], key, dir) }
+func (x *index) resolveEntry(key, dir string) *entry { return pick(x.candidates(key), key, dir) }
+
+// candidates returns the notes answering to link key, in resolution
+// order: those of its last key's list (see index.cands) that have key
+// among their keys. It allocates only when that list mixes notes that do
+// with notes that do not.
+func (x *index) candidates(key string) []*entry {
+	c := x.cands[lastKey(key)]
+	if !strings.Contains(key, "/") {
+		return c // every note of the list has its file name as a key
+	}
+	n := 0
+	for _, e := range c {
+		if hasKey(e, key) {
+			n++
+		}
+	}
+	if n == len(c) {
+		return c
+	}
+	out := make([]*entry, 0, n)
+	for _, e := range c {
+		if hasKey(e, key) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// lastKey is the last of the keys NoteKeys gives a path whose first key
+// is k: what follows its last "/" (k itself without one, or when nothing
+// follows it).
+func lastKey(k string) string {
+	if i := strings.LastIndexByte(k, '/'); i >= 0 && i+1 < len(k) {
+		return k[i+1:]
+	}
+	return k
+}
+
+// hasKey reports whether key is one of e's keys: its stem, or a suffix of
+// it that follows a "/".
+func hasKey(e *entry, key string) bool {
+	s := e.stem
+	return s == key || len(s) > len(key) && s[len(s)-len(key)-1] == '/' && s[len(s)-len(key):] == key
+}
 
 // pick applies Obsidian's rules to the notes answering to a link's key,
 // in resolution order (see better), for a link written in folder dir: the

@@ -21,3 +21,17 @@ func TestEntryKeysAreNoteKeys(t *testing.T) {
 		}
 	}
 }
+
+// isKeyOf is LinkKey(w) == key without the copy.
+func TestIsKeyOfIsLinkKey(t *testing.T) {
+	for _, w := range []string{
+		"Note", "note", "Folder/Note", "/abs/Note", ".//x", "./rel/Note.md", "Note.MD", "Note.md.md",
+		" spaced ", "Café", "KELVIN \u212a", "a.mdx", ".md", "", "/", "./", "x/./y",
+	} {
+		for _, key := range []string{LinkKey(w), "note", "folder/note", "", "note.md"} {
+			if got, want := isKeyOf(w, key), LinkKey(w) == key; got != want {
+				t.Errorf("isKeyOf(%q, %q) = %v, want %v", w, key, got, want)
+			}
+		}
+	}
+}

@@ -416,7 +416,7 @@ func (m *Mirror) forwardAmbiguous(n *core.Note, b int, batchOf map[string]int) b
 		if l.Target == "" {
 			continue
 		}
-		if tb, ok := batchOf[l.Target]; ok && tb > b && len(m.idx.cands[l.Key]) > 1 {
+		if tb, ok := batchOf[l.Target]; ok && tb > b && len(m.idx.candidates(l.Key)) > 1 {
 			return true
 		}
 	}

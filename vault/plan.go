@@ -64,7 +64,7 @@ func newAfterView(x *index, ch setChange) *afterView {
 
 // cands returns the notes that will answer to key, in resolution order.
 func (v *afterView) cands(key string) []*entry {
-	base := v.x.cands[key]
+	base := v.x.candidates(key)
 	var extra []*entry
 	for _, e := range v.added {
 		if slices.Contains(e.keys, key) {

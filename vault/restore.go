@@ -3,6 +3,7 @@ package vault
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -107,7 +108,7 @@ func (m *Mirror) requeueLocked(ctx context.Context, stale []*entry) {
 // or which are a few dozen bytes a link (Neo4j's decoded states).
 func writtenOf(l core.Link, notePath string) string {
 	raw := l.Raw
-	if w, ok := plainWikilinkTarget(raw); ok && LinkKey(w) == l.Key {
+	if w, ok := plainWikilinkTarget(raw); ok && isKeyOf(w, l.Key) {
 		return w // most links: no parse
 	}
 	var spans []linkSpan
@@ -120,6 +121,42 @@ func writtenOf(l core.Link, notePath string) string {
 		return l.Key
 	}
 	return spans[0].written
+}
+
+// isKeyOf reports whether LinkKey(w) == key, without lowercasing a copy
+// of w when it is ASCII (once per link of a restart).
+func isKeyOf(w, key string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return LinkKey(w) == key
+		}
+	}
+	w = strings.TrimSpace(w)
+	for {
+		if rest, ok := strings.CutPrefix(w, "/"); ok {
+			w = rest
+		} else if rest, ok := strings.CutPrefix(w, "./"); ok {
+			w = rest
+		} else {
+			break
+		}
+	}
+	if n := len(w) - 3; n >= 0 && strings.EqualFold(w[n:], ".md") {
+		w = w[:n]
+	}
+	if len(w) != len(key) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != key[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // plainWikilinkTarget reads the target of a wikilink written without
