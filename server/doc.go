@@ -4,8 +4,10 @@
 // /mcp with bearer tokens and /healthz; RunShim is the stdio-to-HTTP
 // bridge a desktop client spawns to reach a shared server; RunRelay is the
 // stdio front of a process whose embedded store another process owns
-// (ServeStream serves each such connection in the owner); FirstSync is how
-// tools answer while the first sync of the vault runs.
+// (ServeStream serves each such connection in the owner), and Forward the
+// MCP server of such a process's HTTP front (its calls relayed to the
+// owner); FirstSync is how tools answer while the first sync of the vault
+// runs.
 //
 // The stdio transport is vaultgraph's own loop around mcp-go's
 // MCPServer.HandleMessage (stdio.go): mcp-go's StdioServer decoded every

@@ -84,6 +84,7 @@ type fixture struct {
 	store  *memstore.Store
 	mirror *vault.Mirror
 	mcp    *mcpserver.MCPServer
+	tools  []tools.Tool // every graph tool, before the selection
 }
 
 // newFixture builds the wired server: a temporary vault with seedFiles,
@@ -132,7 +133,8 @@ func fixtureOn(t testing.TB, dir string, wrap func(core.GraphReader) core.GraphR
 	svc := core.NewGraphService(project, reader, mirror.Writer(),
 		core.WithRandomSeed(1),
 		core.WithSearcher(substringSearcher{store}))
-	selected, err := tools.Select(graph.Tools(graph.NewDeps(svc, quietLogger())), tools.Selection{})
+	f.tools = graph.Tools(graph.NewDeps(svc, quietLogger()))
+	selected, err := tools.Select(f.tools, tools.Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -47,7 +52,12 @@ change. The vault (or projects, see docs/ENTITIES.md) is required.
 With the embedded store, several processes may serve one vault: the first owns the
 store (it holds the lock in the vault's state folder) and the others relay their
 clients to it through the socket owner.sock there; when it exits or is killed,
-another takes over and its clients carry on. serve --http waits to own the store.
+another takes over and its clients carry on. This holds for serve --http too: beside
+an owner it listens at once and serves its HTTP clients through the owner (a
+read-only token's calls through a connection that gets the read tools only), and
+takes the store over when the owner goes, its HTTP sessions carrying on; its /readyz
+says whether the owner answers, and its /view/ says the view is the owner's until it
+owns the store itself.
 
 serve answers at once (initialize in milliseconds at any vault size) and syncs
 the vault into the store in the background (only changed notes are written).
@@ -84,7 +94,7 @@ SIGINT or SIGTERM shuts it down gracefully.`,
 // vault), the transport starts, and the first sync runs in the background
 // (server.FirstSync says how tools answer meanwhile). Over HTTP it listens
 // before anything else, so that a port in use fails at once and /healthz
-// answers from the first moment; /readyz says when the first sync is done.
+// answers from the first moment; /readyz says when it can answer.
 func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -98,26 +108,13 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 			return err
 		}
 	}
-	var (
-		ready    atomic.Pointer[app] // set once the first sync is done
-		httpSrv  *server.HTTPServer
-		served   = make(chan error, 1)
-		viewGate view.Gate // the web view at /view, once the first sync is done
-	)
+	var front *httpFront
 	if cfg.HTTP.Addr != "" {
+		front = &httpFront{cfg: cfg, logger: logger, served: make(chan error, 1)}
+		opts := httpOptions(cfg, m, logger, front.isReady)
+		opts.Mounts = map[string]http.Handler{view.PathPrefix: &front.view}
 		var err error
-		opts := httpOptions(cfg, m, logger, func(ctx context.Context) error {
-			a := ready.Load()
-			if a == nil {
-				return errors.New("the first sync of the vault is running")
-			}
-			ctx, cancel := context.WithTimeout(ctx, readyTimeout)
-			defer cancel()
-			_, err := a.store.CountNotes(ctx, a.primary.Key)
-			return err
-		})
-		opts.Mounts = map[string]http.Handler{view.PathPrefix: &viewGate}
-		httpSrv, err = server.NewHTTPServer(nil, opts)
+		front.srv, err = server.NewHTTPServer(nil, opts)
 		if err != nil {
 			return err
 		}
@@ -126,10 +123,10 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
 		}
-		go func() { served <- httpSrv.Serve(ctx, ln) }()
+		go func() { front.served <- front.srv.Serve(ctx, ln) }()
 		defer func() {
 			cancel()
-			<-served
+			<-front.served
 		}()
 	}
 
@@ -149,50 +146,193 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 			return err
 		}
 	}
-	if httpSrv == nil && shared(cfg) {
+	switch {
+	case front == nil && shared(cfg):
 		return firstErr(serveStdioShared(ctx, cfg, logger, s, opts))
+	case front != nil && shared(cfg):
+		return firstErr(front.serveShared(ctx, opts))
 	}
-	var lock *owner.Lock
-	if shared(cfg) {
-		// An HTTP server owns the store: it waits while another
-		// process does (its /healthz answers, /mcp says it is starting).
-		var err error
-		if lock, err = waitLock(ctx, stateDirOf(cfg), logger); err != nil {
-			return err
-		}
-	}
-	own, err := becomeOwner(ctx, cfg, logger, lock, opts)
+	own, err := becomeOwner(ctx, cfg, logger, nil, opts)
 	if err != nil {
-		lock.Release()
 		return err
 	}
 	defer own.shutdown(ctx)
+	if front == nil {
+		srv, err := own.serverFor(own.a.selection())
+		if err != nil {
+			return err
+		}
+		return firstErr(server.ServeStdio(ctx, srv, s.in, s.out, logger))
+	}
+	return firstErr(front.serveAsOwner(own))
+}
+
+// httpFront is serve --http: the HTTP transport, which listens from the
+// start, and what it serves once the store is reached (as its owner, or
+// through the owner's socket).
+type httpFront struct {
+	cfg    *config.Config
+	logger *slog.Logger
+	srv    *server.HTTPServer
+	served chan error                                  // Serve's end; the value is put back for serve's deferred wait
+	view   view.Gate                                   // the web view at /view/
+	ready  atomic.Pointer[func(context.Context) error] // /readyz's check, once there is one
+}
+
+// isReady is /readyz's question.
+func (f *httpFront) isReady(ctx context.Context) error {
+	check := f.ready.Load()
+	if check == nil {
+		return errors.New("the vault's store is being opened")
+	}
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	return (*check)(ctx)
+}
+
+// wait returns once Serve has: ctx ended and the requests it accepted are
+// answered. Only then may the deferred shutdown close the store they read
+// (the race detector caught a shutdown closing Neo4j's pool under a
+// get_node still running).
+func (f *httpFront) wait() error {
+	err := <-f.served
+	f.served <- err // for serve's deferred wait
+	return err
+}
+
+// serveAsOwner serves own's MCP server, and, once the first sync is
+// done, the web view; /readyz is ready after both.
+func (f *httpFront) serveAsOwner(own *ownerRole) error {
 	srv, err := own.serverFor(own.a.selection())
 	if err != nil {
 		return err
 	}
-	if httpSrv == nil {
-		return firstErr(server.ServeStdio(ctx, srv, s.in, s.out, logger))
-	}
-	// Once the first sync is done: the web view (it lays the graph out
-	// from the store), then /readyz.
-	own.afterFirstSync(func(ctx context.Context) {
-		v, err := own.a.startView(ctx, &own.background, viewAuth(cfg, httpSrv))
-		if err != nil {
-			logger.Error("web view not started", "err", err)
-		} else {
-			viewGate.Set(v.Handler())
-		}
-		ready.Store(own.a)
+	f.startView(own, func() {
+		check := ownerReady(own)
+		f.ready.Store(&check)
 	})
-	httpSrv.Attach(srv)
-	// Serve returns once ctx ends and the requests it accepted are
-	// answered: only then may the deferred shutdown close the store they
-	// read (the race detector caught a shutdown closing Neo4j's pool under
-	// a get_node still running).
-	err = <-served
-	served <- err // for the deferred wait
-	return firstErr(err)
+	f.srv.Attach(srv)
+	return f.wait()
+}
+
+// startView starts the web view once own's first sync is done, then runs
+// then (nil: nothing).
+func (f *httpFront) startView(own *ownerRole, then func()) {
+	own.afterFirstSync(func(ctx context.Context) {
+		v, err := own.a.startView(ctx, &own.background, viewAuth(f.cfg, f.srv))
+		if err != nil {
+			f.logger.Error("web view not started", "err", err)
+		} else {
+			f.view.Set(v.Handler())
+		}
+		if then != nil {
+			then()
+		}
+	})
+}
+
+// ownerReady is /readyz's check of a process that owns the store: its
+// first sync is done and the store answers.
+func ownerReady(own *ownerRole) func(context.Context) error {
+	return func(ctx context.Context) error {
+		select {
+		case <-own.firstSync.Done():
+		default:
+			return errors.New("the first sync of the vault is running")
+		}
+		_, err := own.a.store.CountNotes(ctx, own.a.primary.Key)
+		return err
+	}
+}
+
+// serveShared serves HTTP on a store shared with other processes: as its
+// owner when this process takes the lock first, else through the owner's
+// socket (server.Forward: every MCP session of the front is served by the
+// owner, a read-only token's by a connection that asks for the read tools
+// only), which makes this process the owner when the one it reached goes
+// away; its HTTP clients carry on.
+func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
+	c := &connector{cfg: f.cfg, logger: f.logger, opts: opts}
+	defer c.stop(context.WithoutCancel(ctx))
+	sel := selectionOf(f.cfg)
+	own, conn, w, err := c.findAs(ctx, owner.KindMCP, sel)
+	if err != nil {
+		return err
+	}
+	if own != nil {
+		return f.serveAsOwner(own)
+	}
+	f.logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version, "http", true)
+	f.view.Set(relayView(w.PID))
+	c.onOwn = func(own *ownerRole) {
+		f.logger.Info("took over the vault's store; the HTTP clients carry on")
+		f.startView(own, nil)
+	}
+	var (
+		mu    sync.Mutex
+		first = conn // the read-write backend's first connection
+	)
+	connect := func(readOnly bool) server.Connect {
+		s := sel
+		s.ReadOnly = s.ReadOnly || readOnly
+		next := c.connectAs(s)
+		if readOnly {
+			return next
+		}
+		return func(ctx context.Context) (io.ReadWriteCloser, error) {
+			mu.Lock()
+			conn := first
+			first = nil
+			mu.Unlock()
+			if conn != nil {
+				return conn, nil
+			}
+			return next(ctx)
+		}
+	}
+	fwd, err := server.NewForward(ctx, server.ForwardOptions{
+		Connect: connect, Version: versionNumber(), Logger: f.logger, Metrics: opts.metrics, ClientLogs: opts.clientLogs,
+	})
+	if err != nil {
+		mu.Lock()
+		if first != nil {
+			_ = first.Close()
+		}
+		mu.Unlock()
+		return err
+	}
+	defer fwd.Close()
+	check := func(ctx context.Context) error {
+		if own := c.owned(); own != nil {
+			return ownerReady(own)(ctx)
+		}
+		return fwd.Ready(ctx)
+	}
+	f.ready.Store(&check)
+	f.srv.Attach(fwd.Server())
+	return f.wait()
+}
+
+// relayView answers /view/ on an HTTP front that relays to another
+// process: the web view is served by the process that owns the store (it
+// reads the store in process), so this one shows it once it takes the
+// store over; until then the page says so and reloads by itself.
+func relayView(ownerPID int) http.Handler {
+	msg := fmt.Sprintf("this vaultgraph server (pid %d) relays its MCP clients to the process that owns the vault's store (pid %d), and serves the web view only once it owns the store itself: open the view of that process (serve --http's /view/ or vaultgraph view) or stop it", os.Getpid(), ownerPID)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "10")
+		w.Header().Set("Cache-Control", "no-store")
+		if strings.HasPrefix(r.URL.Path, view.PathPrefix+"api/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Refresh", "10")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, "<!doctype html><title>vaultgraph</title><p>"+html.EscapeString(msg)+". This page reloads by itself.</p>")
+	})
 }
 
 // serveStdioShared serves stdio on a store shared with other processes:
@@ -202,7 +342,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 func serveStdioShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams, opts ownerOptions) error {
 	c := &connector{cfg: cfg, logger: logger, opts: opts}
 	defer c.stop(context.WithoutCancel(ctx))
-	own, conn, w, err := c.attempt(ctx, owner.KindMCP)
+	own, conn, w, err := c.attempt(ctx, owner.KindMCP, selectionOf(cfg))
 	if err != nil {
 		return err
 	}

@@ -312,9 +312,9 @@ func (o *ownerRole) serveMCP(srv *mcpserver.MCPServer, rw io.ReadWriter, c io.Cl
 }
 
 // pipe connects this process's own front to the owner, in process, as a
-// client of the configuration's tool selection.
-func (o *ownerRole) pipe() (io.ReadWriteCloser, error) {
-	srv, err := o.serverFor(o.a.selection())
+// client of the tool selection sel.
+func (o *ownerRole) pipe(sel tools.Selection) (io.ReadWriteCloser, error) {
+	srv, err := o.serverFor(sel)
 	if err != nil {
 		return nil, err
 	}
@@ -393,16 +393,16 @@ func closeRead(c net.Conn) {
 	_ = c.SetReadDeadline(time.Now()) // net.Pipe: the read fails at once
 }
 
-// dialOwner connects to the state folder's owner as a client of kind,
-// and returns the connection past the owner's Welcome (buffered reads
-// included).
-func dialOwner(cfg *config.Config, kind string) (io.ReadWriteCloser, owner.Welcome, error) {
+// dialOwner connects to the state folder's owner as a client of kind
+// with the tool selection sel, and returns the connection past the
+// owner's Welcome (buffered reads included).
+func dialOwner(cfg *config.Config, kind string, sel tools.Selection) (io.ReadWriteCloser, owner.Welcome, error) {
 	var w owner.Welcome
 	c, err := owner.Dial(stateDirOf(cfg), 2*time.Second)
 	if err != nil {
 		return nil, w, err
 	}
-	surface, _ := json.Marshal(selectionOf(cfg))
+	surface, _ := json.Marshal(sel)
 	var vaults []string
 	for _, p := range cfg.ServedProjects() {
 		vaults = append(vaults, p.Path)
@@ -440,6 +440,9 @@ type connector struct {
 	cfg    *config.Config
 	logger *slog.Logger
 	opts   ownerOptions
+	// onOwn, when set, is called once this process owns the store (an
+	// HTTP front that took it over starts its web view).
+	onOwn func(*ownerRole)
 
 	mu  sync.Mutex
 	own *ownerRole // set once this process owns the store
@@ -449,8 +452,9 @@ type connector struct {
 // owner.
 const connectRetry = 200 * time.Millisecond
 
-// attempt takes the lock or connects once; ok false: try again.
-func (c *connector) attempt(ctx context.Context, kind string) (own *ownerRole, conn io.ReadWriteCloser, w owner.Welcome, err error) {
+// attempt takes the lock or connects once, as a client of the tool
+// selection sel; all nil: try again.
+func (c *connector) attempt(ctx context.Context, kind string, sel tools.Selection) (own *ownerRole, conn io.ReadWriteCloser, w owner.Welcome, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.own != nil {
@@ -465,11 +469,14 @@ func (c *connector) attempt(ctx context.Context, kind string) (own *ownerRole, c
 			return nil, nil, w, err
 		}
 		c.own = own
+		if c.onOwn != nil {
+			c.onOwn(own)
+		}
 		return own, nil, w, nil
 	case !errors.Is(err, owner.ErrHeld):
 		return nil, nil, w, err
 	}
-	conn, w, err = dialOwner(c.cfg, kind)
+	conn, w, err = dialOwner(c.cfg, kind, sel)
 	if err != nil {
 		var refused *refusedError
 		if errors.As(err, &refused) {
@@ -481,11 +488,17 @@ func (c *connector) attempt(ctx context.Context, kind string) (own *ownerRole, c
 }
 
 // find returns this process's own owner role or a connection to the
-// owner, trying until ctx ends.
+// owner as a client of the configuration's tool selection, trying until
+// ctx ends.
 func (c *connector) find(ctx context.Context, kind string) (*ownerRole, io.ReadWriteCloser, owner.Welcome, error) {
+	return c.findAs(ctx, kind, selectionOf(c.cfg))
+}
+
+// findAs is find as a client of the tool selection sel.
+func (c *connector) findAs(ctx context.Context, kind string, sel tools.Selection) (*ownerRole, io.ReadWriteCloser, owner.Welcome, error) {
 	pause := 10 * time.Millisecond
 	for {
-		own, conn, w, err := c.attempt(ctx, kind)
+		own, conn, w, err := c.attempt(ctx, kind, sel)
 		if err != nil || own != nil || conn != nil {
 			return own, conn, w, err
 		}
@@ -501,15 +514,23 @@ func (c *connector) find(ctx context.Context, kind string) (*ownerRole, io.ReadW
 // connect is server.Connect for a relay: the owner's socket, or this
 // process's own server once it owns the store.
 func (c *connector) connect(ctx context.Context) (io.ReadWriteCloser, error) {
-	own, conn, w, err := c.find(ctx, owner.KindMCP)
-	if err != nil {
-		return nil, err
+	return c.connectAs(selectionOf(c.cfg))(ctx)
+}
+
+// connectAs is connect as a client of the tool selection sel (an HTTP
+// front's read-only tokens are served the read tools only).
+func (c *connector) connectAs(sel tools.Selection) server.Connect {
+	return func(ctx context.Context) (io.ReadWriteCloser, error) {
+		own, conn, w, err := c.findAs(ctx, owner.KindMCP, sel)
+		if err != nil {
+			return nil, err
+		}
+		if own != nil {
+			return own.pipe(sel)
+		}
+		c.logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version, "read_only", sel.ReadOnly)
+		return conn, nil
 	}
-	if own != nil {
-		return own.pipe()
-	}
-	c.logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version)
-	return conn, nil
 }
 
 // owned returns the owner role this process took, if any.
@@ -527,7 +548,7 @@ func (c *connector) stop(ctx context.Context) {
 }
 
 // waitLock takes dir's owner lock, waiting while another process holds
-// it (an HTTP server or a sync --watch worker: each must own the store).
+// it (a sync --watch worker must own the store).
 func waitLock(ctx context.Context, dir string, logger *slog.Logger) (*owner.Lock, error) {
 	said := false
 	for {

@@ -92,7 +92,7 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 	if shared(cfg) {
 		lock, err = owner.TryLock(stateDirOf(cfg))
 		if errors.Is(err, owner.ErrHeld) {
-			return fmt.Errorf("another vaultgraph process owns this vault's store (a serve, sync or call); stop it, or serve --http, which serves the view at %s", view.PathPrefix)
+			return fmt.Errorf("another vaultgraph process owns this vault's store (a serve, sync or call); stop it first (a serve --http that owns the store serves the view at %s)", view.PathPrefix)
 		}
 		if err != nil {
 			return err
