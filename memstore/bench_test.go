@@ -310,3 +310,133 @@ func BenchmarkUpsertOneNote100k(b *testing.B) {
 		})
 	})
 }
+
+// vaultWords is the vocabulary of vaultNote, as cmd/vggen's vaults use
+// words: a few hundred, each title a pair of them and a number.
+var vaultWords = strings.Fields(`access account action agenda airport amber ancient annual archive attention
+audit autumn axiom backlog basil battle benchmark biology branch bread bright budget buffer butter cache canyon
+cell central certificate chapter character chord chronicle cipher client cluster coffee colleague comet commit
+community compiler complex concert constraint context course crimson cycling daily dataset debugger decoder dense
+descent desert design dialogue diary diet draft dynasty eastern ecology emerald empire encoder entropy enzyme
+essay evening exam exercise family feature festival finance forest friday friend galaxy garden genome gentle
+goal golden gradient graph guitar habit habitat harmony hash health heuristic hidden history hotel hotfix idea
+indigo inference insight invoice island ivory journal kitchen language latency lattice ledger legend lemma lesson
+letter lower matrix meadow meaning meeting melody memory mentor merge milestone model modern module monday
+morning mortgage mountain museum music narrative nebula neighbor network neuron north ocean onion option orbit
+outer outline paper partition partner patch pattern pension people pepper photon physics piano plot poem policy
+principle profiler project prompt proof protein protocol quantum query question queue quiet rapid reading rebase
+receipt recipe release review rhythm risk river roadmap robust runtime savings scale scarlet scene schema
+scheduler security semantic seminar session shard signature silver simple sleep socket software south sparse
+species spring sprint station storage stream student summary swimming synapse syntax tax teaching team tempo
+tensor theater theorem theory thread throughput ticket token tomato training travel treaty valley vector verse
+version violin weekly western window winter writing yoga`)
+
+// vaultNote builds note i of a vault shaped like cmd/vggen's: a title of
+// two words and a number (so about one new keyword term per note), a body
+// of ~40 wikilinks and list items with aliases, a few tags, ~1.5 KB.
+func vaultNote(i, notes int) core.Note {
+	rng := rand.New(rand.NewPCG(uint64(i), 24))
+	word := func() string { return vaultWords[rng.IntN(len(vaultWords))] }
+	me, id := vaultTitle(i)
+	var body strings.Builder
+	fmt.Fprintf(&body, "# %s\n\n", me)
+	n := core.Note{ID: id, Title: me, Path: id, Hash: fmt.Sprintf("%064x", i), Keys: []string{me}, ModTime: time.Unix(1_700_000_000, 0)}
+	for range 2 + rng.IntN(5) {
+		for range 8 + rng.IntN(12) {
+			body.WriteString(word() + " ")
+		}
+		body.WriteString("\n\n")
+	}
+	body.WriteString("## Related\n\n")
+	for range 5 + rng.IntN(40) {
+		key, target := vaultTitle(rng.IntN(notes))
+		if rng.IntN(20) == 0 {
+			key, target = "Unwritten "+word()+" "+fmt.Sprint(rng.IntN(1_000_000)), ""
+		}
+		fmt.Fprintf(&body, "- [[%s|%s %s]]\n", key, word(), word())
+		n.Links = append(n.Links, core.Link{Raw: "[[" + key + "]]", Key: key, Target: target})
+	}
+	for range 1 + rng.IntN(3) {
+		t := "#" + word() + "/" + word()
+		body.WriteString(t + "\n")
+		n.Tags = append(n.Tags, t[1:])
+	}
+	n.Content = body.String()
+	return n
+}
+
+// vaultTitle is the title and ID of note i of vaultNote's vault.
+func vaultTitle(i int) (title, id string) {
+	rng := rand.New(rand.NewPCG(uint64(i), 25))
+	w := vaultWords[rng.IntN(len(vaultWords))]
+	title = strings.ToUpper(w[:1]) + w[1:] + " " + vaultWords[rng.IntN(len(vaultWords))] + " " + fmt.Sprint(i)
+	folder := vaultWords[i%64]
+	return title, strings.ToUpper(folder[:1]) + folder[1:] + "/" + title + ".md"
+}
+
+// BenchmarkStagedWrite100k measures a first sync's write into a store on
+// disk: 100k vggen-like notes through UpsertNotesStaged, either in one call
+// (the vault's way before it streamed) or in calls of 2,048 notes one after
+// another, in ID order. One op is a whole write into a new state folder; cpu-s/op is
+// the process's CPU time (all goroutines, the collector's included: the
+// figure to compare on a busy machine), peak-heap-MB the largest heap in
+// use seen every 20 ms during the op.
+//
+//	go test -run '^$' -bench StagedWrite -benchtime 1x -benchmem ./memstore/
+func BenchmarkStagedWrite100k(b *testing.B) {
+	notes := make([]core.Note, benchNotes)
+	for i := range notes {
+		notes[i] = vaultNote(i, benchNotes)
+	}
+	// In ID order, as the vault writes them.
+	slices.SortFunc(notes, func(a, b core.Note) int { return strings.Compare(a.ID, b.ID) })
+	for _, batch := range []int{benchNotes, 2048} {
+		b.Run(fmt.Sprintf("batch-%d", batch), func(b *testing.B) {
+			var peak uint64
+			stop := make(chan struct{})
+			sampled := make(chan struct{})
+			go func() {
+				defer close(sampled)
+				tick := time.NewTicker(20 * time.Millisecond)
+				defer tick.Stop()
+				var m runtime.MemStats
+				for {
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+						runtime.ReadMemStats(&m)
+						peak = max(peak, m.HeapInuse)
+					}
+				}
+			}()
+			base := heapAlloc()
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := processCPU()
+			for range b.N {
+				b.StopTimer()
+				s, err := memstore.Open(b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				for start := 0; start < len(notes); start += batch {
+					if err := s.UpsertNotesStaged(b.Context(), benchProject, notes[start:min(start+batch, len(notes))], nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				if err := s.Close(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.StopTimer()
+			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			close(stop)
+			<-sampled
+			b.ReportMetric(float64(peak-min(peak, base))/(1<<20), "peak-heap-MB")
+		})
+	}
+}

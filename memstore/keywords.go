@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
@@ -39,6 +40,7 @@ type kwIndex struct {
 	dead      int
 	total     int // sum of live documents' lengths
 	scratch   sync.Pool
+	pairs     []termCount // putTerms's, reused
 }
 
 // postings is one term's posting list.
@@ -74,18 +76,51 @@ func (x *kwIndex) term(t string) int32 {
 
 // put adds or replaces the note id with its analysed text.
 func (x *kwIndex) put(id string, a keyword.Analysis) {
-	type tf struct{ term, n int32 }
-	pairs := make([]tf, 0, 64)
-	a.Each(func(t string, n int) { pairs = append(pairs, tf{x.term(t), int32(n)}) })
-	slices.SortFunc(pairs, func(a, b tf) int { return int(a.term - b.term) })
-	vec := make([]byte, 0, 2*len(pairs)+8)
+	var terms []string
+	var counts []int32
+	a.Each(func(t string, n int) {
+		terms = append(terms, t)
+		counts = append(counts, int32(n))
+	})
+	x.putTerms(id, terms, counts, int32(a.Len()))
+}
+
+// putTerms adds or replaces the note id with its distinct terms, counts[i]
+// being how often terms[i] occurs, and its length (see kwTerms).
+func (x *kwIndex) putTerms(id string, terms []string, counts []int32, length int32) {
+	pairs := x.pairs[:0]
+	for i, t := range terms {
+		pairs = append(pairs, termCount{x.term(t), counts[i]})
+	}
+	slices.SortFunc(pairs, func(a, b termCount) int { return int(a.term - b.term) })
+	size := 0 // the vector's exact size: one allocation, never grown
 	prev := int32(0)
+	for _, p := range pairs {
+		size += uvarintLen(uint64(p.term-prev)) + uvarintLen(uint64(p.n))
+		prev = p.term
+	}
+	vec := make([]byte, 0, size)
+	prev = 0
 	for _, p := range pairs {
 		vec = binary.AppendUvarint(vec, uint64(p.term-prev))
 		vec = binary.AppendUvarint(vec, uint64(p.n))
 		prev = p.term
 	}
-	x.putVec(id, int32(a.Len()), vec)
+	x.pairs = pairs
+	x.putVec(id, length, vec)
+}
+
+// termCount is a term number and a frequency.
+type termCount struct{ term, n int32 }
+
+// uvarintLen is the length of v as a uvarint.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 // putVec adds or replaces the note id with a term vector.
@@ -103,6 +138,11 @@ func (x *kwIndex) putVec(id string, length int32, vec []byte) {
 }
 
 func (p *postings) add(slot, tf int32) {
+	if p.data == nil {
+		// Most terms of a vault are held by one or two notes (a number in
+		// a title): room for a few postings at first, not append's eight.
+		p.data = make([]byte, 0, 4)
+	}
 	p.data = binary.AppendUvarint(p.data, uint64(slot-p.last))
 	p.data = binary.AppendUvarint(p.data, uint64(tf))
 	p.last = slot
@@ -257,4 +297,70 @@ func (x *kwIndex) search(query string, limit int) []core.ScoredID {
 type kwScratch struct {
 	scores  []float64
 	touched []int32
+}
+
+// kwTerms is the keyword analysis of a run of notes, for kwIndex.putTerms:
+// each note's distinct terms with their counts and its length, in a few
+// shared arrays instead of a map per note (a first sync analyses every
+// note, and those maps were most of its garbage). A term is a window into
+// the note's text, or, lowered, into text (one allocation for many notes).
+type kwTerms struct {
+	terms   []string
+	counts  []int32
+	ends    []int32 // note i's terms are terms[ends[i-1]:ends[i]]
+	lengths []int32
+	text    []byte
+}
+
+// note returns what kwTerms holds of its i-th note.
+func (t *kwTerms) note(i int) (terms []string, counts []int32, length int32) {
+	start := int32(0)
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	end := t.ends[i]
+	return t.terms[start:end], t.counts[start:end], t.lengths[i]
+}
+
+// kwCounter analyses notes one after another into a kwTerms, reusing its
+// map from note to note. Not safe for concurrent use.
+type kwCounter struct {
+	slots   map[string]int32 // the note's term -> its index in out.terms
+	scratch []byte
+}
+
+// add appends the analysis of a note's title and content to out: the
+// terms keyword.Analyze(title, content) finds, counted the same way.
+func (c *kwCounter) add(out *kwTerms, title, content string) {
+	if c.slots == nil || len(c.slots) > 4096 {
+		c.slots = make(map[string]int32, 256) // a huge note's map is not kept
+	} else {
+		clear(c.slots)
+	}
+	length := int32(0)
+	yield := func(term string, lowered []byte) {
+		length++
+		if lowered != nil {
+			if i, ok := c.slots[string(lowered)]; ok {
+				out.counts[i]++
+				return
+			}
+			// The lowered term goes to out.text, never written over: the
+			// strings already taken from it stay valid when append moves
+			// it, since they keep the old array.
+			start := len(out.text)
+			out.text = append(out.text, lowered...)
+			term = unsafe.String(&out.text[start], len(lowered))
+		} else if i, ok := c.slots[term]; ok {
+			out.counts[i]++
+			return
+		}
+		c.slots[term] = int32(len(out.terms))
+		out.terms = append(out.terms, term)
+		out.counts = append(out.counts, 1)
+	}
+	c.scratch = keyword.Scan(title, c.scratch, yield)
+	c.scratch = keyword.Scan(content, c.scratch, yield)
+	out.ends = append(out.ends, int32(len(out.terms)))
+	out.lengths = append(out.lengths, length)
 }

@@ -79,13 +79,21 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 		return nil
 	}
 	// putRetargeted rewrites the record of a note whose links' targets
-	// changed: the rest of it is on disk only.
+	// changed: the rest of it is on disk only, and copied as it is.
 	putRetargeted := func(tx *kv.Tx, nd *node) error {
-		n, err := nd.storedNote(project, tx.GetRaw(notesB, nd.ID))
-		if err != nil {
+		rec := tx.GetRaw(notesB, nd.ID)
+		if rec == nil { // never written by this version: from memory
+			n, err := nd.storedNote(project, nil)
+			if err != nil {
+				return err
+			}
+			return putRecord(tx, nd, &n)
+		}
+		out, changed, err := retargetRecord(nd, rec)
+		if err != nil || !changed {
 			return err
 		}
-		return putRecord(tx, nd, &n)
+		return tx.PutRaw(notesB, nd.ID, out)
 	}
 	for start := 0; start < len(written) || start == 0; start += chunk {
 		end := min(start+chunk, len(written))
@@ -146,6 +154,61 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 		}
 	}
 	return nil
+}
+
+// retargetRecord returns nd's note record rec with each link's target set
+// to memory's, in a new buffer, and whether any target changed; every
+// other byte is copied as it is (a staged write of many notes rewrites
+// the records of many earlier notes whose links it resolves: decoding and
+// encoding each whole note was most of that).
+func retargetRecord(nd *node, rec []byte) (out []byte, changed bool, err error) {
+	r := recordReader{b: rec}
+	if v := r.byte(); v != recordVersion {
+		return nil, false, fmt.Errorf("note %s: record version %d: %w", nd.ID, v, errBadRecord)
+	}
+	r.bytes() // title
+	r.bytes() // path
+	r.bytes() // hash
+	r.varint()
+	if r.byte() == 1 {
+		r.varint() // mtime
+	}
+	for range r.count() {
+		r.bytes() // tags
+	}
+	c := r.count()
+	if r.err != nil {
+		return nil, false, fmt.Errorf("note %s: %w", nd.ID, r.err)
+	}
+	if c != len(nd.links) {
+		return nil, false, fmt.Errorf("note %s: %d links on disk, %d in memory: %w", nd.ID, c, len(nd.links), errBadRecord)
+	}
+	size := len(rec)
+	for _, l := range nd.links {
+		size += len(l.targetID())
+	}
+	out = make([]byte, 0, size)
+	out = append(out, rec[:len(rec)-len(r.b)]...) // up to the links
+	for _, l := range nd.links {
+		from := r.b
+		r.bytes() // raw
+		r.bytes() // key
+		out = append(out, from[:len(from)-len(r.b)]...)
+		old, target := r.bytes(), l.targetID()
+		changed = changed || string(old) != target
+		out = appendString(out, target)
+		from = r.b
+		r.bytes() // alias
+		r.bytes() // heading
+		r.byte()  // embed
+		out = append(out, from[:len(from)-len(r.b)]...)
+	}
+	from := r.b
+	r.bytes() // the entity
+	if r.err != nil {
+		return nil, false, fmt.Errorf("note %s: %w", nd.ID, r.err)
+	}
+	return append(out, from...), changed, nil
 }
 
 // targetID is the ID of the note l resolves to, "" while unresolved.

@@ -51,3 +51,40 @@ func TestAFailedCommitLeavesTheStoreAsTheDiskHasIt(t *testing.T) {
 		require.NoError(t, s.Close(ctx))
 	}
 }
+
+// TestRetargetRecord: a record patched with memory's link targets is the
+// record of the note with those targets, byte for byte, and an unchanged
+// one is reported as such.
+func TestRetargetRecord(t *testing.T) {
+	n := core.Note{ID: "a.md", Title: "A", Path: "A.md", Hash: "h", Size: 12, Tags: []string{"t1", "t2"},
+		Links: []core.Link{
+			{Raw: "[[b|B]]", Key: "b", Target: "b.md", Alias: "B"},
+			{Raw: "![[c#Part]]", Key: "c", Heading: "Part", Embed: true},
+			{Raw: "[[d]]", Key: "d", Target: "old/d.md"},
+		},
+		Entity: &core.NoteEntity{Type: "person"}}
+	rec, err := encodeNote(nil, &n)
+	require.NoError(t, err)
+	b, c := &node{ID: "b.md"}, &node{ID: "c.md"}
+	nd := &node{ID: "a.md", links: []link{{key: "b", target: b}, {key: "c", target: c}, {key: "d"}}}
+
+	got, changed, err := retargetRecord(nd, rec)
+	require.NoError(t, err)
+	assert.True(t, changed)
+	want := n
+	want.Links = []core.Link{n.Links[0], n.Links[1], n.Links[2]}
+	want.Links[1].Target, want.Links[2].Target = "c.md", ""
+	wantRec, err := encodeNote(nil, &want)
+	require.NoError(t, err)
+	assert.Equal(t, wantRec, got)
+
+	again, changed, err := retargetRecord(nd, got)
+	require.NoError(t, err)
+	assert.False(t, changed)
+	assert.Equal(t, got, again)
+
+	_, _, err = retargetRecord(&node{ID: "a.md"}, rec)
+	require.ErrorIs(t, err, errBadRecord, "a link count that differs from memory's")
+	_, _, err = retargetRecord(nd, rec[:len(rec)/2])
+	require.ErrorIs(t, err, errBadRecord, "a cut record")
+}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/flat"
-	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
@@ -71,43 +70,65 @@ func newSearchIndex() *searchIndex {
 	}
 }
 
-// analyzeNote is what keyword search sees of a note: its title and its
-// content, as two parts (no joined copy of every note's content).
-func analyzeNote(n *core.Note) keyword.Analysis { return keyword.Analyze(n.Title, n.Content) }
+// noteTerms gives the keyword analysis of the i-th note of a batch: what
+// keyword search sees of a note, its title and its content (kwCounter.add).
+type noteTerms func(i int) (terms []string, counts []int32, length int32)
 
 // parallelAnalysis is the batch size from which UpsertNotes analyses the
 // notes' keyword text on every CPU before it takes the write lock: a first
 // sync of 100k notes spent seconds tokenizing on one core.
 const parallelAnalysis = 256
 
-// analyzeNotes returns the keyword analysis of each note: computed now on
-// every CPU for a large batch, else on demand.
-func analyzeNotes(batch []core.Note) []func() keyword.Analysis {
-	out := make([]func() keyword.Analysis, len(batch))
-	if len(batch) < parallelAnalysis {
-		for i := range batch {
-			n := &batch[i]
-			out[i] = func() keyword.Analysis { return analyzeNote(n) }
+// analyzeChunk analyses the notes of batch in chunk c (aheadChunk notes)
+// into out (nil: a new one).
+func analyzeChunk(c *kwCounter, batch []core.Note, chunk int, out *kwTerms) *kwTerms {
+	notes := batch[chunk*aheadChunk : min((chunk+1)*aheadChunk, len(batch))]
+	if out == nil {
+		size := 0
+		for i := range notes {
+			size += len(notes[i].Title) + len(notes[i].Content)
 		}
-		return out
+		// About one distinct term in 12 bytes of text, a lowered one in 40.
+		out = &kwTerms{
+			ends:    make([]int32, 0, len(notes)),
+			lengths: make([]int32, 0, len(notes)),
+			terms:   make([]string, 0, size/12),
+			counts:  make([]int32, 0, size/12),
+			text:    make([]byte, 0, size/40),
+		}
 	}
-	results := make([]keyword.Analysis, len(batch))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(batch); i += workers {
-				results[i] = analyzeNote(&batch[i])
-			}
-		}()
-	}
-	wg.Wait()
-	for i := range results {
-		out[i] = func() keyword.Analysis { return results[i] }
+	for i := range notes {
+		c.add(out, notes[i].Title, notes[i].Content)
 	}
 	return out
+}
+
+// reset empties t for another chunk, keeping its arrays: nothing may hold
+// a term of it any more.
+func (t *kwTerms) reset() {
+	clear(t.terms) // no window into a note's text is kept alive
+	t.terms, t.counts, t.ends, t.lengths, t.text = t.terms[:0], t.counts[:0], t.ends[:0], t.lengths[:0], t.text[:0]
+}
+
+// analyzeNotes returns the keyword analysis of each note of batch,
+// computed now: on every CPU for a large batch.
+func analyzeNotes(batch []core.Note) noteTerms {
+	chunks := make([]*kwTerms, (len(batch)+aheadChunk-1)/aheadChunk)
+	workers := 1
+	if len(batch) >= parallelAnalysis {
+		workers = min(runtime.GOMAXPROCS(0), len(chunks))
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var c kwCounter
+			for k := w; k < len(chunks); k += workers {
+				chunks[k] = analyzeChunk(&c, batch, k, nil)
+			}
+		})
+	}
+	wg.Wait()
+	return func(i int) ([]string, []int32, int32) { return chunks[i/aheadChunk].note(i % aheadChunk) }
 }
 
 // progressStep is how many notes a staged write stores between two
@@ -129,7 +150,10 @@ const _ = uint(aheadChunks - progressStep/aheadChunk)
 // aheadAnalysis is the keyword analysis of a batch, computed by workers
 // while the write goes through the batch in order.
 type aheadAnalysis struct {
-	analyses []func() keyword.Analysis // analyses[i] waits for note i's
+	batch   []core.Note
+	results []*kwTerms      // by chunk; dropped once the write is past it
+	ready   []chan struct{} // by chunk: closed when its result is set
+	spare   chan *kwTerms   // results the write is done with, for reuse
 
 	mu      sync.Mutex
 	moved   *sync.Cond // the write passed notes, or stop was called
@@ -141,43 +165,58 @@ type aheadAnalysis struct {
 // analyzeAhead starts analysing batch on all CPUs but one (the write's),
 // chunk by chunk in order, at most aheadChunks chunks ahead of what the
 // write has passed, so that the analyses of 100k notes are not all alive
-// at once. A chunk the write has passed without waiting for it (its notes'
-// text unchanged) is not analysed. The caller reports the write's progress
-// with passed and must call stop.
+// at once. A chunk the write has passed already is not analysed. The
+// caller takes the analyses in order with terms, reports the write's
+// progress with passed and must call stop.
 func analyzeAhead(batch []core.Note) *aheadAnalysis {
 	chunks := (len(batch) + aheadChunk - 1) / aheadChunk
-	results := make([]keyword.Analysis, len(batch))
-	ready := make([]chan struct{}, chunks)
-	for c := range ready {
-		ready[c] = make(chan struct{})
+	a := &aheadAnalysis{batch: batch, results: make([]*kwTerms, chunks), ready: make([]chan struct{}, chunks), spare: make(chan *kwTerms, 2)}
+	for c := range a.ready {
+		a.ready[c] = make(chan struct{})
 	}
-	a := &aheadAnalysis{analyses: make([]func() keyword.Analysis, len(batch))}
 	a.moved = sync.NewCond(&a.mu)
-	for i := range batch {
-		a.analyses[i] = func() keyword.Analysis {
-			<-ready[i/aheadChunk]
-			r := results[i]
-			results[i] = keyword.Analysis{} // the write's copy is the only one left
-			return r
-		}
-	}
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
 		go func() {
+			var counter kwCounter
 			for {
 				c, skip, ok := a.take(chunks)
 				if !ok {
 					return
 				}
 				if !skip {
-					for i := c * aheadChunk; i < min((c+1)*aheadChunk, len(batch)); i++ {
-						results[i] = analyzeNote(&batch[i])
+					var out *kwTerms
+					select {
+					case out = <-a.spare:
+					default:
 					}
+					a.results[c] = analyzeChunk(&counter, batch, c, out)
 				}
-				close(ready[c])
+				close(a.ready[c])
 			}
 		}()
 	}
 	return a
+}
+
+// terms is the analysis of note i, waiting for it; the notes are taken in
+// order, and a chunk's analysis is let go of once the next is taken.
+func (a *aheadAnalysis) terms(i int) ([]string, []int32, int32) {
+	c := i / aheadChunk
+	<-a.ready[c]
+	if c > 0 && a.results[c-1] != nil {
+		done := a.results[c-1]
+		a.results[c-1] = nil
+		done.reset()
+		select {
+		case a.spare <- done:
+		default:
+		}
+	}
+	if a.results[c] == nil { // skipped: the write was past it (never, taken in order)
+		var counter kwCounter
+		a.results[c] = analyzeChunk(&counter, a.batch, c, nil)
+	}
+	return a.results[c].note(i % aheadChunk)
 }
 
 // take gives a worker the next chunk, waiting while it is too far ahead of
@@ -216,12 +255,12 @@ func (a *aheadAnalysis) stop() {
 	a.moved.Broadcast()
 }
 
-// noteWritten updates the index for a note just stored, a the analysis of
-// its keyword text.
-func (x *searchIndex) noteWritten(nd *node, a func() keyword.Analysis) {
+// noteWritten updates the index for a note just stored, with the
+// analysis of its keyword text.
+func (x *searchIndex) noteWritten(nd *node, terms []string, counts []int32, length int32) {
 	// Always analysed: a stored note keeps its content on disk only, so
 	// there is nothing in memory to tell an unchanged text by.
-	x.keywords.put(nd.ID, a())
+	x.keywords.putTerms(nd.ID, terms, counts, length)
 	if _, ok := x.vectors[nd.ID]; ok {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/vaultgraph/vaultgraph/core"
-	"github.com/vaultgraph/vaultgraph/embedding/keyword"
 )
 
 // UpsertNotes creates or replaces notes with their tags and links, all or
@@ -52,7 +51,7 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 			return fmt.Errorf("memstore: upsert notes: %w", err)
 		}
 		defer g.mu.Unlock()
-		written, retargeted := g.upsert(batch, ahead.analyses, func(done int) {
+		written, retargeted := g.upsert(batch, ahead.terms, func(done int) {
 			ahead.passed(done)
 		})
 		// Several transactions of stagedChunk notes: one of 100k notes kept
@@ -114,12 +113,12 @@ func (s *Store) lockForWrite(project string) (*graph, error) {
 }
 
 // upsert writes a validated, de-duplicated batch of notes it owns into
-// memory; analyses[i] gives the keyword analysis of batch[i]. passed, when
+// memory; analyses(i) gives the keyword analysis of batch[i]. passed, when
 // not nil, hears how many more notes have been stored, every progressStep
 // notes and at the end. It returns the nodes written (in batch order) and
 // the other nodes whose links' targets changed: what Store.persist must
 // write.
-func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, passed func(notes int)) (written []*node, retargeted map[*node]struct{}) {
+func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes int)) (written []*node, retargeted map[*node]struct{}) {
 	w := newWrite(g)
 	written = make([]*node, len(batch))
 	retargeted = map[*node]struct{}{}
@@ -145,7 +144,8 @@ func (g *graph) upsert(batch []core.Note, analyses []func() keyword.Analysis, pa
 		}
 		nd.gen++
 		g.indexEntity(nd)
-		g.search.noteWritten(nd, analyses[i])
+		terms, counts, length := analyses(i)
+		g.search.noteWritten(nd, terms, counts, length)
 		for _, t := range nd.normTags() {
 			w.tag(t, nd, true)
 		}

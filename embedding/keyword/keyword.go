@@ -352,6 +352,15 @@ func Terms(text string) []string {
 	return out
 }
 
+// Scan calls yield with each term of text in order, exactly as Analyze
+// and Terms see them: a term already in lower case comes as a window into
+// text (lowered nil), any other lowered into scratch space, valid until
+// yield returns. It returns that space for the next call: for an index of
+// its own that counts terms without an Analysis per document.
+func Scan(text string, scratch []byte, yield func(term string, lowered []byte)) []byte {
+	return scanTerms(text, scratch, yield)
+}
+
 // wordByte marks the ASCII letters and digits.
 var wordByte = func() (t [utf8.RuneSelf]bool) {
 	for c := range utf8.RuneSelf {
