@@ -117,7 +117,8 @@ type fileChange struct {
 	parsed    *parsedNote
 	unchanged bool
 	stat      fileStat
-	movedTo   string // gone because a rename moved it there (for the change log)
+	movedTo   string    // gone because a rename moved it there (for the change log)
+	refs      []linkRef // linkRefs(parsed) when the reader made them already (loadAll), else nil
 }
 
 // applyLocked brings the index up to date with changes and queues the
@@ -172,7 +173,11 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				markAll(dirty, e.keys)
 			}
 			e.hash, e.size, e.mtime, e.racy = c.parsed.note.Hash, c.stat.size, c.stat.mtime, c.stat.racy
-			x.setLinks(e, linkRefs(c.parsed))
+			refs := c.refs
+			if refs == nil {
+				refs = linkRefs(c.parsed)
+			}
+			x.setLinks(e, refs)
 			loaded[e] = c.parsed
 			fromFile[e] = true
 		}
@@ -280,14 +285,16 @@ func relint(old []string, e *entry) []string {
 	return appendBroken(out, e)
 }
 
-// noteOf makes the store's note from an entry and its parsed file.
+// noteOf makes the store's note from an entry and its parsed file. The
+// note takes p's links and sets their targets: p is read once, for one
+// note (a copy of every link of a first sync, 100 MB at 100k notes, was
+// the price of not sharing them).
 func (m *Mirror) noteOf(e *entry, p *parsedNote) *core.Note {
 	n := p.note
 	n.Project = m.cfg.Project
 	n.ID = e.id
 	n.ModTime = e.mtime
 	n.Keys = slices.Clone(e.keys)
-	n.Links = slices.Clone(n.Links)
 	for i := range n.Links {
 		n.Links[i].Target = e.links[i].target
 	}

@@ -81,6 +81,7 @@ func parseNote(path string, raw []byte) parsedNote {
 	sort.SliceStable(bodySpans, func(i, j int) bool { return bodySpans[i].start < bodySpans[j].start })
 	spans = append(spans, bodySpans...)
 
+	compactLinkText(spans)
 	out.spans = spans
 	n.Links = make([]core.Link, len(spans))
 	for i, s := range spans {
@@ -102,4 +103,54 @@ func parseNote(path string, raw []byte) parsedNote {
 	}
 	n.Content = strings.ReplaceAll(body, "\r\n", "\n")
 	return out
+}
+
+// compactLinkText copies the strings of spans' links (Raw, Key, Alias,
+// Heading, the target as written) into one allocation of their own. They
+// are windows into the file's text as scanned, and the vault's index keeps
+// each link's key and written target for as long as the note exists: a
+// window would keep the note's whole text alive with it (at 100k notes,
+// every note's text, after a first sync that read them all). Most of them
+// are windows into Raw, so the copy is about the size of the Raw texts.
+func compactLinkText(spans []linkSpan) {
+	if len(spans) == 0 {
+		return
+	}
+	size := 0
+	for i := range spans {
+		size += len(spans[i].link.Raw)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range spans {
+		b.WriteString(spans[i].link.Raw)
+	}
+	all := b.String()
+	var extra []byte
+	var extraAt []*string
+	off := 0
+	for i := range spans {
+		s := &spans[i]
+		raw := all[off : off+len(s.link.Raw)]
+		off += len(s.link.Raw)
+		s.link.Raw = raw
+		for _, f := range [...]*string{&s.link.Key, &s.link.Alias, &s.link.Heading, &s.written} {
+			switch j := strings.Index(raw, *f); {
+			case *f == "":
+			case j >= 0:
+				*f = raw[j : j+len(*f)]
+			default: // a key lowercased or normalised: copied below
+				extra = append(extra, *f...)
+				extraAt = append(extraAt, f)
+			}
+		}
+	}
+	if len(extraAt) == 0 {
+		return
+	}
+	rest := string(extra)
+	off = 0
+	for _, f := range extraAt {
+		*f, off = rest[off:off+len(*f)], off+len(*f)
+	}
 }

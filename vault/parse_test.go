@@ -3,6 +3,7 @@ package vault
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -289,4 +290,40 @@ func TestSpansPointAtRaw(t *testing.T) {
 		assert.Equal(t, want[i].raw, text[s.start:s.end])
 		assert.Equal(t, want[i].target, text[s.tStart:s.tEnd])
 	}
+}
+
+// The index keeps each link's key and written target for as long as the
+// note exists: none of a parsed note's link strings may be a window into
+// the file's text, or it would keep the whole text alive (every note's,
+// after a first sync).
+func TestLinkStringsDoNotPinText(t *testing.T) {
+	raw := "---\nup: \"[[Parent Note]]\"\n---\n" + strings.Repeat("filler ", 200) +
+		"see [[Other Note#Part|shown]], ![[folder/Embedded]] and [md](sub/Thing%20One.md#x) and [[lower]].\n"
+	p := parseNote("a/Note.md", []byte(raw))
+	require.Len(t, p.note.Links, 5)
+	inText := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.StringData(p.note.Content)))
+		at := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		// The content is a window into the text that starts at most the
+		// frontmatter before it.
+		return at+uintptr(len(s)) > lo-uintptr(len(raw)) && at < lo+uintptr(len(p.note.Content))
+	}
+	for i, l := range p.note.Links {
+		for _, s := range []string{l.Raw, l.Key, l.Alias, l.Heading, p.spans[i].written} {
+			assert.False(t, inText(s), "link %d: %q is a window into the note's text", i, s)
+		}
+	}
+	want := []core.Link{
+		{Raw: "[[Parent Note]]", Key: "parent note"},
+		{Raw: "[[Other Note#Part|shown]]", Key: "other note", Alias: "shown", Heading: "Part"},
+		{Raw: "![[folder/Embedded]]", Key: "folder/embedded", Embed: true},
+		{Raw: "[md](sub/Thing%20One.md#x)", Key: "a/sub/thing one", Alias: "md", Heading: "x"},
+		{Raw: "[[lower]]", Key: "lower"},
+	}
+	assert.Equal(t, want, p.note.Links)
+	assert.Equal(t, []string{"Parent Note", "Other Note", "folder/Embedded", "sub/Thing One.md", "lower"},
+		[]string{p.spans[0].written, p.spans[1].written, p.spans[2].written, p.spans[3].written, p.spans[4].written})
 }

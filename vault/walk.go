@@ -157,7 +157,11 @@ func (m *Mirror) loadAll(ctx context.Context, files []fileStat, bar progress) ([
 					m.loadFailed(files[i].path, err)
 					continue
 				}
-				out[i] = fileChange{path: st.path, parsed: p, stat: st}
+				// The index needs only the links' keys: the spans (where
+				// each link is written, for rewrites) go now, not after
+				// the whole vault is read.
+				out[i] = fileChange{path: st.path, parsed: p, stat: st, refs: linkRefs(p)}
+				p.spans = nil
 				ok[i] = true
 			}
 		})
