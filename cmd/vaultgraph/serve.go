@@ -290,16 +290,26 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 			return next(ctx)
 		}
 	}
-	fwd, err := server.NewForward(ctx, server.ForwardOptions{
-		Connect: connect, Version: versionNumber(), Logger: f.logger, Metrics: opts.metrics, ClientLogs: opts.clientLogs,
-	})
-	if err != nil {
+	fopts := server.ForwardOptions{Connect: connect, Version: versionNumber(), Logger: f.logger, Metrics: opts.metrics, ClientLogs: opts.clientLogs}
+	// An owner killed while the front lists its tools fails the listing
+	// (the request is answered as lost): the front starts again, with the
+	// next owner or as the owner.
+	var fwd *server.Forward
+	for attempt := 1; ; attempt++ {
+		fwd, err = server.NewForward(ctx, fopts)
+		if err == nil {
+			break
+		}
 		mu.Lock()
 		if first != nil {
 			_ = first.Close()
+			first = nil
 		}
 		mu.Unlock()
-		return err
+		if ctx.Err() != nil || attempt == forwardAttempts {
+			return err
+		}
+		f.logger.Warn("could not start serving through the vault's owning process; trying again", "err", err, "attempt", attempt)
 	}
 	defer fwd.Close()
 	check := func(ctx context.Context) error {
@@ -312,6 +322,10 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 	f.srv.Attach(fwd.Server())
 	return f.wait()
 }
+
+// forwardAttempts bounds the starts of an HTTP front's forwarding server
+// (each waits up to 30 s for an owner to answer).
+const forwardAttempts = 5
 
 // relayView answers /view/ on an HTTP front that relays to another
 // process: the web view is served by the process that owns the store (it
