@@ -3,6 +3,7 @@ package memstore_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -332,4 +333,52 @@ func TestAStoreWithoutTermVectorsIndexesItsNotesAgain(t *testing.T) {
 		require.Equal(t, describeStore(t, want), describeStore(t, s))
 		require.NoError(t, s.Close(ctx))
 	}
+}
+
+// NoteStates decodes the next chunk of states while the caller takes one:
+// on a reopened store of several chunks it gives every note once with its
+// stored size, and stops at the callback's first error, mid-way.
+func TestNoteStatesOverSeveralChunks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	const n = 2500 // three chunks
+	notes := make([]core.Note, n)
+	for i := range notes {
+		id := fmt.Sprintf("n%05d.md", i)
+		notes[i] = core.Note{ID: id, Path: id, Title: id, Hash: "h" + id, Size: int64(i), ModTime: time.Unix(int64(i), 0),
+			Links: []core.Link{{Raw: fmt.Sprintf("[[n%05d]]", (i+1)%n), Key: fmt.Sprintf("n%05d", (i+1)%n), Target: fmt.Sprintf("n%05d.md", (i+1)%n)}}}
+	}
+	require.NoError(t, s.UpsertNotes(ctx, opsProject, notes))
+	require.NoError(t, s.Close(ctx))
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer s.Close(ctx)
+
+	seen := map[string]bool{}
+	require.NoError(t, s.NoteStates(ctx, opsProject, func(st core.NoteState) error {
+		require.False(t, seen[st.ID], "note %s given twice", st.ID)
+		seen[st.ID] = true
+		var i int
+		_, err := fmt.Sscanf(st.ID, "n%05d.md", &i)
+		require.NoError(t, err)
+		require.Equal(t, int64(i), st.Size, st.ID)
+		require.Len(t, st.Links, 1)
+		require.Equal(t, fmt.Sprintf("n%05d.md", (i+1)%n), st.Links[0].Target)
+		return nil
+	}))
+	require.Len(t, seen, n)
+
+	stop := errors.New("enough")
+	calls := 0
+	err = s.NoteStates(ctx, opsProject, func(core.NoteState) error {
+		calls++
+		if calls == 1500 {
+			return stop
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	require.Equal(t, 1500, calls)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
@@ -309,33 +310,101 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	}
 	// Size, mtime and the links as written are on disk only: the records
 	// are read a chunk at a time, each chunk in a transaction of its own,
-	// and fn is called outside any transaction.
+	// and fn is called outside any transaction. A goroutine decodes the
+	// next chunk while fn takes the states of this one (a restart's
+	// decoding and the vault's index building run on two cores); it ends
+	// before the read lock is released.
 	const chunk = 1024
-	states := make([]core.NoteState, 0, min(chunk, len(g.all)))
-	// The links' strings, which the caller may keep (the vault's index
-	// does), are copied into shared blocks: nothing else of the records.
-	a := newArena(0)
-	for start := 0; start < len(g.all); start += chunk {
-		part := g.all[start:min(start+chunk, len(g.all))]
-		states = states[:0]
-		err := s.kv.View(func(tx *kv.Tx) error {
-			for _, nd := range part {
-				st, err := nd.decodeState(a, tx.GetRaw(notesBucket(project), nd.ID))
-				if err != nil {
-					return err
-				}
-				states = append(states, st)
+	type decoded struct {
+		states []core.NoteState
+		err    error
+	}
+	full := make(chan decoded, 1)
+	free := make(chan []core.NoteState, 2)
+	for range 2 {
+		free <- make([]core.NoteState, 0, min(chunk, len(g.all)))
+	}
+	stop := make(chan struct{})
+	var producer sync.WaitGroup
+	producer.Go(func() {
+		defer close(full)
+		// The links' strings, which the caller may keep (the vault's
+		// index does), are copied into shared blocks: nothing else of
+		// the records.
+		a := newArena(0)
+		for start := 0; start < len(g.all); start += chunk {
+			select {
+			case <-stop: // fn failed: the one chunk sent meanwhile is enough
+				return
+			default:
 			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("memstore: note states: %w", core.NewProviderError("read state", err))
+			var states []core.NoteState
+			select {
+			case states = <-free:
+			case <-stop:
+				return
+			}
+			states, err := s.decodeStates(project, a, g.all[start:min(start+chunk, len(g.all))], states[:0])
+			select {
+			case full <- decoded{states, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-		for _, st := range states {
+	})
+	defer producer.Wait()
+	defer close(stop)
+	for d := range full {
+		if d.err != nil {
+			return fmt.Errorf("memstore: note states: %w", core.NewProviderError("read state", d.err))
+		}
+		for _, st := range d.states {
 			if err := fn(st); err != nil {
 				return err
 			}
 		}
+		clear(d.states) // no string of the chunk kept alive by the buffer
+		free <- d.states
 	}
 	return nil
+}
+
+// decodeStates appends to states the states of part, a run of a graph's
+// nodes in ID order, read in one transaction: the records of the run are
+// a run of the bucket too, walked with one cursor (records of no node are
+// skipped; a node whose record is not met has none: its state is unknown,
+// and the vault reads its file).
+func (s *Store) decodeStates(project string, a *arena, part []*node, states []core.NoteState) ([]core.NoteState, error) {
+	err := s.kv.View(func(tx *kv.Tx) error {
+		i := 0
+		none := func(id []byte) {
+			for i < len(part) && (id == nil || part[i].ID < unsafeString(id)) {
+				st, _ := part[i].decodeState(a, nil)
+				states = append(states, st)
+				i++
+			}
+		}
+		err := tx.ForEachFromRaw(notesBucket(project), part[0].ID, func(id, rec []byte) error {
+			none(id)
+			if i == len(part) {
+				return kv.ErrStop
+			}
+			if part[i].ID != unsafeString(id) {
+				return nil
+			}
+			st, err := part[i].decodeState(a, rec)
+			if err != nil {
+				return err
+			}
+			states = append(states, st)
+			i++
+			return nil
+		})
+		none(nil)
+		return err
+	})
+	return states, err
 }

@@ -368,6 +368,30 @@ func (tx *Tx) ForEachFrom(bucket, from string, fn func(key string, value []byte)
 	})
 }
 
+// ForEachFromRaw is ForEachFrom with the key as bytes, valid only during
+// the call, and ErrStop ending the walk without an error: one cursor
+// for a run of keys instead of a lookup per key.
+func (tx *Tx) ForEachFromRaw(bucket, from string, fn func(key, value []byte) error) error {
+	var err error
+	if tx.bolt != nil {
+		b := tx.bolt.Bucket([]byte(bucket))
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		for k, v := c.Seek([]byte(from)); k != nil && err == nil; k, v = c.Next() {
+			tx.read(len(k) + len(v))
+			err = fn(k, v)
+		}
+	} else {
+		err = tx.ForEachFrom(bucket, from, func(key string, value []byte) error { return fn([]byte(key), value) })
+	}
+	if errors.Is(err, ErrStop) {
+		return nil
+	}
+	return err
+}
+
 // ForEachBefore calls fn with every key of bucket below before (every key
 // when before is ""), the greatest first, and its value, which is valid
 // only during the call. It stops at fn's first error, which it returns,
