@@ -21,6 +21,9 @@ type graph struct {
 	// unresolved maps a link key to the notes holding an unresolved link
 	// with that key, so a new note claiming the key finds them at once.
 	unresolved map[string]map[*node]struct{}
+	// pending finds the unresolved links whose record names a target that
+	// is not there yet (see pendingLinks, write.go).
+	pending pendingLinks
 	// entities maps an entity ID to the notes carrying it, by note ID; the
 	// first is the entity (see core.EntityReader).
 	entities map[string]nodeList

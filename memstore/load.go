@@ -206,7 +206,9 @@ func (g *graph) build(recs []rawRecord) error {
 			r.byte()  // embed
 			l := &nd.links[j]
 			if len(target) > 0 {
-				l.target = g.notes[string(target)]
+				if l.target = g.notes[string(target)]; l.target == nil {
+					g.pending.add(string(target), nd, j) // resolves when it is written
+				}
 			}
 			if k, ok := windowKey(unsafeString(key), l.target); ok {
 				l.key = k

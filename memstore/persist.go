@@ -57,7 +57,11 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 	}
 	putWritten := func(tx *kv.Tx, nd *node, n *core.Note) error {
 		for i := range n.Links {
-			n.Links[i].Target = nd.links[i].targetID()
+			// An unresolved link keeps the Target it was given: it is
+			// pending on it (see pendingLinks).
+			if t := nd.links[i].target; t != nil {
+				n.Links[i].Target = t.ID
+			}
 		}
 		if err := putRecord(tx, nd, n); err != nil {
 			return err
@@ -156,9 +160,10 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 	return nil
 }
 
-// retargetRecord returns nd's note record rec with each link's target set
-// to memory's, in a new buffer, and whether any target changed; every
-// other byte is copied as it is (a staged write of many notes rewrites
+// retargetRecord returns nd's note record rec with each resolved link's
+// target set to memory's, in a new buffer, and whether any target changed;
+// every other byte is copied as it is (an unresolved link keeps the target
+// its record names: see pendingLinks) (a staged write of many notes rewrites
 // the records of many earlier notes whose links it resolves: decoding and
 // encoding each whole note was most of that).
 func retargetRecord(nd *node, rec []byte) (out []byte, changed bool, err error) {
@@ -194,9 +199,13 @@ func retargetRecord(nd *node, rec []byte) (out []byte, changed bool, err error) 
 		r.bytes() // raw
 		r.bytes() // key
 		out = append(out, from[:len(from)-len(r.b)]...)
-		old, target := r.bytes(), l.targetID()
-		changed = changed || string(old) != target
-		out = appendString(out, target)
+		old := r.bytes()
+		if l.target == nil { // the target it names, if any, is pending
+			out = appendString(out, unsafeString(old))
+		} else {
+			changed = changed || string(old) != l.target.ID
+			out = appendString(out, l.target.ID)
+		}
 		from = r.b
 		r.bytes() // alias
 		r.bytes() // heading

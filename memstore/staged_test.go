@@ -153,3 +153,89 @@ func neighborIDs(ns []core.Neighbor) []string {
 	}
 	return out
 }
+
+// Notes written in batches, their links carrying the targets resolved
+// against every note (as the vault's first sync streams them), end as one
+// write of them all, in memory and after a reopen; so does a link whose
+// target a key claim changed and a deletion then took away, when the note
+// its record first named comes (it names the claimer since, so it stays
+// unresolved).
+func TestBatchesResolveLikeOneWrite(t *testing.T) {
+	ctx := t.Context()
+	notes := stagedNotes(3000, 3)
+	known := map[string]string{}
+	for _, nt := range notes {
+		if k := nt.Keys[0]; known[k] == "" || nt.ID < known[k] {
+			known[k] = nt.ID
+		}
+	}
+	resolveAgainst(notes, known)
+	one := memstore.New()
+	require.NoError(t, one.UpsertNotes(ctx, "p", notes))
+	dir := t.TempDir()
+	st, err := memstore.Open(dir)
+	require.NoError(t, err)
+	for start := 0; start < len(notes); start += 700 {
+		batch := notes[start:min(start+700, len(notes))]
+		if start%1400 == 0 {
+			require.NoError(t, st.UpsertNotesStaged(ctx, "p", batch, nil))
+		} else {
+			require.NoError(t, st.UpsertNotes(ctx, "p", batch))
+		}
+		if start == 1400 { // a reopen in the middle: the waiting links are read back
+			require.NoError(t, st.Close(ctx))
+			st, err = memstore.Open(dir)
+			require.NoError(t, err)
+		}
+	}
+	same := func(want, got *memstore.Store) {
+		t.Helper()
+		for _, nt := range notes {
+			w, err := want.GetNote(ctx, "p", nt.ID)
+			require.NoError(t, err)
+			g, err := got.GetNote(ctx, "p", nt.ID)
+			require.NoError(t, err)
+			require.NoError(t, storetest.CompareNotes(*w, *g), nt.ID)
+			wn, err := want.Neighbors(ctx, "p", nt.ID, core.DirectionBoth, 0)
+			require.NoError(t, err)
+			gn, err := got.Neighbors(ctx, "p", nt.ID, core.DirectionBoth, 0)
+			require.NoError(t, err)
+			require.Equal(t, neighborIDs(wn), neighborIDs(gn), nt.ID)
+		}
+	}
+	same(one, st)
+	require.NoError(t, st.Close(ctx))
+	st, err = memstore.Open(dir)
+	require.NoError(t, err)
+	same(one, st)
+
+	// c links t.md, not there: its record names it. A claim resolves the
+	// link to y.md, whose deletion leaves it unresolved naming y.md; t.md
+	// comes without claiming the key: the link stays unresolved, before
+	// and after a reopen.
+	c := core.Note{ID: "c.md", Hash: "c", Links: []core.Link{{Raw: "[[k]]", Key: "k", Target: "t.md"}}}
+	y := core.Note{ID: "y.md", Hash: "y", Keys: []string{"k"}}
+	tn := core.Note{ID: "t.md", Hash: "t", Keys: []string{"other"}}
+	for _, s := range []*memstore.Store{one, st} {
+		require.NoError(t, s.UpsertNotes(ctx, "q", []core.Note{c}))
+		require.NoError(t, s.UpsertNotes(ctx, "q", []core.Note{y}))
+		_, err := s.DeleteNotes(ctx, "q", []string{"y.md"})
+		require.NoError(t, err)
+		require.NoError(t, s.UpsertNotes(ctx, "q", []core.Note{tn}))
+		got, err := s.GetNote(ctx, "q", "c.md")
+		require.NoError(t, err)
+		assert.Equal(t, "", got.Links[0].Target)
+	}
+	require.NoError(t, st.Close(ctx))
+	st, err = memstore.Open(dir)
+	require.NoError(t, err)
+	got, err := st.GetNote(ctx, "q", "c.md")
+	require.NoError(t, err)
+	assert.Equal(t, "", got.Links[0].Target, "after a reopen too")
+	// y.md comes back: its record names it, so the link resolves to it.
+	require.NoError(t, st.UpsertNotes(ctx, "q", []core.Note{{ID: "y.md", Hash: "y2"}}))
+	got, err = st.GetNote(ctx, "q", "c.md")
+	require.NoError(t, err)
+	assert.Equal(t, "y.md", got.Links[0].Target)
+	require.NoError(t, st.Close(ctx))
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
 // UpsertNotes creates or replaces notes with their tags and links, all or
@@ -23,7 +24,7 @@ func (s *Store) UpsertNotes(ctx context.Context, project string, notes []core.No
 		return fmt.Errorf("memstore: upsert notes: %w", err)
 	}
 	defer g.mu.Unlock()
-	written, retargeted := g.upsert(batch, analyses, nil)
+	written, retargeted := g.upsert(batch, analyses, nil, s.records(project))
 	if err := s.persist(project, g, written, batch, retargeted, nil, len(written)); err != nil {
 		return fmt.Errorf("memstore: upsert notes: %w", err)
 	}
@@ -53,7 +54,7 @@ func (s *Store) UpsertNotesStaged(ctx context.Context, project string, notes []c
 		defer g.mu.Unlock()
 		written, retargeted := g.upsert(batch, ahead.terms, func(done int) {
 			ahead.passed(done)
-		})
+		}, s.records(project))
 		// Several transactions of stagedChunk notes: one of 100k notes kept
 		// every page it wrote in memory until its commit. The notes' text
 		// goes to disk, then lives there only: persist lets go of each
@@ -118,7 +119,7 @@ func (s *Store) lockForWrite(project string) (*graph, error) {
 // notes and at the end. It returns the nodes written (in batch order) and
 // the other nodes whose links' targets changed: what Store.persist must
 // write.
-func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes int)) (written []*node, retargeted map[*node]struct{}) {
+func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes int), records recordView) (written []*node, retargeted map[*node]struct{}) {
 	w := newWrite(g)
 	written = make([]*node, len(batch))
 	retargeted = map[*node]struct{}{}
@@ -156,17 +157,62 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	}
 
 	// Link them: a Target that exists after the batch is an edge, any
-	// other link is unresolved under its Key.
+	// other link is unresolved under its Key, and pending on its Target
+	// when it has one.
 	for i, nd := range written {
 		setLinks(nd, batch[i].Links, g.notes)
 		nd.setTargets()
-		for _, l := range nd.links {
+		for j, l := range nd.links {
 			if l.target != nil {
 				w.edges.set(&nd.out, l.target, true)
 				w.edges.set(&l.target.in, nd, true)
 			} else {
 				g.addUnresolved(l.key, nd)
+				if t := batch[i].Links[j].Target; t != "" {
+					g.pending.add(t, nd, j)
+				}
 			}
+		}
+	}
+
+	// Links written earlier with a Target this batch writes resolve to it,
+	// as they would have in one batch with it, when their records name it
+	// (see pendingLinks): nothing to rewrite.
+	var found []pendingLink
+	var arrivals []*node
+	for _, nd := range written {
+		for _, p := range g.pending.take(nd.ID) {
+			if p.valid(g) {
+				found = append(found, p)
+				arrivals = append(arrivals, nd)
+			}
+		}
+	}
+	if len(found) > 0 {
+		names := make([]bool, len(found))
+		// A failed read resolves none: the write's commit fails the same way.
+		_ = records(func(get func(id string) []byte) {
+			for i, p := range found {
+				names[i] = recordNames(get(p.linker.ID), int(p.link), arrivals[i].ID)
+			}
+		})
+		arrived := map[*node]struct{}{}
+		for i, p := range found {
+			if !names[i] {
+				continue
+			}
+			linker, nd := p.linker, arrivals[i]
+			l := &linker.links[p.link]
+			l.target = nd
+			w.edges.set(&linker.out, nd, true)
+			w.edges.set(&nd.in, linker, true)
+			if !linker.waitsFor(l.key) {
+				g.removeUnresolved(l.key, linker)
+			}
+			arrived[linker] = struct{}{}
+		}
+		for linker := range arrived {
+			linker.setTargets()
 		}
 	}
 
@@ -198,7 +244,151 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	}
 
 	w.commit()
+	g.pending.sweep(g)
 	return written, retargeted
+}
+
+// recordView runs fn with a reader of the project's note records (nil
+// for none), in one read transaction.
+type recordView func(fn func(get func(id string) []byte)) error
+
+// records is the recordView of the project's note records.
+func (s *Store) records(project string) recordView {
+	return func(fn func(get func(id string) []byte)) error {
+		bucket := notesBucket(project)
+		return s.kv.View(func(tx *kv.Tx) error {
+			fn(func(id string) []byte { return tx.GetRaw(bucket, id) })
+			return nil
+		})
+	}
+}
+
+// recordNames reports whether link number link of the note record rec
+// names target.
+func recordNames(rec []byte, link int, target string) bool {
+	if rec == nil {
+		return false
+	}
+	r := recordReader{b: rec}
+	if r.byte() != recordVersion {
+		return false
+	}
+	r.bytes() // title
+	r.bytes() // path
+	r.bytes() // hash
+	r.varint()
+	if r.byte() == 1 {
+		r.varint() // mtime
+	}
+	for range r.count() {
+		r.bytes() // tags
+	}
+	if link >= r.count() {
+		return false
+	}
+	for range link {
+		r.bytes() // raw
+		r.bytes() // key
+		r.bytes() // target
+		r.bytes() // alias
+		r.bytes() // heading
+		r.byte()  // embed
+	}
+	r.bytes() // raw
+	r.bytes() // key
+	t := r.bytes()
+	return r.err == nil && string(t) == target
+}
+
+// pendingLinks finds the unresolved links whose note record names a
+// target that was not there when the record was written. The vault's
+// first sync writes its notes in batches, and a link to a note of a later
+// batch carries the target the vault resolved: it is stored with that
+// target and resolves to it when it is written, as it would have in one
+// batch, without rewriting the linker's record (a resolution by key claim
+// rewrites it: a 100k sync in batches of 2,048 rewrote several records per
+// note). So an unresolved link whose record names a target always has an
+// entry here: written so, read so from disk (graph.build), or left so by
+// the deletion of its target (DeleteNotes). Entries go stale when their
+// linker is written again or deleted, or the link resolves by a key
+// claim; they are checked when used, against the record too (a link
+// resolved by a claim and unresolved again by a deletion names another
+// note), and swept when they outnumber the live ones. Guarded by the
+// graph's lock.
+type pendingLinks struct {
+	byTarget map[string][]pendingLink // target ID -> links naming it
+	n, live  int                      // entries, and those alive at the last sweep
+}
+
+// pendingLink is link number link of linker, as written at its gen.
+type pendingLink struct {
+	linker *node
+	gen    uint32
+	link   int32
+}
+
+// add records that link number link of linker names target, which is not
+// there.
+func (p *pendingLinks) add(target string, linker *node, link int) {
+	if p.byTarget == nil {
+		p.byTarget = map[string][]pendingLink{}
+	}
+	p.byTarget[target] = append(p.byTarget[target], pendingLink{linker, linker.gen, int32(link)})
+	p.n++
+}
+
+// take removes and returns the entries naming target.
+func (p *pendingLinks) take(target string) []pendingLink {
+	out, ok := p.byTarget[target]
+	if ok {
+		delete(p.byTarget, target)
+		p.n -= len(out)
+	}
+	return out
+}
+
+// valid reports whether the entry still stands: its linker is the note g
+// has, not written since, and the link is unresolved.
+func (e pendingLink) valid(g *graph) bool {
+	nd := e.linker
+	return g.notes[nd.ID] == nd && nd.gen == e.gen && int(e.link) < len(nd.links) && nd.links[e.link].target == nil
+}
+
+// sweep drops the stale entries once there are many more than were alive
+// at the last sweep.
+func (p *pendingLinks) sweep(g *graph) {
+	if p.n <= 2*p.live+4096 {
+		return
+	}
+	for target, list := range p.byTarget {
+		kept := list[:0]
+		for _, e := range list {
+			if e.valid(g) {
+				kept = append(kept, e)
+			}
+		}
+		clear(list[len(kept):])
+		if len(kept) == 0 {
+			delete(p.byTarget, target)
+		} else {
+			p.byTarget[target] = kept
+		}
+	}
+	p.n = 0
+	for _, list := range p.byTarget {
+		p.n += len(list)
+	}
+	p.live = p.n
+}
+
+// waitsFor reports whether nd has an unresolved link with key.
+func (nd *node) waitsFor(key string) bool {
+	for _, l := range nd.links {
+		if l.target == nil && l.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // setHot sets what memory keeps of note n on nd (see node), its strings in
@@ -347,6 +537,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 				if l := &linker.links[i]; l.target == nd {
 					l.target = nil
 					g.addUnresolved(l.key, linker)
+					g.pending.add(nd.ID, linker, i) // its record keeps naming nd
 				}
 			}
 			w.edges.set(&linker.out, nd, false)
@@ -377,6 +568,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		linker.setTargets()
 	}
 	w.commit()
+	g.pending.sweep(g)
 	if err := s.persist(project, g, nil, nil, linkers, nil, len(deleted), deleted...); err != nil {
 		return 0, fmt.Errorf("memstore: delete notes: %w", err)
 	}
