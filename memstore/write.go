@@ -180,9 +180,13 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	// (see pendingLinks): nothing to rewrite.
 	var found []pendingLink
 	var arrivals []*node
+	var doubts []int // indexes in found of entries to check against the record
 	for _, nd := range written {
 		for _, p := range g.pending.take(nd.ID) {
 			if p.valid(g) {
+				if g.pending.doubtful(p.linker) {
+					doubts = append(doubts, len(found))
+				}
 				found = append(found, p)
 				arrivals = append(arrivals, nd)
 			}
@@ -190,12 +194,23 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	}
 	if len(found) > 0 {
 		names := make([]bool, len(found))
-		// A failed read resolves none: the write's commit fails the same way.
-		_ = records(func(get func(id string) []byte) {
-			for i, p := range found {
-				names[i] = recordNames(get(p.linker.ID), int(p.link), arrivals[i].ID)
+		for i := range names {
+			names[i] = true
+		}
+		if len(doubts) > 0 {
+			// A failed read resolves none of them: the write's commit fails
+			// the same way.
+			err := records(func(get func(id string) []byte) {
+				for _, i := range doubts {
+					names[i] = recordNames(get(found[i].linker.ID), int(found[i].link), arrivals[i].ID)
+				}
+			})
+			if err != nil {
+				for _, i := range doubts {
+					names[i] = false
+				}
 			}
-		})
+		}
 		arrived := map[*node]struct{}{}
 		for i, p := range found {
 			if !names[i] {
@@ -236,6 +251,7 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 			w.edges.set(&linker.out, target, true)
 			w.edges.set(&target.in, linker, true)
 			retargeted[linker] = struct{}{}
+			g.pending.doubt(linker)
 		}
 		delete(g.unresolved, key)
 	}
@@ -311,13 +327,37 @@ func recordNames(rec []byte, link int, target string) bool {
 // entry here: written so, read so from disk (graph.build), or left so by
 // the deletion of its target (DeleteNotes). Entries go stale when their
 // linker is written again or deleted, or the link resolves by a key
-// claim; they are checked when used, against the record too (a link
-// resolved by a claim and unresolved again by a deletion names another
-// note), and swept when they outnumber the live ones. Guarded by the
-// graph's lock.
+// claim; they are checked when used, against the record too when a claim
+// resolved the linker's links (a link resolved by a claim and unresolved
+// again by a deletion names another note: see suspects), and swept when
+// they outnumber the live ones. Guarded by the graph's lock.
 type pendingLinks struct {
 	byTarget map[string][]pendingLink // target ID -> links naming it
 	n, live  int                      // entries, and those alive at the last sweep
+	// suspects are the linkers (at their gen) that a key claim resolved
+	// while entries were kept: only theirs can be stale and look valid
+	// (resolved by the claim, then unresolved by a deletion), so only
+	// theirs are checked against the record. Reading every arriving
+	// link's record cost more than the rewrites it saves.
+	suspects map[*node]uint32
+}
+
+// doubt marks linker as resolved by a key claim.
+func (p *pendingLinks) doubt(linker *node) {
+	if p.n == 0 {
+		return // no entry to doubt
+	}
+	if p.suspects == nil {
+		p.suspects = map[*node]uint32{}
+	}
+	p.suspects[linker] = linker.gen
+}
+
+// doubtful reports whether linker's entries must be checked against its
+// record.
+func (p *pendingLinks) doubtful(linker *node) bool {
+	gen, ok := p.suspects[linker]
+	return ok && gen == linker.gen // written since: its entries are new
 }
 
 // pendingLink is link number link of linker, as written at its gen.
@@ -357,6 +397,9 @@ func (e pendingLink) valid(g *graph) bool {
 // sweep drops the stale entries once there are many more than were alive
 // at the last sweep.
 func (p *pendingLinks) sweep(g *graph) {
+	if p.n == 0 {
+		p.suspects = nil
+	}
 	if p.n <= 2*p.live+4096 {
 		return
 	}
@@ -379,6 +422,11 @@ func (p *pendingLinks) sweep(g *graph) {
 		p.n += len(list)
 	}
 	p.live = p.n
+	for nd, gen := range p.suspects {
+		if p.n == 0 || g.notes[nd.ID] != nd || nd.gen != gen {
+			delete(p.suspects, nd)
+		}
+	}
 }
 
 // waitsFor reports whether nd has an unresolved link with key.
