@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -382,4 +383,67 @@ func BenchmarkLiveFolderRename(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRestartBenchgen measures a warm restart in process: a benchgen
+// vault (10k notes; VAULTGRAPH_BENCH_NOTES for another size) synced once
+// into an embedded store on disk, then, per op, the store opened again and
+// a new Mirror's first Sync (the walk beside the store's load and the
+// index's restore; nothing read, nothing written), and the store closed.
+// It reports the wall and CPU seconds of a restart and the heap it leaves:
+//
+//	VAULTGRAPH_BENCH_NOTES=100000 go test ./vault -run '^$' -bench RestartBenchgen -benchtime 3x
+func BenchmarkRestartBenchgen(b *testing.B) {
+	n := 10_000
+	if v := os.Getenv("VAULTGRAPH_BENCH_NOTES"); v != "" {
+		if _, err := fmt.Sscan(v, &n); err != nil || n <= 0 {
+			b.Fatalf("VAULTGRAPH_BENCH_NOTES=%q: want a positive number of notes", v)
+		}
+	}
+	root, state := filepath.Join(b.TempDir(), "vault"), b.TempDir()
+	if _, err := benchgen.Generate(root, benchgen.Config{Notes: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	restart := func() (*memstore.Store, *Mirror, SyncStats) {
+		s, err := memstore.Open(state)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := NewMirror(Config{Root: root, Project: testProject, Store: s, Logger: quietLogger(), NoProgress: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		stats, err := m.Sync(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s, m, stats
+	}
+	s, _, stats := restart() // the cold sync
+	if stats.Written != n {
+		b.Fatalf("cold sync wrote %d notes, want %d", stats.Written, n)
+	}
+	_ = s.Close(context.Background())
+	var heap uint64
+	var cpu time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		before := processCPU()
+		s, m, stats := restart()
+		cpu += processCPU() - before
+		if stats.Read != 0 || stats.Written != 0 {
+			b.Fatalf("warm restart read %d and wrote %d notes", stats.Read, stats.Written)
+		}
+		b.StopTimer()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		heap = ms.HeapAlloc // the store's and the mirror's
+		runtime.KeepAlive(m)
+		_ = s.Close(context.Background())
+		b.StartTimer()
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/restart")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/restart")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
 }
