@@ -49,6 +49,14 @@ type Config struct {
 	// BatchSize is how many notes go into one UpsertNotes call; 0 means
 	// DefaultBatchSize.
 	BatchSize int
+	// StagedBatch, when positive, splits a write of more than BatchSize
+	// notes to a core.StagedWriter store into staged calls of this many
+	// notes, each note's text read from its file for its call only: a
+	// first sync then never holds every note's text at once. The embedded
+	// store commits a staged write every 2,048 notes anyway; Neo4j's
+	// staged write wants every note in one call (all notes before any
+	// link), which 0 gives.
+	StagedBatch int
 	// MaxFileSize skips larger note files with a warning; 0 means
 	// DefaultMaxFileSize.
 	MaxFileSize int64

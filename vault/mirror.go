@@ -2,7 +2,9 @@ package vault
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"slices"
 	"sort"
@@ -35,6 +37,7 @@ type Mirror struct {
 	ready     bool                  // Sync has built the index
 	unread    map[string]string     // during a restart: stored hash by path of notes read too soon after a change (restoreLocked, reportChanges)
 	pending   map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
+	bodies    map[*core.Note]int    // notes of pending queued without their text: where it starts in the file (withBodies)
 	failing   bool                  // the last store write failed; pending waits for a retry
 	filesRead atomic.Int64          // note files read, for SyncStats.Read
 
@@ -75,6 +78,7 @@ func NewMirror(cfg Config) (*Mirror, error) {
 		lint:    newLint(),
 		idx:     newIndex(),
 		pending: map[string]*core.Note{},
+		bodies:  map[*core.Note]int{},
 		retry:   make(chan struct{}, 1),
 		synced:  make(chan struct{}),
 		live:    make(chan struct{}),
@@ -241,6 +245,12 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 	for _, e := range sortedEntries(loaded) {
 		p := loaded[e]
 		n := m.noteOf(e, p)
+		if old := m.pending[n.ID]; old != nil {
+			delete(m.bodies, old)
+		}
+		if p.bodyless {
+			m.bodies[n] = p.bodyAt
+		}
 		m.pending[n.ID] = n
 		built[e.path] = n
 		if fromFile[e] {
@@ -323,21 +333,45 @@ type flushResult struct {
 	written, deleted int
 }
 
-// flushLocked applies the pending store changes: deletes first, then
+// flushLocked applies the pending store changes (see flushOnceLocked).
+// A note queued without its text (a first sync's, see withBodies) whose
+// file changed since it was parsed is not written as parsed: the change
+// is applied like any other (the index, and the notes whose links it
+// affects, queued again) and the flush goes on with what that queued,
+// read whole this time. m.mu must be held.
+func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, error) {
+	var res flushResult
+	for {
+		r, changed, err := m.flushOnceLocked(ctx, bar)
+		res.written += r.written
+		res.deleted += r.deleted
+		if err != nil || len(changed) == 0 {
+			return res, err
+		}
+		m.log.Debug("vault: notes changed while the sync wrote them; applying the changes", "files", len(changed))
+		m.applyLocked(ctx, changed)
+	}
+}
+
+// flushOnceLocked applies the pending store changes: deletes first, then
 // upserts in batches of Config.BatchSize, by ID. What the store accepted
 // leaves the queue; on an error the rest stays queued for the next flush.
-// More than a batch goes to a core.StagedWriter store in one call.
+// More than a batch goes to a core.StagedWriter store in one call, or in
+// calls of Config.StagedBatch notes when that is set. It returns the
+// files of notes queued without their text that changed since they were
+// parsed (withBodies): still queued, not written.
 //
 // A link whose target is written in a later batch is stored unresolved
 // until that batch, and the store then resolves it to the smallest ID of
 // the batch claiming its key, which may not be the note the vault's rules
 // chose when the key is ambiguous; such linking notes are written once
-// more at the end. m.mu must be held.
-func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, error) {
+// more at the end.
+func (m *Mirror) flushOnceLocked(ctx context.Context, bar progress) (flushResult, []fileChange, error) {
 	var res flushResult
 	if len(m.pending) == 0 {
 		m.failing = false
-		return res, nil
+		clear(m.bodies)
+		return res, nil, nil
 	}
 	var dels []string
 	var ups []*core.Note
@@ -353,7 +387,7 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 
 	if len(dels) > 0 {
 		if _, err := m.cfg.Store.DeleteNotes(ctx, m.cfg.Project, dels); err != nil {
-			return res, m.storeFailed(fmt.Errorf("vault: delete %d notes: %w", len(dels), err))
+			return res, nil, m.storeFailed(fmt.Errorf("vault: delete %d notes: %w", len(dels), err))
 		}
 		for _, id := range dels {
 			if m.pending[id] == nil {
@@ -363,20 +397,44 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 		res.deleted = len(dels)
 	}
 
-	size := m.cfg.BatchSize
-	if staged, ok := m.cfg.Store.(core.StagedWriter); ok && len(ups) > size {
-		notes := noteValues(ups)
-		if err := staged.UpsertNotesStaged(ctx, m.cfg.Project, notes, bar.Add); err != nil {
-			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
-		}
-		for _, n := range ups {
+	var changed []fileChange
+	// A note written leaves the queue; it keeps its body offset until the
+	// end, for the rewrite of the forward ambiguous ones below.
+	var done []*core.Note
+	written := func(batch []*core.Note) {
+		for _, n := range batch {
 			if m.pending[n.ID] == n {
 				delete(m.pending, n.ID)
 			}
 		}
-		res.written = len(ups)
-		m.failing = false
-		return res, nil
+		done = append(done, batch...)
+	}
+	defer func() {
+		for _, n := range done {
+			if _, queued := m.pending[n.ID]; !queued {
+				delete(m.bodies, n)
+			}
+		}
+	}()
+	size := m.cfg.BatchSize
+	upsert := m.cfg.Store.UpsertNotes
+	stagedCalls := false // the store tells the progress bar
+	if staged, ok := m.cfg.Store.(core.StagedWriter); ok && len(ups) > size {
+		stage := func(ctx context.Context, project string, notes []core.Note) error {
+			return staged.UpsertNotesStaged(ctx, project, notes, bar.Add)
+		}
+		if m.cfg.StagedBatch <= 0 {
+			notes, kept, more := m.withBodies(ups)
+			changed = append(changed, more...)
+			if err := stage(ctx, m.cfg.Project, notes); err != nil {
+				return res, changed, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
+			}
+			written(kept)
+			res.written = len(kept)
+			m.failing = false
+			return res, changed, nil
+		}
+		size, upsert, stagedCalls = m.cfg.StagedBatch, stage, true
 	}
 	batchOf := make(map[string]int, len(ups))
 	for i, n := range ups {
@@ -384,36 +442,147 @@ func (m *Mirror) flushLocked(ctx context.Context, bar progress) (flushResult, er
 	}
 	var again []*core.Note
 	for b := 0; b*size < len(ups); b++ {
-		batch := ups[b*size : min((b+1)*size, len(ups))]
-		notes := noteValues(batch)
-		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, notes); err != nil {
-			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
+		notes, batch, more := m.withBodies(ups[b*size : min((b+1)*size, len(ups))])
+		changed = append(changed, more...)
+		if err := upsert(ctx, m.cfg.Project, notes); err != nil {
+			return res, changed, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
 		}
+		written(batch)
 		for _, n := range batch {
-			if m.pending[n.ID] == n {
-				delete(m.pending, n.ID)
-			}
 			if m.forwardAmbiguous(n, b, batchOf) {
 				again = append(again, n)
 			}
 		}
 		res.written += len(batch)
-		bar.Add(len(batch))
+		if !stagedCalls {
+			bar.Add(len(batch))
+		}
 	}
 	for b := 0; b*size < len(again); b++ {
-		batch := again[b*size : min((b+1)*size, len(again))]
-		notes := noteValues(batch)
+		// A file changed since its batch read it is applied as a change
+		// below; the rest are written again.
+		notes, _, more := m.withBodies(again[b*size : min((b+1)*size, len(again))])
+		changed = append(changed, more...)
 		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, notes); err != nil {
 			for _, n := range again[b*size:] {
 				if _, queued := m.pending[n.ID]; !queued {
 					m.pending[n.ID] = n
 				}
 			}
-			return res, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
+			return res, changed, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(notes), err))
 		}
 	}
 	m.failing = false
-	return res, nil
+	return res, changed, nil
+}
+
+// readsBack reports whether a first sync drops each note's text once
+// parsed and reads it back from the file when it writes the note
+// (withBodies): when the write goes to the store in parts (a store that
+// takes plain batches, or Config.StagedBatch), so that only one part's
+// texts are held at a time. One staged call takes every note at once,
+// texts included: reading them back would only cost time.
+func (m *Mirror) readsBack() bool {
+	_, staged := m.cfg.Store.(core.StagedWriter)
+	return !staged || m.cfg.StagedBatch > 0
+}
+
+// bodyHook, when set (tests), is called before withBodies reads the files
+// of notes queued without their text.
+var bodyHook func()
+
+// withBodies returns the notes ns point to as the store takes them, with
+// the text of those queued without it (Mirror.bodies) read from their
+// files; kept are the notes returned. A file whose bytes no longer have
+// the hash its note was parsed with (or that is gone) is left out and
+// returned as a change to apply: the note and the links resolved against
+// its old text must not be written. A file that cannot be read is left
+// out of the queue with a warning (the next reconcile finds the store
+// without it and reads it again).
+func (m *Mirror) withBodies(ns []*core.Note) (notes []core.Note, kept []*core.Note, changed []fileChange) {
+	var todo []int
+	for i, n := range ns {
+		if _, ok := m.bodies[n]; ok {
+			todo = append(todo, i)
+		}
+	}
+	reads := make([]bodyRead, len(ns))
+	if len(todo) > 0 {
+		if bodyHook != nil {
+			bodyHook()
+		}
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range min(m.cfg.Workers, len(todo)) {
+			wg.Go(func() {
+				for i := range next {
+					reads[i] = m.readBody(ns[i], m.bodies[ns[i]])
+				}
+			})
+		}
+		for _, i := range todo {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	notes = make([]core.Note, 0, len(ns))
+	kept = make([]*core.Note, 0, len(ns))
+	for i, n := range ns {
+		r := reads[i]
+		switch {
+		case r.failed:
+			if m.pending[n.ID] == n {
+				delete(m.pending, n.ID)
+			}
+			delete(m.bodies, n)
+		case r.change != nil:
+			changed = append(changed, *r.change)
+		default:
+			note := *n
+			if _, ok := m.bodies[n]; ok {
+				note.Content = r.content
+			}
+			notes = append(notes, note)
+			kept = append(kept, n)
+		}
+	}
+	return notes, kept, changed
+}
+
+// bodyRead is what readBody found: the note's text, or a change to apply
+// instead, or a file that could not be read.
+type bodyRead struct {
+	content string
+	change  *fileChange
+	failed  bool
+}
+
+// readBody reads the text of note n, queued without it, from its file
+// (see withBodies); bodyAt is where it starts in the file.
+func (m *Mirror) readBody(n *core.Note, bodyAt int) (r bodyRead) {
+	raw, _, err := m.readFile(n.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		r.change = &fileChange{path: n.Path}
+	case err != nil:
+		m.loadFailed(n.Path, err)
+		r.failed = true
+	case hashOf(raw) != n.Hash:
+		c, err := m.read(n.Path, "")
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			r.change = &fileChange{path: n.Path}
+		case err != nil:
+			m.loadFailed(n.Path, err)
+			r.failed = true
+		default:
+			r.change = &c
+		}
+	default:
+		r.content = bodyOf(raw, bodyAt)
+	}
+	return r
 }
 
 // forwardAmbiguous reports whether note n, written in batch b, links on an
@@ -438,13 +607,4 @@ func (m *Mirror) storeFailed(err error) error {
 	default:
 	}
 	return err
-}
-
-// noteValues copies the notes ns points to, as the store takes them.
-func noteValues(ns []*core.Note) []core.Note {
-	out := make([]core.Note, len(ns))
-	for i, n := range ns {
-		out[i] = *n
-	}
-	return out
 }

@@ -18,6 +18,25 @@ type parsedNote struct {
 	spans    []linkSpan // where each of note.Links is written, same order
 	warnings []string   // parse problems: frontmatter, tags
 	bom      int        // bytes of BOM before the text the spans index
+	// bodyAt is where note.Content starts in the file's bytes. A first
+	// sync drops the content after parsing (bodyless) and reads it back
+	// from there when it writes the note (Mirror.withBodies).
+	bodyAt   int
+	bodyless bool
+}
+
+// dropBody forgets the note's content, which withBodies reads back from
+// the file (checked against the hash) when the note is written: a first
+// sync then holds no note's text between reading the vault and writing it.
+func (p *parsedNote) dropBody() {
+	p.note.Content = ""
+	p.bodyless = true
+}
+
+// bodyOf is the content of a note whose file's bytes are raw and whose body
+// starts at bodyAt: what parseNote gives as Content.
+func bodyOf(raw []byte, bodyAt int) string {
+	return strings.ReplaceAll(string(raw[min(bodyAt, len(raw)):]), "\r\n", "\n")
 }
 
 // Parse reads one note: path is its vault-relative path with "/"
@@ -67,6 +86,7 @@ func parseNote(path string, raw []byte) parsedNote {
 		spans = append(spans, scanWikilinks([]byte(head), head, 0)...)
 	}
 	base := len(text) - len(body)
+	out.bodyAt = bom + base
 
 	masked := maskText(body)
 	wiki := scanWikilinks(masked, body, base)

@@ -147,6 +147,7 @@ func (m *Mirror) loadAll(ctx context.Context, files []fileStat, bar progress) ([
 	out := make([]fileChange, len(files))
 	ok := make([]bool, len(files))
 	next := make(chan int)
+	readBack := m.readsBack()
 	var wg sync.WaitGroup
 	for range min(m.cfg.Workers, max(len(files), 1)) {
 		wg.Go(func() {
@@ -159,9 +160,13 @@ func (m *Mirror) loadAll(ctx context.Context, files []fileStat, bar progress) ([
 				}
 				// The index needs only the links' keys: the spans (where
 				// each link is written, for rewrites) go now, not after
-				// the whole vault is read.
+				// the whole vault is read, and so does the text when the
+				// write reads it back (readsBack).
 				out[i] = fileChange{path: st.path, parsed: p, stat: st, refs: linkRefs(p)}
 				p.spans = nil
+				if readBack {
+					p.dropBody()
+				}
 				ok[i] = true
 			}
 		})
