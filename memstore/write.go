@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
@@ -373,7 +374,11 @@ func (p *pendingLinks) add(target string, linker *node, link int) {
 	if p.byTarget == nil {
 		p.byTarget = map[string][]pendingLink{}
 	}
-	p.byTarget[target] = append(p.byTarget[target], pendingLink{linker, linker.gen, int32(link)})
+	list, ok := p.byTarget[target]
+	if !ok {
+		target = strings.Clone(target) // may be a window into a caller's or a deleted note's strings
+	}
+	p.byTarget[target] = append(list, pendingLink{linker, linker.gen, int32(link)})
 	p.n++
 }
 
