@@ -252,7 +252,7 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 			w.edges.set(&linker.out, target, true)
 			w.edges.set(&target.in, linker, true)
 			retargeted[linker] = struct{}{}
-			g.pending.doubt(linker)
+			g.pending.doubt(g, linker)
 		}
 		delete(g.unresolved, key)
 	}
@@ -343,8 +343,11 @@ type pendingLinks struct {
 	suspects map[*node]uint32
 }
 
-// doubt marks linker as resolved by a key claim.
-func (p *pendingLinks) doubt(linker *node) {
+// doubt marks linker as resolved by a key claim. Only a linker with an
+// entry of its current write needs to stay a suspect (a stale one looks
+// valid again once a deletion unresolves the link): the others go when the
+// suspects outnumber the entries.
+func (p *pendingLinks) doubt(g *graph, linker *node) {
 	if p.n == 0 {
 		return // no entry to doubt
 	}
@@ -352,6 +355,22 @@ func (p *pendingLinks) doubt(linker *node) {
 		p.suspects = map[*node]uint32{}
 	}
 	p.suspects[linker] = linker.gen
+	if len(p.suspects) <= 2*p.n+4096 {
+		return
+	}
+	keep := map[*node]struct{}{}
+	for _, list := range p.byTarget {
+		for _, e := range list {
+			if nd := e.linker; g.notes[nd.ID] == nd && nd.gen == e.gen {
+				keep[nd] = struct{}{}
+			}
+		}
+	}
+	for nd := range p.suspects {
+		if _, ok := keep[nd]; !ok {
+			delete(p.suspects, nd)
+		}
+	}
 }
 
 // doubtful reports whether linker's entries must be checked against its
