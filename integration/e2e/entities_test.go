@@ -97,6 +97,7 @@ func entityClient(t *testing.T, st store, cfg string, viaEnv bool) *client.Clien
 	}
 	c, _ := stdioClient(t, processEnv(t, st, extra...), args)
 	initialize(t, c)
+	waitSynced(t, c)
 	return c
 }
 

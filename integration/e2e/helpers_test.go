@@ -549,7 +549,41 @@ func startStdio(t *testing.T, st store, vault string, copts ...client.ClientOpti
 	args := append([]string{"serve", "--vault", vault}, st.args...)
 	c, _ := stdioClient(t, processEnv(t, st), args, copts...)
 	initialize(t, c)
+	waitSynced(t, c)
 	return c
+}
+
+// waitSynced waits until the server's first sync is done. serve answers at
+// once and syncs in the background; until the sync ends, reads carry a
+// notice and writes wait for it (at most 20 s, then a provider error), so
+// a test that checks a call's warnings or writes at once would depend on
+// how fast the machine syncs (TestEntityTools failed that way at load 29,
+// its first sync on Neo4j taking over 39 s). A read with a progress token
+// waits for the sync (at most 15 s at a time); one that still carries the
+// notice is sent again. A server without get_node has nothing to wait for.
+// Tests of the first sync itself (start_test.go) do not call it.
+func waitSynced(t *testing.T, c *client.Client) {
+	t.Helper()
+	if !eventually(readyTimeout, func() bool {
+		ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
+		defer cancel()
+		var req mcp.CallToolRequest
+		req.Params.Name = "get_node"
+		req.Params.Arguments = map[string]any{"id": "no/such/note.md"}
+		req.Params.Meta = &mcp.Meta{ProgressToken: "first-sync"}
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			return strings.Contains(err.Error(), "tool not found") // no get_node here
+		}
+		for _, content := range res.Content {
+			if tc, ok := mcp.AsTextContent(content); ok && strings.Contains(tc.Text, "still syncing") {
+				return false
+			}
+		}
+		return true
+	}) {
+		t.Fatalf("the first sync did not end within %s", readyTimeout)
+	}
 }
 
 // transports are the ways a client reaches "vaultgraph serve".
@@ -566,6 +600,7 @@ func connect(t *testing.T, st store, vault, transportName string) *client.Client
 		h := startHTTP(t, st, vault, "127.0.0.1:0")
 		c := httpClient(t, h.url(), rwToken)
 		initialize(t, c)
+		waitSynced(t, c)
 		return c
 	}
 	t.Fatalf("unknown transport %q", transportName)
