@@ -73,6 +73,12 @@ func (c *Changes) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 	c.mu.Unlock()
 }
 
+// CanonicalURI is the URI notifications/resources/updated names for a
+// subscription to uri (in any ID form of a note): an HTTP front that
+// relays subscriptions to the vault's owner matches the owner's
+// notifications with it.
+func CanonicalURI(uri string) string { return canonical(uri) }
+
 // canonical is the URI of the note a subscribed URI names, so that a
 // subscription in another ID form (vault://note/Concepts/BM25) hears of
 // the note's changes.

@@ -31,6 +31,10 @@ type ForwardOptions struct {
 	Logger     *slog.Logger
 	Metrics    *metrics.Metrics
 	ClientLogs *ClientLogs
+	// Canonical maps a resource URI a client subscribes to onto the URI
+	// the owner's notifications/resources/updated names for it (the
+	// owner's resources.CanonicalURI); nil: the URI as it is.
+	Canonical func(uri string) string
 }
 
 // Forward is the MCP server of an HTTP front whose process does not own
@@ -49,12 +53,14 @@ type ForwardOptions struct {
 // the front's (the backends are shared by every session) and the owner's
 // progress notifications reach the client under its own; a call the
 // client cancels (or whose HTTP request ends) is cancelled at the owner.
-// Resource subscriptions are not offered: the front says so in its
-// capabilities.
+// A resource subscription (resources/subscribe, protocol 2025-11-25) is
+// made once per URI at the owner through the read-write backend, and the
+// owner's notifications/resources/updated reach the sessions subscribed
+// to it; notifications/resources/list_changed reaches every session.
 type Forward struct {
 	opts   ForwardOptions
 	logger *slog.Logger
-	srv    *mcpserver.MCPServer
+	srv    atomic.Pointer[mcpserver.MCPServer] // set once built; notifications may come before
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -67,6 +73,10 @@ type Forward struct {
 
 	progress sync.Map // token of the front's → *tools.ProgressReporter
 	seq      atomic.Int64
+
+	subMu  sync.Mutex
+	subs   map[string]map[string]bool // session ID → URIs it subscribed to, as sent
+	remote map[string]int             // URI → sessions subscribed to it (subscribed at the owner while > 0)
 }
 
 // backend is one MCP client session at the vault's owner.
@@ -91,7 +101,7 @@ func NewForward(ctx context.Context, opts ForwardOptions) (*Forward, error) {
 		logger = slog.Default()
 	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	f := &Forward{opts: opts, logger: logger, ctx: bg, cancel: cancel}
+	f := &Forward{opts: opts, logger: logger, ctx: bg, cancel: cancel, subs: map[string]map[string]bool{}, remote: map[string]int{}}
 	fail := func(err error) (*Forward, error) {
 		f.Close()
 		return nil, err
@@ -122,12 +132,12 @@ func NewForward(ctx context.Context, opts ForwardOptions) (*Forward, error) {
 	} else if !errors.Is(err, mcp.ErrMethodNotFound) {
 		return fail(fmt.Errorf("forward: list the owner's prompts: %w", err))
 	}
-	f.srv = New(Options{Version: opts.Version, Tools: list, Logger: logger, Metrics: opts.Metrics, ClientLogs: opts.ClientLogs, Vault: f})
+	f.srv.Store(New(Options{Version: opts.Version, Tools: list, Logger: logger, Metrics: opts.Metrics, ClientLogs: opts.ClientLogs, Vault: f}))
 	return f, nil
 }
 
 // Server returns the forwarding MCP server, for HTTPServer.Attach.
-func (f *Forward) Server() *mcpserver.MCPServer { return f.srv }
+func (f *Forward) Server() *mcpserver.MCPServer { return f.srv.Load() }
 
 // Ready reports whether the owner answers through the read-write backend
 // (a ping; it waits while the backend reconnects, as long as ctx allows).
@@ -266,9 +276,21 @@ func (f *Forward) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 }
 
 // notified passes the owner's progress notifications on to the client
-// whose call they are about; the backends ask for nothing else.
+// whose call they are about, and its resource notifications to the
+// sessions that subscribed; the backends ask for nothing else.
 func (f *Forward) notified(n mcp.JSONRPCNotification) {
-	if n.Method != string(mcp.MethodNotificationProgress) {
+	switch n.Method {
+	case string(mcp.MethodNotificationResourceUpdated):
+		uri, _ := n.Params.AdditionalFields["uri"].(string)
+		f.resourceUpdated(uri)
+		return
+	case string(mcp.MethodNotificationResourcesListChanged):
+		if srv := f.srv.Load(); srv != nil {
+			srv.SendNotificationToAllClients(n.Method, nil)
+		}
+		return
+	case string(mcp.MethodNotificationProgress):
+	default:
 		return
 	}
 	token, _ := n.Params.AdditionalFields["progressToken"].(string)
@@ -363,9 +385,132 @@ func (f *Forward) CompletePromptArgument(ctx context.Context, promptName string,
 	return f.complete(ctx, mcp.PromptReference{Type: "ref/prompt", Name: promptName}, argument, cc)
 }
 
-// Live is false: the front does not relay resource subscriptions.
-func (f *Forward) Live() bool { return false }
+// Live is true: the owner's resource notifications are relayed.
+func (f *Forward) Live() bool { return true }
 
-func (f *Forward) Attach(*mcpserver.MCPServer, *mcpserver.Hooks) {}
+// Attach follows the front's sessions' subscriptions (server.New calls it
+// before f.srv is set).
+func (f *Forward) Attach(_ *mcpserver.MCPServer, hooks *mcpserver.Hooks) {
+	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest) {
+		if s := mcpserver.ClientSessionFromContext(ctx); s != nil && req.Params.URI != "" {
+			f.subscribe(ctx, s.SessionID(), req.Params.URI)
+		}
+	})
+	hooks.AddBeforeUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest) {
+		if s := mcpserver.ClientSessionFromContext(ctx); s != nil {
+			f.unsubscribe(ctx, s.SessionID(), []string{req.Params.URI})
+		}
+	})
+	hooks.AddOnUnregisterSession(func(ctx context.Context, s mcpserver.ClientSession) {
+		f.subMu.Lock()
+		uris := make([]string, 0, len(f.subs[s.SessionID()]))
+		for u := range f.subs[s.SessionID()] {
+			uris = append(uris, u)
+		}
+		f.subMu.Unlock()
+		if len(uris) > 0 {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forwardInitWait)
+			defer cancel()
+			f.unsubscribe(ctx, s.SessionID(), uris)
+		}
+	})
+}
+
+// subscribe records session's subscription to uri, subscribing at the
+// owner when it is the first to it.
+func (f *Forward) subscribe(ctx context.Context, session, uri string) {
+	f.subMu.Lock()
+	set := f.subs[session]
+	if set == nil {
+		set = map[string]bool{}
+		f.subs[session] = set
+	}
+	first := false
+	if !set[uri] {
+		set[uri] = true
+		f.remote[uri]++
+		first = f.remote[uri] == 1
+	}
+	f.subMu.Unlock()
+	if first {
+		f.remoteSubscription(ctx, uri, true)
+	}
+}
+
+// unsubscribe drops session's subscriptions to uris, unsubscribing at the
+// owner from those no session follows any more.
+func (f *Forward) unsubscribe(ctx context.Context, session string, uris []string) {
+	var last []string
+	f.subMu.Lock()
+	set := f.subs[session]
+	for _, u := range uris {
+		if !set[u] {
+			continue
+		}
+		delete(set, u)
+		if f.remote[u]--; f.remote[u] <= 0 {
+			delete(f.remote, u)
+			last = append(last, u)
+		}
+	}
+	if len(set) == 0 {
+		delete(f.subs, session)
+	}
+	f.subMu.Unlock()
+	for _, u := range last {
+		f.remoteSubscription(ctx, u, false)
+	}
+}
+
+// remoteSubscription subscribes to (or unsubscribes from) uri at the
+// owner. The backend's relay replays it with the next owner.
+func (f *Forward) remoteSubscription(ctx context.Context, uri string, on bool) {
+	b, err := f.backend(ctx, false)
+	if err == nil {
+		ctx, cancel := b.scope(ctx)
+		defer cancel()
+		//lint:ignore SA1019 the backend speaks 2025-11-25, which has resources/subscribe.
+		sub, unsub := b.c.Subscribe, b.c.Unsubscribe
+		if on {
+			var req mcp.SubscribeRequest
+			req.Params.URI = uri
+			err = sub(ctx, req)
+		} else {
+			var req mcp.UnsubscribeRequest
+			req.Params.URI = uri
+			err = unsub(ctx, req)
+		}
+	}
+	if err != nil {
+		f.logger.Warn("forward: a resource subscription did not reach the vault's owner", "uri", uri, "subscribe", on, "err", err)
+	}
+}
+
+// resourceUpdated tells the sessions subscribed to uri (in any of its
+// forms) that the owner says it changed.
+func (f *Forward) resourceUpdated(uri string) {
+	canonical := f.opts.Canonical
+	if canonical == nil {
+		canonical = func(u string) string { return u }
+	}
+	var sessions []string
+	f.subMu.Lock()
+	for s, set := range f.subs {
+		for u := range set {
+			if u == uri || canonical(u) == uri {
+				sessions = append(sessions, s)
+				break
+			}
+		}
+	}
+	f.subMu.Unlock()
+	srv := f.srv.Load()
+	if srv == nil {
+		return
+	}
+	for _, s := range sessions {
+		_ = srv.SendNotificationToSpecificClient(s, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": uri})
+	}
+}
 
 var _ Surface = (*Forward)(nil)

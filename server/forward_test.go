@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,10 +16,13 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/server"
 	"github.com/vaultgraph/vaultgraph/tools"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // fakeOwners stands in for the vault's owning process: each connection a
@@ -63,7 +68,7 @@ func (o *fakeOwners) kill() {
 // forwardFront serves a Forward to owners over HTTP with the test tokens.
 func forwardFront(t *testing.T, owners *fakeOwners) *httptest.Server {
 	t.Helper()
-	fwd, err := server.NewForward(t.Context(), server.ForwardOptions{Connect: owners.connect, Version: "test", Logger: quietLogger()})
+	fwd, err := server.NewForward(t.Context(), server.ForwardOptions{Connect: owners.connect, Version: "test", Logger: quietLogger(), Canonical: resources.CanonicalURI})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,4 +276,72 @@ func TestForwardCarriesOnWhenTheOwnerGoes(t *testing.T) {
 	if err := context.Cause(t.Context()); err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
+}
+
+// A resource subscription through the front reaches the owner, whose
+// notifications of the note's change (named in its canonical form) and
+// of the list's come back to the subscribed session.
+func TestForwardRelaysResourceSubscriptions(t *testing.T) {
+	f := newFixture(t)
+	changes := resources.NewChanges()
+	mirror, err := vault.NewMirror(vault.Config{Root: f.vault, Project: project, Store: changes.Store(f.store), Logger: quietLogger(), NoProgress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mirror.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	deps := resources.Deps{Project: project, Store: f.store, Files: mirror.Writer(), Logger: quietLogger(), Changes: changes}
+	srv := server.New(server.Options{Version: "test", Logger: quietLogger(), Vault: deps})
+	ts := forwardFront(t, &fakeOwners{rw: srv, ro: srv})
+
+	got := make(chan mcp.JSONRPCNotification, 256)
+	//lint:ignore SA1019 a 2025-11-25 session hears of its subscriptions on the GET stream; this tests it
+	tr, err := transport.NewStreamableHTTP(ts.URL+server.MCPPath, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + writeToken}), transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, legacyProtocol())
+	t.Cleanup(func() { _ = c.Close() })
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, c)
+	c.OnNotification(func(n mcp.JSONRPCNotification) { got <- n })
+	if c.GetServerCapabilities().Resources == nil || !c.GetServerCapabilities().Resources.Subscribe {
+		t.Fatalf("the front does not offer subscriptions: %+v", c.GetServerCapabilities().Resources)
+	}
+	var req mcp.SubscribeRequest
+	req.Params.URI = "vault://note/notes/Node" // another form of notes/node.md
+	//lint:ignore SA1019 the session speaks 2025-11-25, which has resources/subscribe.
+	if err := c.Subscribe(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	wait := func(method, uri string) {
+		t.Helper()
+		timeout := time.After(time.Minute)
+		for {
+			select {
+			case n := <-got:
+				if n.Method == method && (uri == "" || n.Params.AdditionalFields["uri"] == uri) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no %s %s within a minute", method, uri)
+			}
+		}
+	}
+	writeNote := func(rel, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(f.vault, rel), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := mirror.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeNote("notes/Node.md", "changed while subscribed")
+	wait(string(mcp.MethodNotificationResourceUpdated), resources.URI("notes/node.md"))
+	writeNote("notes/Brand New.md", "a note that was not there")
+	wait(string(mcp.MethodNotificationResourcesListChanged), "")
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/owner"
+	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/server"
 	"github.com/vaultgraph/vaultgraph/view"
 )
@@ -290,7 +291,8 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 			return next(ctx)
 		}
 	}
-	fopts := server.ForwardOptions{Connect: connect, Version: versionNumber(), Logger: f.logger, Metrics: opts.metrics, ClientLogs: opts.clientLogs}
+	fopts := server.ForwardOptions{Connect: connect, Version: versionNumber(), Logger: f.logger, Metrics: opts.metrics, ClientLogs: opts.clientLogs,
+		Canonical: resources.CanonicalURI}
 	// An owner killed while the front lists its tools fails the listing
 	// (the request is answered as lost): the front starts again, with the
 	// next owner or as the owner.

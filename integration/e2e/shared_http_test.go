@@ -1,16 +1,20 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // httpGet returns the status and body of a GET of url.
@@ -85,6 +89,38 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 	callTool(t, a.c, "create_node", map[string]any{"title": "Through stdio", "content": "written through the owner"}).decode(t, &created)
 	mustNode(t, c, created.ID)
 
+	// A subscription through the relaying server hears of a write
+	// through the owner (and, below, of one after the take-over).
+	//lint:ignore SA1019 clients of protocol 2025-11-25 hear of their subscriptions on the GET stream; this tests them
+	tr, err := transport.NewStreamableHTTP(h.url(), transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + rwToken}), transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := client.NewClient(tr, legacyProtocol())
+	t.Cleanup(func() { _ = sub.Close() })
+	if err := sub.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, sub)
+	var updates atomic.Int32
+	sub.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/resources/updated" && n.Params.AdditionalFields["uri"] == "vault://note/home.md" {
+			updates.Add(1)
+		}
+	})
+	var sreq mcp.SubscribeRequest
+	sreq.Params.URI = "vault://note/Home"
+	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
+	defer cancel()
+	//lint:ignore SA1019 resources/subscribe is what clients of protocol 2025-11-25 send; this tests it
+	if err := sub.Subscribe(ctx, sreq); err != nil {
+		t.Fatal(err)
+	}
+	callTool(t, a.c, "update_node", map[string]any{"id": "home.md", "content": "Home, edited through the owner."})
+	if !eventually(watchTimeout, func() bool { return updates.Load() >= 1 }) {
+		t.Fatal("a subscription through the relaying HTTP server did not hear of a write through the owner")
+	}
+
 	ro := httpClient(t, h.url(), roToken)
 	initialize(t, ro)
 	names := toolNames(listTools(t, ro))
@@ -157,6 +193,10 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 		mustNode(t, c, id)
 	}
 	mustNode(t, legacy, "through-stdio.md")
+	callTool(t, c, "update_node", map[string]any{"id": "home.md", "content": "Home, edited after the take-over."})
+	if !eventually(watchTimeout, func() bool { return updates.Load() >= 2 }) {
+		t.Fatal("the subscription did not carry over to the new owner")
+	}
 	mustNode(t, ro, "through-http.md")
 	h.waitReady(t)
 	// Once its first sync as the owner is done, the view is this one's.
