@@ -67,6 +67,7 @@ type Forward struct {
 	templates []mcpserver.ServerResourceTemplate
 	prompts   []mcpserver.ServerPrompt
 
+	dialing  [2]sync.Mutex // one dial at a time per backend, without holding up the other
 	mu       sync.Mutex
 	backends [2]*backend // read-write, read-only
 	closed   bool
@@ -174,17 +175,34 @@ func (f *Forward) backend(ctx context.Context, readOnly bool) (*backend, error) 
 	if readOnly {
 		i = 1
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return nil, errors.New("forward: the server is shutting down")
+	current := func() (*backend, error) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.closed {
+			return nil, errors.New("forward: the server is shutting down")
+		}
+		if b := f.backends[i]; b != nil && b.ctx.Err() == nil {
+			return b, nil
+		}
+		return nil, nil
 	}
-	if b := f.backends[i]; b != nil && b.ctx.Err() == nil {
-		return b, nil
+	if b, err := current(); b != nil || err != nil {
+		return b, err
+	}
+	f.dialing[i].Lock()
+	defer f.dialing[i].Unlock()
+	if b, err := current(); b != nil || err != nil {
+		return b, err // dialled meanwhile
 	}
 	b, err := f.dial(ctx, readOnly)
 	if err != nil {
 		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		go b.close()
+		return nil, errors.New("forward: the server is shutting down")
 	}
 	f.backends[i] = b
 	return b, nil
