@@ -18,8 +18,10 @@ const shortTimeout = "VAULTGRAPH_NEO4J_TIMEOUT=5s"
 
 // restartTimeout bounds the convergence after Neo4j is back: the
 // watcher's retry backoff is at most 30 s, and a restarted Neo4j is slow
-// for a while.
-const restartTimeout = 150 * time.Second
+// for a while. It failed once at 150 s in a clean-clone CI at load 29 (a
+// retry then waits out its backoff after attempts that each take up to
+// the driver's timeout on a saturated machine); it only bounds a failure.
+const restartTimeout = 5 * time.Minute
 
 // TestNeo4jFaults stops Neo4j (the local launcher's, so it skips when
 // NEO4J_URI names a server it cannot restart) under a running serve, A,
