@@ -34,7 +34,7 @@ test: ## every test, race detector on, against a real Neo4j (started from Maven 
 	@echo "== Neo4j round trip (server version, write + read, stop + restart)"
 	@log=$$(mktemp); if $(GO) test -race -count=1 -v ./integration/neo4jtest/ >$$log 2>&1; then grep -E '^(neo4j: |--- |ok)' $$log; rm -f $$log; else cat $$log; rm -f $$log; exit 1; fi
 	@echo "== all packages"
-	$(GO) test -race -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v /integration/neo4jtest$$)
+	$(GO) test -race -count=1 -timeout 60m $$($(GO) list $(PKGS) | grep -v /integration/neo4jtest$$)
 
 test-unit: ## tests that need nothing but Go (Neo4j suites skip)
 	NEO4J_DISABLE=1 $(GO) test -race -count=1 $(PKGS)
