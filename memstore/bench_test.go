@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/procstat"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
 
@@ -118,7 +119,7 @@ func BenchmarkLoad100k(b *testing.B) {
 	var s *memstore.Store
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := procstat.CPU()
 	for i := 0; i < b.N; i++ {
 		if i%perLoad == 0 {
 			s = memstore.New()
@@ -128,7 +129,7 @@ func BenchmarkLoad100k(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	cpu = processCPU() - cpu
+	cpu = procstat.CPU() - cpu
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)*float64(perLoad)/1e9, "load-100k-s")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)*float64(perLoad)/1e9, "load-100k-cpu-s")
 	s, batches = nil, nil
@@ -189,7 +190,7 @@ func measure(b *testing.B, op func(i int) error) {
 	b.ReportAllocs()
 	durations := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := procstat.CPU()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		if err := op(i); err != nil {
@@ -198,7 +199,7 @@ func measure(b *testing.B, op func(i int) error) {
 		durations = append(durations, time.Since(start))
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64((procstat.CPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	slices.Sort(durations)
 	b.ReportMetric(float64(durations[len(durations)/2].Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(durations[len(durations)*99/100].Nanoseconds()), "p99-ns")
@@ -392,28 +393,11 @@ func BenchmarkStagedWrite100k(b *testing.B) {
 	slices.SortFunc(notes, func(a, b core.Note) int { return strings.Compare(a.ID, b.ID) })
 	for _, batch := range []int{benchNotes, 2048} {
 		b.Run(fmt.Sprintf("batch-%d", batch), func(b *testing.B) {
-			var peak uint64
-			stop := make(chan struct{})
-			sampled := make(chan struct{})
-			go func() {
-				defer close(sampled)
-				tick := time.NewTicker(20 * time.Millisecond)
-				defer tick.Stop()
-				var m runtime.MemStats
-				for {
-					select {
-					case <-stop:
-						return
-					case <-tick.C:
-						runtime.ReadMemStats(&m)
-						peak = max(peak, m.HeapInuse)
-					}
-				}
-			}()
+			stopSampling := procstat.SampleHeapPeak(20 * time.Millisecond)
 			base := heapAlloc()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := procstat.CPU()
 			for range b.N {
 				b.StopTimer()
 				s, err := memstore.Open(b.TempDir())
@@ -433,9 +417,8 @@ func BenchmarkStagedWrite100k(b *testing.B) {
 				b.StartTimer()
 			}
 			b.StopTimer()
-			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
-			close(stop)
-			<-sampled
+			b.ReportMetric((procstat.CPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			peak := stopSampling()
 			b.ReportMetric(float64(peak-min(peak, base))/(1<<20), "peak-heap-MB")
 		})
 	}

@@ -171,16 +171,7 @@ func retargetRecord(nd *node, rec []byte) (out []byte, changed bool, err error) 
 	if v := r.byte(); v != recordVersion {
 		return nil, false, fmt.Errorf("note %s: record version %d: %w", nd.ID, v, errBadRecord)
 	}
-	r.bytes() // title
-	r.bytes() // path
-	r.bytes() // hash
-	r.varint()
-	if r.byte() == 1 {
-		r.varint() // mtime
-	}
-	for range r.count() {
-		r.bytes() // tags
-	}
+	r.skipToLinks()
 	c := r.count()
 	if r.err != nil {
 		return nil, false, fmt.Errorf("note %s: %w", nd.ID, r.err)

@@ -147,6 +147,23 @@ func (r *recordReader) string() string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// skipToLinks passes a note record's fields before its links (after the
+// version byte): title, path, hash, size, mtime and tags; the link count
+// comes next. Rewrites of links (retargetRecord, recordNames) read only
+// from there on.
+func (r *recordReader) skipToLinks() {
+	r.bytes()  // title
+	r.bytes()  // path
+	r.bytes()  // hash
+	r.varint() // size
+	if r.byte() == 1 {
+		r.varint() // mtime
+	}
+	for range r.count() {
+		r.bytes() // tags
+	}
+}
+
 // count reads a list length, refusing one the record cannot hold (each
 // item takes at least a byte), so a damaged record never allocates wildly.
 func (r *recordReader) count() int {

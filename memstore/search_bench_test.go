@@ -8,6 +8,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/core/storetest"
+	"github.com/vaultgraph/vaultgraph/internal/procstat"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
 
@@ -79,7 +80,7 @@ func measureSearch(b *testing.B, op func(i int) error) {
 	b.Helper()
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := procstat.CPU()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		if err := op(i); err != nil {
@@ -88,7 +89,7 @@ func measureSearch(b *testing.B, op func(i int) error) {
 		lat = append(lat, time.Since(t0))
 	}
 	b.StopTimer()
-	cpu = processCPU() - cpu
+	cpu = procstat.CPU() - cpu
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	slices.Sort(lat)
 	ms := func(q float64) float64 {

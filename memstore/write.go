@@ -290,16 +290,7 @@ func recordNames(rec []byte, link int, target string) bool {
 	if r.byte() != recordVersion {
 		return false
 	}
-	r.bytes() // title
-	r.bytes() // path
-	r.bytes() // hash
-	r.varint()
-	if r.byte() == 1 {
-		r.varint() // mtime
-	}
-	for range r.count() {
-		r.bytes() // tags
-	}
+	r.skipToLinks()
 	if link >= r.count() {
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/core/storetest"
 	"github.com/vaultgraph/vaultgraph/embedding"
+	"github.com/vaultgraph/vaultgraph/internal/procstat"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/semantic"
 )
@@ -84,7 +85,7 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			lat := make([]time.Duration, 0, b.N)
-			cpu := processCPU()
+			cpu := procstat.CPU()
 			for i := 0; b.Loop(); i++ {
 				t0 := time.Now()
 				if _, err := sr.Search(ctx, corpus.Queries[i%len(corpus.Queries)].Text, 10); err != nil {
@@ -92,7 +93,7 @@ func BenchmarkSearch(b *testing.B) {
 				}
 				lat = append(lat, time.Since(t0))
 			}
-			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
+			b.ReportMetric(float64((procstat.CPU()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
 			slices.Sort(lat)
 			ms := func(q float64) float64 {
 				return float64(lat[min(int(q*float64(len(lat))), len(lat)-1)].Microseconds()) / 1000

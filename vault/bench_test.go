@@ -10,13 +10,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/benchgen"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/integration/neo4jtest"
+	"github.com/vaultgraph/vaultgraph/internal/procstat"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 )
@@ -313,29 +313,8 @@ func benchSyncBenchgen(b *testing.B, store string, n, batch, staged int) {
 		project = func() string { return fmt.Sprintf("bench-sync-%d-%d", n, rand.Uint64()) }
 	}
 	// The largest heap in use during the syncs, sampled every 20 ms.
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				runtime.ReadMemStats(&ms)
-				peak.Store(max(peak.Load(), ms.HeapInuse))
-			}
-		}
-	}()
-	defer func() {
-		close(stop)
-		<-sampled
-		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
-	}()
+	stopSampling := procstat.SampleHeapPeak(20 * time.Millisecond)
+	defer func() { b.ReportMetric(float64(stopSampling())/(1<<20), "peak-heap-MB") }()
 	b.ResetTimer()
 	for b.Loop() {
 		st := newStore()
@@ -477,9 +456,9 @@ func BenchmarkRestartBenchgen(b *testing.B) {
 	var cpu time.Duration
 	b.ResetTimer()
 	for b.Loop() {
-		before := processCPU()
+		before := procstat.CPU()
 		s, m, stats := restart()
-		cpu += processCPU() - before
+		cpu += procstat.CPU() - before
 		if stats.Read != 0 || stats.Written != 0 {
 			b.Fatalf("warm restart read %d and wrote %d notes", stats.Read, stats.Written)
 		}

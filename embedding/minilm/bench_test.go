@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/procstat"
 )
 
 // benchNotes builds notes of 1-2 KB (a typical vault note; over 256
@@ -43,7 +45,7 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	q := []string{"how do I stop a goroutine when the request is cancelled"}
 	b.ReportAllocs()
-	cpu := processCPU()
+	cpu := procstat.CPU()
 	var lat []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -52,7 +54,7 @@ func BenchmarkQuery(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t0))
 	}
-	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
+	b.ReportMetric(float64((procstat.CPU()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
@@ -69,7 +71,7 @@ func BenchmarkNotes(b *testing.B) {
 	batch := notes[:16]
 	b.ReportAllocs()
 	n := 0
-	cpu := processCPU()
+	cpu := procstat.CPU()
 	for b.Loop() {
 		if _, err := e.Embed(b.Context(), batch); err != nil {
 			b.Fatal(err)
@@ -77,5 +79,5 @@ func BenchmarkNotes(b *testing.B) {
 		n += len(batch)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "notes/s")
-	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(n), "cpu-ms/note")
+	b.ReportMetric(float64((procstat.CPU()-cpu).Microseconds())/1000/float64(n), "cpu-ms/note")
 }
