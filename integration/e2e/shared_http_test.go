@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -150,30 +149,9 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 	t.Logf("get_node home.md over HTTP, p50 of 100 calls, 3 rounds side by side: relayed to the stdio owner %v, HTTP server owning its store %v", relayed, owned)
 
 	// SIGKILL the owner while the legacy session writes.
-	var (
-		acked []string
-		lost  int
-	)
-	for i := range 60 {
-		if i == 10 {
-			a.cmd.Process.Signal(syscall.SIGKILL) //nolint:errcheck // checked by its exit below
-		}
-		res, err := tryCall(t, legacy, "create_node", map[string]any{"title": fmt.Sprintf("HTTP After %d", i), "content": "written around a SIGKILL"})
-		switch {
-		case err != nil && strings.Contains(err.Error(), "stopped before answering"):
-			lost++ // in flight when the owner died: not acknowledged
-		case err != nil:
-			t.Fatalf("create_node %d: %v", i, err)
-		case res.isError:
-			if !strings.Contains(res.text, "first sync") {
-				t.Fatalf("create_node %d: %s", i, res.text)
-			}
-		default:
-			var n node
-			res.decode(t, &n)
-			acked = append(acked, n.ID)
-		}
-	}
+	acked, lost := writesAroundKill(t, legacy, "HTTP After", func() {
+		a.cmd.Process.Signal(syscall.SIGKILL) //nolint:errcheck // checked by its exit below
+	})
 	select {
 	case err := <-a.exited:
 		a.exited <- err // for its cleanup

@@ -187,32 +187,11 @@ func TestManyProcessesOneVault(t *testing.T) {
 	if pid != a.cmd.Process.Pid {
 		t.Fatalf("owner pid %d, want a's %d", pid, a.cmd.Process.Pid)
 	}
-	var (
-		acked []string
-		lost  int
-	)
-	for i := range 60 {
-		if i == 10 {
-			if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
+	acked, lost := writesAroundKill(t, b.c, "After", func() {
+		if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
 		}
-		res, err := tryCall(t, b.c, "create_node", map[string]any{"title": fmt.Sprintf("After %d", i), "content": "written around a SIGKILL"})
-		switch {
-		case err != nil && strings.Contains(err.Error(), "stopped before answering"):
-			lost++ // in flight when the owner died: not acknowledged
-		case err != nil:
-			t.Fatalf("create_node %d: %v", i, err)
-		case res.isError:
-			if !strings.Contains(res.text, "first sync") {
-				t.Fatalf("create_node %d: %s", i, res.text)
-			}
-		default:
-			var n node
-			res.decode(t, &n)
-			acked = append(acked, n.ID)
-		}
-	}
+	})
 	b.waitLog(t, ownerLine)
 	t.Logf("after the SIGKILL: %d writes acknowledged, %d lost in flight (answered as such)", len(acked), lost)
 	if len(acked) < 50 {
@@ -242,4 +221,35 @@ func TestManyProcessesOneVault(t *testing.T) {
 	if code != 0 || !strings.Contains(out, strconv.Quote(acked[0])) {
 		t.Fatalf("call after the hand-over: exit %d, stdout %.300s; stderr:\n%s", code, out, errOut)
 	}
+}
+
+// writesAroundKill creates 60 notes through c, titled prefix and a number,
+// and calls kill (a SIGKILL of the vault's owner) before the eleventh. It
+// returns the IDs of the notes acknowledged and how many calls were
+// answered as lost in flight ("stopped before answering": not
+// acknowledged); a write refused during the next owner's first sync
+// counts as neither, and any other failure ends the test.
+func writesAroundKill(t *testing.T, c *client.Client, prefix string, kill func()) (acked []string, lost int) {
+	t.Helper()
+	for i := range 60 {
+		if i == 10 {
+			kill()
+		}
+		res, err := tryCall(t, c, "create_node", map[string]any{"title": fmt.Sprintf("%s %d", prefix, i), "content": "written around a SIGKILL"})
+		switch {
+		case err != nil && strings.Contains(err.Error(), "stopped before answering"):
+			lost++
+		case err != nil:
+			t.Fatalf("create_node %d: %v", i, err)
+		case res.isError:
+			if !strings.Contains(res.text, "first sync") {
+				t.Fatalf("create_node %d: %s", i, res.text)
+			}
+		default:
+			var n node
+			res.decode(t, &n)
+			acked = append(acked, n.ID)
+		}
+	}
+	return acked, lost
 }
