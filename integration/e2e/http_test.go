@@ -276,17 +276,7 @@ func TestHTTPMetricsAndReadiness(t *testing.T) {
 	st := embeddedStore(t)
 	h := startHTTP(t, st, copyVault(t, nil), "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
 	metricsAddr, _ := h.waitLog(t, "serving metrics", readyTimeout)["addr"].(string)
-	get := func(url string) (int, string) {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("GET %s: %v", url, err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
-	if code, body := get("http://" + h.addr + "/readyz"); code != http.StatusOK || !strings.Contains(body, "ready") {
+	if code, body := httpGet(t, "http://"+h.addr+"/readyz"); code != http.StatusOK || !strings.Contains(body, "ready") {
 		t.Errorf("/readyz: %d %s", code, body)
 	}
 	// A client of protocol 2025-11-25 holds a session; later ones have none.
@@ -294,7 +284,7 @@ func TestHTTPMetricsAndReadiness(t *testing.T) {
 	initialize(t, c)
 	getNode(t, c, map[string]any{"id": "home.md"})
 	wantCode(t, c, invalidParams, "get_node", map[string]any{"id": "home.md", "depht": 1})
-	code, body := get("http://" + metricsAddr + "/metrics")
+	code, body := httpGet(t, "http://"+metricsAddr+"/metrics")
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
 	}
@@ -313,7 +303,7 @@ func TestHTTPMetricsAndReadiness(t *testing.T) {
 		t.Logf("/metrics:\n%s", body)
 	}
 	// The MCP port does not serve them.
-	if code, _ := get("http://" + h.addr + "/metrics"); code == http.StatusOK {
+	if code, _ := httpGet(t, "http://"+h.addr+"/metrics"); code == http.StatusOK {
 		t.Error("/metrics is served on the MCP address")
 	}
 }
