@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -258,4 +260,51 @@ func toolNames(t testing.TB, c *client.Client) []string {
 // 2025-11-25), with sessions, as clients released before 2026-07-28 do.
 func legacyProtocol() client.ClientOption {
 	return client.WithProtocolVersion(mcp.ProtocolVersion20251125)
+}
+
+// notifications records what a client's notification handler receives.
+// The client calls the handler on goroutines of its own, so a notification
+// sent before a call's answer may reach it after the call returns: tests
+// wait for what they expect (wait) instead of reading at once.
+type notifications struct {
+	mu      sync.Mutex
+	got     []mcp.JSONRPCNotification
+	arrived chan struct{} // signalled at each notification
+}
+
+func recordNotifications(c *client.Client) *notifications {
+	r := &notifications{arrived: make(chan struct{}, 1)}
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		r.mu.Lock()
+		r.got = append(r.got, n)
+		r.mu.Unlock()
+		select {
+		case r.arrived <- struct{}{}:
+		default:
+		}
+	})
+	return r
+}
+
+// all returns the notifications received so far.
+func (r *notifications) all() []mcp.JSONRPCNotification {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.got)
+}
+
+// wait returns the notifications received once done accepts them, or
+// after 30 s (bounded generously for a loaded machine) whatever came.
+func (r *notifications) wait(done func([]mcp.JSONRPCNotification) bool) []mcp.JSONRPCNotification {
+	deadline := time.After(30 * time.Second)
+	for {
+		if got := r.all(); done(got) {
+			return got
+		}
+		select {
+		case <-r.arrived:
+		case <-deadline:
+			return r.all()
+		}
+	}
 }

@@ -181,20 +181,17 @@ func TestForwardCarriesProgressAndCancellation(t *testing.T) {
 	srv := server.New(*opts)
 	ts := forwardFront(t, &fakeOwners{rw: srv, ro: srv})
 
-	var mu sync.Mutex
-	var got []mcp.JSONRPCNotification
 	c := httpClient(t, ts, writeToken)
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, n)
-	})
+	rec := recordNotifications(c)
 	req := callRequest("slow", map[string]any{})
 	req.Params.Meta = &mcp.Meta{ProgressToken: "p-forward"}
 	if _, err := c.CallTool(t.Context(), req); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
+	// The last progress (3 of 3) may reach the handler after the answer.
+	got := rec.wait(func(got []mcp.JSONRPCNotification) bool {
+		return slices.ContainsFunc(got, func(n mcp.JSONRPCNotification) bool { return n.Params.AdditionalFields["progress"] == 3.0 })
+	})
 	if len(got) == 0 {
 		t.Fatal("no progress notification reached the client")
 	}
@@ -206,7 +203,6 @@ func TestForwardCarriesProgressAndCancellation(t *testing.T) {
 	if last := got[len(got)-1].Params.AdditionalFields; last["progress"] != 3.0 || last["total"] != 3.0 {
 		t.Fatalf("last progress %v", last)
 	}
-	mu.Unlock()
 
 	ctx, cancel := context.WithCancel(t.Context())
 	errc := make(chan error, 1)

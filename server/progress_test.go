@@ -3,9 +3,7 @@ package server_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -65,32 +63,14 @@ func TestToolProgressReachesTheClient(t *testing.T) {
 	// conformance baseline lists it): docs/DECISIONS.md.
 	t.Run("http", func(t *testing.T) {
 		ts, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens})
-		var mu sync.Mutex
-		var got []mcp.JSONRPCNotification
 		c := httpClient(t, ts, writeToken)
-		c.OnNotification(func(n mcp.JSONRPCNotification) {
-			mu.Lock()
-			defer mu.Unlock()
-			got = append(got, n)
-		})
+		rec := recordNotifications(c)
 		req := callRequest("slow", map[string]any{})
 		req.Params.Meta = &mcp.Meta{ProgressToken: "p-2"}
 		if _, err := c.CallTool(t.Context(), req); err != nil {
 			t.Fatal(err)
 		}
-		// The client hands notifications to its handler on goroutines of
-		// its own: wait for both (bounded generously), then check them.
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			mu.Lock()
-			n := len(got)
-			mu.Unlock()
-			if n >= 2 || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		mu.Lock()
+		got := rec.wait(func(got []mcp.JSONRPCNotification) bool { return len(got) >= 2 })
 		progress := map[any]bool{}
 		for _, n := range got {
 			if n.Method != "notifications/progress" || n.Params.AdditionalFields["progressToken"] != "p-2" {
@@ -98,16 +78,13 @@ func TestToolProgressReachesTheClient(t *testing.T) {
 			}
 			progress[n.Params.AdditionalFields["progress"]] = true
 		}
-		mu.Unlock()
 		if len(got) != 2 || !progress[0.0] || !progress[3.0] {
 			t.Fatalf("progress notifications: %+v", got)
 		}
 		if _, err := c.CallTool(t.Context(), callRequest("slow", map[string]any{})); err != nil {
 			t.Fatal(err)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(got) != 2 {
+		if got = rec.all(); len(got) != 2 {
 			t.Fatalf("progress without a token: %+v", got[2:])
 		}
 	})
