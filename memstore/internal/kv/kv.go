@@ -344,33 +344,14 @@ func (tx *Tx) ForEachRaw(bucket string, fn func(key, value []byte) error) error 
 	return tx.ForEach(bucket, func(key string, value []byte) error { return fn([]byte(key), value) })
 }
 
-// ForEachFrom is ForEach starting at the first key not before from.
+// ForEachFrom is ForEach starting at the first key not before from, and
+// ErrStop ending the walk without an error.
 func (tx *Tx) ForEachFrom(bucket, from string, fn func(key string, value []byte) error) error {
-	if tx.bolt != nil {
-		b := tx.bolt.Bucket([]byte(bucket))
-		if b == nil {
-			return nil
-		}
-		c := b.Cursor()
-		for k, v := c.Seek([]byte(from)); k != nil; k, v = c.Next() {
-			tx.read(len(k) + len(v))
-			if err := fn(string(k), v); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return tx.ForEach(bucket, func(key string, value []byte) error {
-		if key < from {
-			return nil
-		}
-		return fn(key, value)
-	})
+	return tx.ForEachFromRaw(bucket, from, func(key, value []byte) error { return fn(string(key), value) })
 }
 
 // ForEachFromRaw is ForEachFrom with the key as bytes, valid only during
-// the call, and ErrStop ending the walk without an error: one cursor
-// for a run of keys instead of a lookup per key.
+// the call: no string per key when the caller keeps none.
 func (tx *Tx) ForEachFromRaw(bucket, from string, fn func(key, value []byte) error) error {
 	var err error
 	if tx.bolt != nil {
@@ -384,7 +365,12 @@ func (tx *Tx) ForEachFromRaw(bucket, from string, fn func(key, value []byte) err
 			err = fn(k, v)
 		}
 	} else {
-		err = tx.ForEachFrom(bucket, from, func(key string, value []byte) error { return fn([]byte(key), value) })
+		err = tx.ForEach(bucket, func(key string, value []byte) error {
+			if key < from {
+				return nil
+			}
+			return fn([]byte(key), value)
+		})
 	}
 	if errors.Is(err, ErrStop) {
 		return nil
