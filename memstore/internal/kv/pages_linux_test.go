@@ -95,3 +95,50 @@ func mappedResident(t *testing.T, path string) int {
 	}
 	return total
 }
+
+// TestRandomLookupsKeepFewFilePagesResident looks small values up in a
+// random order, as calls reading bodies do: each lookup makes the kernel's
+// fault-around window resident (64 KiB), not one page, so the lookups must
+// be counted as such (lookupCost) for the release to bound what stays
+// resident.
+func TestRandomLookupsKeepFewFilePagesResident(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	db, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n, valueSize = 200_000, 300
+	value := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, valueSize) }
+	for start := 0; start < n; start += 10_000 {
+		err := db.Update(func(tx *Tx) error {
+			for i := start; i < start+10_000; i++ {
+				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), value(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Fewer lookups than a page each would count to releaseAfter, spread
+	// over the whole file (a stride prime to n).
+	lookups := releaseAfter / (4096 + valueSize) * 9 / 10
+	i := 0
+	for range lookups {
+		i = (i + 7919) % n
+		_ = db.View(func(tx *Tx) error {
+			if v := tx.GetRaw("b", fmt.Sprintf("k%07d", i)); !bytes.Equal(v, value(i)) {
+				t.Fatalf("value %d changed after pages were released", i)
+			}
+			return nil
+		})
+	}
+	resident := mappedResident(t, path)
+	t.Logf("%d random lookups: %d KiB of the file resident", lookups, resident>>10)
+	if resident > releaseAfter+releaseAfter/2 {
+		t.Fatalf("%d KiB of the file resident, want at most about releaseAfter (%d KiB)", resident>>10, releaseAfter>>10)
+	}
+}
