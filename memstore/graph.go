@@ -46,6 +46,12 @@ type graph struct {
 	// graph loaded from disk fills it in the background (buildKeywords).
 	keywordsReady chan struct{}
 	vectorsReady  chan struct{} // closed once the vectors are loaded, likewise
+	// searchLoad starts the background load of a graph loaded from disk
+	// (nil for any other): once, at the first use of the graph that is not
+	// a restart's NoteStates (startSearch), so it does not compete with
+	// the restart for a core.
+	searchLoad func()
+	searchOnce sync.Once
 	// dropped marks a graph the store forgot after a failed write (see
 	// Store.forget); a writer that finds it set takes the store's new one.
 	dropped bool
@@ -150,6 +156,14 @@ func newGraph() *graph {
 
 		keywordsReady: closedChan,
 		vectorsReady:  closedChan,
+	}
+}
+
+// startSearch starts the background load of g's search index (see
+// searchLoad) unless it has started.
+func (g *graph) startSearch() {
+	if g.searchLoad != nil {
+		g.searchOnce.Do(g.searchLoad)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -17,10 +18,14 @@ import (
 
 // loadGraph reads a project's notes from disk into a new graph (nil when
 // the project holds none): its note records, then the graph built from
-// them in one pass, then its vectors. The keyword index, which needs every
-// note's text, is filled in the background (buildKeywords); keyword
-// searches wait for it. The caller holds s.mu.
-func (s *Store) loadGraph(project string) (*graph, error) {
+// them in one pass. What a start does not need before it answers (the
+// vectors, then the keyword index, which needs every note's text) is
+// loaded in the background once something asks for the graph other than
+// a restore's NoteStates (graph.startSearch): searches wait for it. When
+// states is not nil, the build hands it the state of every note as it
+// decodes its record (NoteStates of a graph not loaded yet: one pass over
+// the records instead of two). The caller holds s.mu.
+func (s *Store) loadGraph(project string, states *stateSink) (*graph, error) {
 	var g *graph
 	// The graph is built inside the read transaction: the records are
 	// read where they lie in the file (valid for the transaction only),
@@ -35,7 +40,7 @@ func (s *Store) loadGraph(project string) (*graph, error) {
 			return err
 		}
 		g = newGraph()
-		return g.build(recs)
+		return g.build(recs, states)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load notes of %s: %w", project, err)
@@ -43,14 +48,12 @@ func (s *Store) loadGraph(project string) (*graph, error) {
 	if g == nil {
 		return nil, nil
 	}
+	states.flush() // the caller takes the last states while the terms load
 	if err := s.loadTerms(project, g.search.keywords); err != nil {
 		return nil, fmt.Errorf("load keyword terms of %s: %w", project, err)
 	}
-	// What a start does not need before it answers loads in the
-	// background: vectors (searches and the embedding indexer wait for
-	// them), then the keyword index (keyword searches wait).
 	g.vectorsReady, g.keywordsReady = make(chan struct{}), make(chan struct{})
-	go s.loadSearch(project, g)
+	g.searchLoad = func() { go s.loadSearch(project, g) }
 	return g, nil
 }
 
@@ -163,8 +166,11 @@ type rawRecord struct{ id, rec []byte }
 // cut-off staged write can leave, is unresolved). It does in one pass what
 // upsert does by the batch: every list comes out sorted because the notes
 // are visited in ID order. The nodes' strings are copied into shared
-// arena blocks: a few hundred allocations for 100k notes.
-func (g *graph) build(recs []rawRecord) error {
+// arena blocks: a few hundred allocations for 100k notes. Every node gets
+// its ID first, so a link's target is known before its note is decoded,
+// and each record is then read once; states, when not nil, is given each
+// note's state as its record is read.
+func (g *graph) build(recs []rawRecord, states *stateSink) error {
 	if !slices.IsSortedFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) }) {
 		slices.SortFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) })
 	}
@@ -172,14 +178,10 @@ func (g *graph) build(recs []rawRecord) error {
 	g.all = make(nodeList, len(recs))
 	g.notes = make(map[string]*node, len(recs))
 	a := newArena(0)
-	links := make([]recordReader, len(recs)) // where each record's links start
 	for i, r := range recs {
 		nd := &nodes[i]
 		nd.slot = int32(i)
-		var err error
-		if links[i], err = decodeHot(a, nd, r.id, r.rec); err != nil {
-			return err
-		}
+		nd.ID = a.str(r.id)
 		g.all[i] = nd
 		g.notes[nd.ID] = nd
 	}
@@ -188,7 +190,10 @@ func (g *graph) build(recs []rawRecord) error {
 	var targets, pool []*node
 	var all []link
 	for i, nd := range g.all {
-		r := &links[i]
+		r, size, mtime, err := decodeHot(a, nd, recs[i].rec)
+		if err != nil {
+			return err
+		}
 		c := r.count()
 		if c > 0 {
 			if len(all) < c {
@@ -196,14 +201,15 @@ func (g *graph) build(recs []rawRecord) error {
 			}
 			nd.links, all = all[:c:c], all[c:]
 		}
+		st := states.start(nd, size, mtime, c)
 		targets = targets[:0]
 		for j := range nd.links {
-			r.bytes() // raw
+			raw := r.bytes()
 			key := r.bytes()
 			target := r.bytes()
 			r.bytes() // alias
 			r.bytes() // heading
-			r.byte()  // embed
+			embed := r.byte() == 1
 			l := &nd.links[j]
 			if len(target) > 0 {
 				if l.target = g.notes[string(target)]; l.target == nil {
@@ -214,6 +220,9 @@ func (g *graph) build(recs []rawRecord) error {
 				l.key = k
 			} else {
 				l.key = a.str(key)
+			}
+			if st != nil {
+				states.link(st, j, raw, l, embed)
 			}
 			if t := l.target; t != nil {
 				if !slices.Contains(targets, t) {
@@ -243,6 +252,7 @@ func (g *graph) build(recs []rawRecord) error {
 			ti.list = append(ti.list, nd)
 		}
 		g.indexEntity(nd)
+		states.done()
 	}
 	for _, nd := range g.all {
 		nd.in = slices.Clip(nd.in)
@@ -251,21 +261,20 @@ func (g *graph) build(recs []rawRecord) error {
 	return nil
 }
 
-// decodeHot sets on nd what memory keeps of the note record rec of note
-// id (see node), its strings copied into a, and returns a reader at the
-// record's links.
-func decodeHot(a *arena, nd *node, id, rec []byte) (recordReader, error) {
+// decodeHot sets on nd (its ID set) what memory keeps of its note record
+// rec (see node), its strings copied into a, and returns a reader at the
+// record's links, with the note's size and mtime (zero when it has none).
+func decodeHot(a *arena, nd *node, rec []byte) (links recordReader, size int64, mtime time.Time, err error) {
 	r := recordReader{b: rec}
 	if v := r.byte(); v != recordVersion {
-		return r, fmt.Errorf("note %s: record version %d: %w", id, v, errBadRecord)
+		return r, 0, mtime, fmt.Errorf("note %s: record version %d: %w", nd.ID, v, errBadRecord)
 	}
-	nd.ID = a.str(id)
 	nd.Title = a.str(r.bytes())
 	nd.Path = a.str(r.bytes())
 	nd.Hash = a.str(r.bytes())
-	r.varint() // size
+	size = r.varint()
 	if r.byte() == 1 {
-		r.varint() // mtime
+		mtime = time.Unix(0, r.varint())
 	}
 	if c := r.count(); c > 0 {
 		nd.Tags = make([]string, c)
@@ -273,7 +282,7 @@ func decodeHot(a *arena, nd *node, id, rec []byte) (recordReader, error) {
 			nd.Tags[i] = a.str(r.bytes())
 		}
 	}
-	links := r // the links, read by build once every node exists
+	links = r // the links, read by build
 	for range r.count() {
 		r.bytes()
 		r.bytes()
@@ -285,13 +294,13 @@ func decodeHot(a *arena, nd *node, id, rec []byte) (recordReader, error) {
 	if entity := r.bytes(); len(entity) > 0 && r.err == nil {
 		nd.Entity = new(core.NoteEntity)
 		if err := json.Unmarshal(entity, nd.Entity); err != nil {
-			return r, fmt.Errorf("note %s: entity: %w", id, err)
+			return r, 0, mtime, fmt.Errorf("note %s: entity: %w", nd.ID, err)
 		}
 	}
 	if r.err != nil {
-		return r, fmt.Errorf("note %s: %w", id, r.err)
+		return r, 0, mtime, fmt.Errorf("note %s: %w", nd.ID, r.err)
 	}
-	return links, nil
+	return links, size, mtime, nil
 }
 
 // unsafeString is b as a string without a copy, for a lookup or a

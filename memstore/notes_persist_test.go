@@ -382,3 +382,81 @@ func TestNoteStatesOverSeveralChunks(t *testing.T) {
 	require.ErrorIs(t, err, stop)
 	require.Equal(t, 1500, calls)
 }
+
+// statesOf lists the project's note states as NoteStates gives them, sorted.
+func statesOf(t *testing.T, s *memstore.Store) []string {
+	t.Helper()
+	var states []string
+	require.NoError(t, s.NoteStates(t.Context(), opsProject, func(st core.NoteState) error {
+		states = append(states, fmt.Sprintf("state %s %s %s %d %s %v", st.ID, st.Path, st.Hash, st.Size, st.ModTime.UTC().Format(time.RFC3339Nano), st.Links))
+		return nil
+	}))
+	slices.Sort(states)
+	return states
+}
+
+// A restart's NoteStates loads the graph and gives the states from the
+// same pass over the records: they are those a loaded graph gives (links'
+// targets as memory holds them, a target deleted since unresolved), and
+// the store loaded that way answers every read (keyword searches, whose
+// index it loads only once something else asks) as one never closed.
+func TestNoteStatesOfAStoreJustOpened(t *testing.T) {
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			ctx, dir := t.Context(), t.TempDir()
+			ops := noteOps{seed: seed}
+			want := memstore.New()
+			got, err := memstore.Open(dir)
+			require.NoError(t, err)
+			for i := range 40 {
+				require.NoError(t, ops.apply(ctx, want, i))
+				require.NoError(t, ops.apply(ctx, got, i))
+			}
+			require.NoError(t, got.Close(ctx))
+			got, err = memstore.Open(dir)
+			require.NoError(t, err)
+			defer func() { _ = got.Close(ctx) }()
+			first := statesOf(t, got) // loads the graph
+			require.Equal(t, statesOf(t, want), first)
+			require.Equal(t, first, statesOf(t, got)) // read from the loaded graph
+			require.Equal(t, describeStore(t, want), describeStore(t, got))
+		})
+	}
+}
+
+// A callback failing during the load stops the states but not the load:
+// the store answers fully after it.
+func TestNoteStatesFailingWhileLoading(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	const n = 2500 // three chunks
+	notes := make([]core.Note, n)
+	for i := range notes {
+		id := fmt.Sprintf("n%05d.md", i)
+		notes[i] = core.Note{ID: id, Path: id, Title: id, Hash: "h" + id, Size: int64(i), ModTime: time.Unix(int64(i), 0), Content: "word" + id}
+	}
+	require.NoError(t, s.UpsertNotes(ctx, opsProject, notes))
+	require.NoError(t, s.Close(ctx))
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer s.Close(ctx)
+	stop := errors.New("enough")
+	calls := 0
+	err = s.NoteStates(ctx, opsProject, func(core.NoteState) error {
+		calls++
+		if calls == 1500 {
+			return stop
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	require.Equal(t, 1500, calls)
+	require.Len(t, statesOf(t, s), n)
+	count, err := s.CountNotes(ctx, opsProject)
+	require.NoError(t, err)
+	require.Equal(t, n, count)
+	hits, err := s.KeywordSearch(ctx, opsProject, "wordn00042.md", 5)
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
@@ -301,8 +302,21 @@ func (s *Store) UnresolvedLinkers(ctx context.Context, project string, keys []st
 }
 
 // NoteStates calls fn with every note's state under the project's read
-// lock (core.NoteStateReader).
+// lock (core.NoteStateReader). When the project's graph is not loaded yet
+// (a restart), the load hands over the states as it reads the records
+// (loadStates); otherwise they are read from the records again.
 func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.NoteState) error) error {
+	if err := s.check(ctx); err != nil {
+		return fmt.Errorf("memstore: note states: %w", err)
+	}
+	s.mu.RLock()
+	_, loaded := s.projects[project]
+	s.mu.RUnlock()
+	if !loaded {
+		if done, err := s.loadStates(project, fn); done || err != nil {
+			return err
+		}
+	}
 	g, unlock, err := s.reader(ctx, "note states", project)
 	defer unlock()
 	if err != nil || g == nil {
@@ -370,6 +384,141 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 		free <- d.states
 	}
 	return nil
+}
+
+// loadStates loads the project's graph (which must not be loaded yet) and
+// calls fn with each note's state as the load reads its record: a
+// restart reads every record once, and the vault indexes a chunk of
+// states on this goroutine while the load decodes the next one on
+// another (they hold different locks: the load s.mu, fn none of the
+// store's). done is false when the graph was loaded meanwhile by another
+// call (fn was not called: the caller reads the states of that graph).
+// The background search load is not started (see graph.startSearch): the
+// restart's next call to the store starts it, so it does not take a core
+// from the restart.
+func (s *Store) loadStates(project string, fn func(core.NoteState) error) (done bool, err error) {
+	sink := &stateSink{
+		arena: newArena(0),
+		full:  make(chan *stateChunk, 1),
+		free:  make(chan *stateChunk, 2),
+	}
+	for range 2 {
+		sink.free <- &stateChunk{states: make([]core.NoteState, 0, stateChunkSize)}
+	}
+	var loadErr error
+	go func() {
+		defer close(sink.full)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, ok := s.projects[project]; ok {
+			return
+		}
+		g, err := s.loadGraph(project, sink)
+		if err != nil {
+			loadErr = core.NewProviderError("read state", err)
+			return
+		}
+		sink.flush()
+		s.projects[project] = g
+		done = true
+	}()
+	var fnErr error
+	for c := range sink.full {
+		// After fn's first error the chunks are still taken (the load
+		// goes on: the graph is the store's), but not handed to fn.
+		for _, st := range c.states {
+			if fnErr != nil {
+				break
+			}
+			fnErr = fn(st)
+		}
+		c.reset()
+		sink.free <- c
+	}
+	// sink.full is closed: the loader has returned and set done, loadErr.
+	switch {
+	case loadErr != nil:
+		return true, fmt.Errorf("memstore: note states: %w", loadErr)
+	case fnErr != nil:
+		return true, fnErr
+	}
+	return done, nil
+}
+
+// stateChunkSize is how many states loadStates hands over at a time.
+const stateChunkSize = 1024
+
+// stateChunk is a buffer of states and of their links, reused.
+type stateChunk struct {
+	states []core.NoteState
+	links  []core.Link // the states' Links are windows into it
+}
+
+// reset empties c for reuse, keeping no string alive.
+func (c *stateChunk) reset() {
+	clear(c.states)
+	clear(c.links)
+	c.states, c.links = c.states[:0], c.links[:0]
+}
+
+// stateSink takes the states of the notes a graph build decodes (see
+// graph.build) and passes them a chunk at a time to loadStates. Its
+// methods do nothing on a nil sink (a load for any other reason).
+type stateSink struct {
+	arena *arena // the links' Raw, which the vault's index keeps
+	cur   *stateChunk
+	full  chan *stateChunk
+	free  chan *stateChunk
+}
+
+// start adds the state of nd, whose record holds size, mtime and links
+// links (set by link), and returns it.
+func (k *stateSink) start(nd *node, size int64, mtime time.Time, links int) *core.NoteState {
+	if k == nil {
+		return nil
+	}
+	if k.cur == nil {
+		k.cur = <-k.free
+	}
+	c := k.cur
+	c.states = append(c.states, core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash, Size: size, ModTime: mtime})
+	st := &c.states[len(c.states)-1]
+	if links > 0 {
+		if cap(c.links)-len(c.links) < links {
+			// The states already in the chunk keep the old array.
+			c.links = make([]core.Link, 0, max(links, 2*cap(c.links), 8*stateChunkSize))
+		}
+		n := len(c.links)
+		c.links = c.links[:n+links]
+		st.Links = c.links[n : n+links : n+links]
+	}
+	return st
+}
+
+// link sets the j-th link of st: its text as written raw, and memory's
+// key and target of it, l.
+func (k *stateSink) link(st *core.NoteState, j int, raw []byte, l *link, embed bool) {
+	cl := &st.Links[j]
+	cl.Raw, cl.Key, cl.Embed = k.arena.str(raw), l.key, embed
+	if l.target != nil {
+		cl.Target = l.target.ID
+	}
+}
+
+// done ends the state begun by start, passing the chunk on when full.
+func (k *stateSink) done() {
+	if k != nil && len(k.cur.states) == stateChunkSize {
+		k.full <- k.cur
+		k.cur = nil
+	}
+}
+
+// flush passes on the last chunk.
+func (k *stateSink) flush() {
+	if k != nil && k.cur != nil && len(k.cur.states) > 0 {
+		k.full <- k.cur
+		k.cur = nil
+	}
 }
 
 // decodeStates appends to states the states of part, a run of a graph's

@@ -105,8 +105,18 @@ func (s *Store) check(ctx context.Context) error {
 }
 
 // graph returns the project's graph, loading it from disk at its first
-// use (load.go); nil when the project holds no notes.
+// use (load.go), and starts the background load of its search index if
+// that has not started yet; nil when the project holds no notes.
 func (s *Store) graph(project string) (*graph, error) {
+	g, err := s.loadedGraph(project)
+	if g != nil {
+		g.startSearch()
+	}
+	return g, err
+}
+
+// loadedGraph is graph without starting the search load.
+func (s *Store) loadedGraph(project string) (*graph, error) {
 	s.mu.RLock()
 	g, ok := s.projects[project]
 	s.mu.RUnlock()
@@ -118,7 +128,7 @@ func (s *Store) graph(project string) (*graph, error) {
 	if g, ok := s.projects[project]; ok {
 		return g, nil
 	}
-	g, err := s.loadGraph(project)
+	g, err := s.loadGraph(project, nil)
 	if err != nil {
 		return nil, core.NewProviderError("read state", err)
 	}
