@@ -40,7 +40,7 @@ func (s *Store) loadGraph(project string, states *stateSink) (*graph, error) {
 			return err
 		}
 		g = newGraph()
-		return g.build(recs, states)
+		return g.build(recs, states, tx.Reread)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load notes of %s: %w", project, err)
@@ -169,8 +169,9 @@ type rawRecord struct{ id, rec []byte }
 // arena blocks: a few hundred allocations for 100k notes. Every node gets
 // its ID first, so a link's target is known before its note is decoded,
 // and each record is then read once; states, when not nil, is given each
-// note's state as its record is read.
-func (g *graph) build(recs []rawRecord, states *stateSink) error {
+// note's state as its record is read. reread is told the bytes of each
+// record decoded (their pages are touched again: kv.Tx.Reread).
+func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) error {
 	if !slices.IsSortedFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) }) {
 		slices.SortFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) })
 	}
@@ -194,6 +195,7 @@ func (g *graph) build(recs []rawRecord, states *stateSink) error {
 		if err != nil {
 			return err
 		}
+		reread(len(recs[i].rec))
 		c := r.count()
 		if c > 0 {
 			if len(all) < c {

@@ -2,7 +2,9 @@ package vault
 
 import (
 	"context"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -33,6 +35,11 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	}
 	var all []stored
 	racy = map[string]bool{}
+	// Collision groups of more than one note get their IDs once every
+	// note is in (regroup); a group's first note takes its only possible
+	// ID at once, as regroup would give it alone, so the work overlaps
+	// the store's decoding of the next states.
+	shared := map[string]bool{}
 	err = m.cfg.Store.NoteStates(ctx, m.cfg.Project, func(st core.NoteState) error {
 		if st.Size == racySize {
 			racy[st.ID] = true
@@ -55,6 +62,11 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path), target: l.Target, markdown: isMarkdownLink(l.Raw)}
 		}
 		m.idx.add(e)
+		if len(m.idx.groups[e.lower]) == 1 {
+			m.idx.regroup(e.lower)
+		} else {
+			shared[e.lower] = true
+		}
 		all = append(all, stored{e: e, id: st.ID})
 		return nil
 	})
@@ -62,19 +74,52 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		m.idx = newIndex()
 		return 0, nil, nil, err
 	}
-	for g := range m.idx.groups {
+	for g := range shared {
 		m.idx.regroup(g)
 	}
+	// Resolving every link again reads the index only and writes each
+	// entry's own links: it runs on every core, a share of the entries
+	// each, with each note's problems; the lint and the report are
+	// filled in order after.
+	changed := make([]bool, len(all))
+	problems := make([][]string, len(all))
+	parallel(len(all), func(from, to int) {
+		for i := from; i < to; i++ {
+			e := all[i].e
+			changed[i], _ = m.idx.resolveLinks(e)
+			problems[i] = appendBroken(nil, e)
+		}
+	})
 	var report lintReport
-	for _, s := range all {
-		changed, _ := m.idx.resolveLinks(s.e)
-		report.add(s.e.path, m.lint.set(s.e.path, appendBroken(nil, s.e)))
-		if s.e.id != s.id || changed {
+	for i, s := range all {
+		report.add(s.e.path, m.lint.set(s.e.path, problems[i]))
+		if s.e.id != s.id || changed[i] {
 			stale = append(stale, s.e)
 		}
 	}
 	logLint(m.log, report)
 	return len(all), stale, racy, nil
+}
+
+// parallel calls fn on consecutive shares [from, to) of [0, n), one share
+// per core (one call when n is small), and returns when all are done.
+func parallel(n int, fn func(from, to int)) {
+	const minShare = 4096 // below it a goroutine costs more than it saves
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/minShare))
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		from, to := n*w/workers, n*(w+1)/workers
+		if w == workers-1 {
+			fn(from, to) // the last share on this goroutine
+			break
+		}
+		wg.Go(func() { fn(from, to) })
+	}
+	wg.Wait()
 }
 
 // requeueLocked queues the notes of entries the store holds wrongly (see

@@ -454,6 +454,11 @@ func (tx *Tx) read(n int) {
 	releasePages(tx.bolt)
 }
 
+// Reread counts n bytes read again, through the mapping, of values a walk
+// of this transaction gave earlier (a load walks the records, then decodes
+// them): they touch pages again, which the next release lets go.
+func (tx *Tx) Reread(n int) { tx.read(n) }
+
 // ErrStop ends a ForEachBefore early without an error.
 var ErrStop = errors.New("kv: stop")
 
