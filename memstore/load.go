@@ -109,6 +109,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 	terms := len(x.names)
 	g.mu.RUnlock()
 	var chunk []doc
+	vecs := newArena(0)
 	for from, more := "", true; more; {
 		chunk = chunk[:0]
 		err := s.kv.View(func(tx *kv.Tx) error {
@@ -121,7 +122,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 				if n <= 0 {
 					return fmt.Errorf("term vector of %s: %w", id, errBadRecord)
 				}
-				vec := slices.Clone(rec[n:])
+				vec := vecs.bytes(rec[n:]) // in shared blocks, not one allocation per note
 				valid := true
 				eachTerm(vec, func(term, _ int32) { valid = valid && int(term) < terms })
 				if !valid {
@@ -141,7 +142,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		g.mu.Lock()
 		for _, d := range chunk {
 			if nd := g.notes[d.id]; nd != nil && nd.gen == 0 { // not written since the load
-				x.putVec(d.id, d.length, d.vec)
+				x.putVec(nd.ID, d.length, d.vec) // the node's ID string, not the key's copy
 			}
 		}
 		g.mu.Unlock()

@@ -43,15 +43,20 @@ const vectorBucketPrefix = "note_vectors:"
 // graph's mutex.
 type searchIndex struct {
 	keywords *kwIndex
-	vectors  map[string]vectorRecord // note ID -> its vector's record
-	slabs    map[string]*flat.Int8   // model -> its vectors, rows by node slot
-	parked   map[string]storedVector // read from disk, note not synced yet
+	// records is each note's vector record, by node slot like the rows:
+	// a slice of 40 bytes a note instead of a map keyed by ID with its own
+	// copies of the ID, model and hash strings (~25 MB at 100k notes).
+	records []vectorRecord
+	models  []string                // the models of records, each string once
+	slabs   map[string]*flat.Int8   // model -> its vectors, rows by node slot
+	parked  map[string]storedVector // read from disk, note not synced yet
 }
 
 // vectorRecord says which model and content a note's vector came from
 // (a note embedded with nothing to embed has a record but no row).
 type vectorRecord struct {
 	model, hash string
+	set         bool
 }
 
 // storedVector is a vector as persisted.
@@ -64,10 +69,30 @@ type storedVector struct {
 func newSearchIndex() *searchIndex {
 	return &searchIndex{
 		keywords: newKwIndex(),
-		vectors:  map[string]vectorRecord{},
 		slabs:    map[string]*flat.Int8{},
 		parked:   map[string]storedVector{},
 	}
+}
+
+// record returns nd's vector record, if it has one.
+func (x *searchIndex) record(nd *node) (vectorRecord, bool) {
+	if int(nd.slot) >= len(x.records) {
+		return vectorRecord{}, false
+	}
+	rec := x.records[nd.slot]
+	return rec, rec.set
+}
+
+// model returns model as the one string kept for it.
+func (x *searchIndex) model(model string) string {
+	for _, m := range x.models {
+		if m == model {
+			return m
+		}
+	}
+	model = strings.Clone(model) // it may be a window into a decoded record
+	x.models = append(x.models, model)
+	return model
 }
 
 // noteTerms gives the keyword analysis of the i-th note of a batch: what
@@ -261,7 +286,7 @@ func (x *searchIndex) noteWritten(nd *node, terms []string, counts []int32, leng
 	// Always analysed: a stored note keeps its content on disk only, so
 	// there is nothing in memory to tell an unchanged text by.
 	x.keywords.putTerms(nd.ID, terms, counts, length)
-	if _, ok := x.vectors[nd.ID]; ok {
+	if _, ok := x.record(nd); ok {
 		return
 	}
 	if sv, ok := x.parked[nd.ID]; ok {
@@ -275,7 +300,7 @@ func (x *searchIndex) noteWritten(nd *node, terms []string, counts []int32, leng
 func (x *searchIndex) noteDeleted(nd *node) bool {
 	id := nd.ID
 	x.keywords.remove(id)
-	_, had := x.vectors[id]
+	_, had := x.record(nd)
 	_, parked := x.parked[id]
 	x.unset(nd)
 	delete(x.parked, id)
@@ -300,7 +325,14 @@ func (s *Store) deleteVectors(project string, ids []string) error {
 // set records a normalised vector (nil: nothing to embed) for nd.
 func (x *searchIndex) set(nd *node, model, hash string, vec []float32) {
 	x.unset(nd)
-	x.vectors[nd.ID] = vectorRecord{model: model, hash: hash}
+	if hash == nd.Hash {
+		hash = nd.Hash // the node's string, not a copy of it
+	}
+	model = x.model(model)
+	if n := int(nd.slot) + 1; n > len(x.records) {
+		x.records = slices.Grow(x.records, n-len(x.records))[:n]
+	}
+	x.records[nd.slot] = vectorRecord{model: model, hash: hash, set: true}
 	if len(vec) == 0 {
 		return
 	}
@@ -309,9 +341,9 @@ func (x *searchIndex) set(nd *node, model, hash string, vec []float32) {
 		// A model's dimension never changes; a different one means the old
 		// rows are useless, so they go (their notes embed again).
 		if s != nil {
-			for id, rec := range x.vectors {
-				if rec.model == model && id != nd.ID {
-					delete(x.vectors, id)
+			for slot, rec := range x.records {
+				if rec.set && rec.model == model && slot != int(nd.slot) {
+					x.records[slot] = vectorRecord{}
 				}
 			}
 		}
@@ -323,11 +355,11 @@ func (x *searchIndex) set(nd *node, model, hash string, vec []float32) {
 
 // unset removes nd's vector.
 func (x *searchIndex) unset(nd *node) {
-	rec, ok := x.vectors[nd.ID]
+	rec, ok := x.record(nd)
 	if !ok {
 		return
 	}
-	delete(x.vectors, nd.ID)
+	x.records[nd.slot] = vectorRecord{}
 	s := x.slabs[rec.model]
 	if s == nil {
 		return
@@ -378,10 +410,10 @@ func (s *Store) loadVectors(project string, g *graph) error {
 		g.mu.Lock()
 		x := g.search
 		for _, e := range chunk {
-			if _, set := x.vectors[e.id]; set {
-				continue // written since the load
-			}
 			if nd := g.notes[e.id]; nd != nil {
+				if _, set := x.record(nd); set {
+					continue // written since the load
+				}
 				x.set(nd, e.sv.Model, e.sv.Hash, decodeVector(e.sv.Vector))
 			} else {
 				x.parked[e.id] = e.sv
@@ -405,7 +437,7 @@ func (s *Store) StaleVectors(ctx context.Context, project, model string) ([]core
 	}
 	var out []core.StaleNote
 	for _, nd := range g.all {
-		rec, ok := g.search.vectors[nd.ID]
+		rec, ok := g.search.record(nd)
 		if !ok || rec.model != model || rec.hash != nd.Hash {
 			out = append(out, core.StaleNote{ID: nd.ID, Hash: nd.Hash})
 		}

@@ -87,3 +87,29 @@ func TestKeywordIndexSameForLargeBatchAndSingleWrites(t *testing.T) {
 		}
 	}
 }
+
+// Vector records are kept by node slot, and a deleted note's slot goes to
+// the next new note: that note must not inherit the deleted one's vector.
+func TestNewNoteInAFreedSlotHasNoVector(t *testing.T) {
+	ctx := t.Context()
+	s := memstore.New()
+	a := core.Note{ID: "a.md", Title: "A", Hash: "ha"}
+	gone := core.Note{ID: "gone.md", Title: "Gone", Hash: "same"}
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{a, gone}))
+	require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{
+		{ID: "a.md", Hash: "ha", Vector: []float32{1, 0}},
+		{ID: "gone.md", Hash: "same", Vector: []float32{0, 1}},
+	}))
+	_, err := s.DeleteNotes(ctx, "p", []string{"gone.md"})
+	require.NoError(t, err)
+	// The same hash, so an inherited record would look current.
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{{ID: "new.md", Title: "New", Hash: "same"}}))
+
+	stale, err := s.StaleVectors(ctx, "p", "m")
+	require.NoError(t, err)
+	assert.Equal(t, []core.StaleNote{{ID: "new.md", Hash: "same"}}, stale)
+	hits, err := s.VectorSearch(ctx, "p", "m", []float32{0, 1}, 10)
+	require.NoError(t, err)
+	require.Len(t, hits, 1, "only a.md has a vector")
+	assert.Equal(t, "a.md", hits[0].ID)
+}
