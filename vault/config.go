@@ -49,10 +49,14 @@ type Config struct {
 	// BatchSize is how many notes go into one UpsertNotes call; 0 means
 	// DefaultBatchSize.
 	BatchSize int
-	// StagedBatch, when positive, splits a write of more than BatchSize
-	// notes to a core.StagedWriter store into staged calls of this many
-	// notes, each note's text read from its file for its call only: a
-	// first sync then never holds every note's text at once. The embedded
+	// StagedBatch, when positive, says the store takes a large write in
+	// parts of this many notes. A first sync into a store without the
+	// project's notes then streams: it reads, parses and writes the vault
+	// a part at a time, in ID order, the next part read while the store
+	// writes this one (stream.go), holding a few parts' text, not the
+	// vault's. A write of more than BatchSize notes otherwise goes to a
+	// core.StagedWriter store in staged calls of this many notes, each
+	// note's text read from its file for its call only. The embedded
 	// store commits a staged write every 2,048 notes anyway; Neo4j's
 	// staged write wants every note in one call (all notes before any
 	// link), which 0 gives.

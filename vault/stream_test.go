@@ -88,6 +88,10 @@ func TestFileChangedBetweenParseAndWrite(t *testing.T) {
 			store, cfg := mk()
 			root := writeVault(t, files)
 			calls := 0
+			// Before the first part is read when the sync streams
+			// (stream.go), before the write reads the texts back when it
+			// does not.
+			streamHook = func(int) { bodyHook() }
 			bodyHook = func() {
 				calls++
 				if calls > 1 {
@@ -100,13 +104,13 @@ func TestFileChangedBetweenParseAndWrite(t *testing.T) {
 				writeFile(t, root, "late.md", "---\ntitle: Late\n---\nLATE [[c]]")
 				require.NoError(t, os.Remove(filepath.Join(root, "gone.md")))
 			}
-			t.Cleanup(func() { bodyHook = nil })
+			t.Cleanup(func() { bodyHook, streamHook = nil, nil })
 			m := newTestMirror(t, root, store, cfg)
 			_, err := m.Sync(t.Context())
 			require.NoError(t, err)
 			require.Positive(t, calls)
 			require.Zero(t, m.Pending())
-			bodyHook = nil
+			bodyHook, streamHook = nil, nil
 
 			fresh := memstore.New()
 			_, err = newTestMirror(t, root, fresh).Sync(t.Context())

@@ -135,6 +135,14 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		return stats, err
 	}
 	phase = time.Now()
+	if m.streams() {
+		// Into a store without the project's notes, the notes are
+		// written as they are read (stream.go); a store that holds some
+		// (a restore that failed, Rewrite) is compared first, below.
+		if hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project); err == nil && len(hashes) == 0 {
+			return m.streamLocked(ctx, files, done)
+		}
+	}
 	bar := m.newProgress(len(files), "reading notes")
 	changes, err := m.loadAll(ctx, files, bar)
 	bar.Finish()

@@ -178,6 +178,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 
 			FirstSyncWait: opts.firstSyncWait,
 			Live:          opts.live,
+			StagedBatch:   stagedBatch(cfg.Store),
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))
@@ -372,4 +373,19 @@ func vaultStateDir(stateDir, vaultPath string) string {
 		return '-'
 	}, filepath.Base(vaultPath))
 	return filepath.Join(stateDir, name+"-"+hex.EncodeToString(sum[:4]))
+}
+
+// embeddedStagedBatch is how many notes a first sync into the embedded
+// store reads, parses and writes at a time (vault.Config.StagedBatch):
+// the store commits that many notes per transaction anyway, and a first
+// sync then holds a few parts' text instead of the whole vault's (100k
+// notes: peak RSS 2.2–2.5 GB → ~1.1 GB, docs/BENCHMARKS.md). Neo4j's
+// staged write wants every note in one call (all notes before any link).
+const embeddedStagedBatch = 2048
+
+func stagedBatch(store string) int {
+	if store == config.StoreEmbedded {
+		return embeddedStagedBatch
+	}
+	return 0
 }
