@@ -460,3 +460,35 @@ func TestNoteStatesFailingWhileLoading(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, hits)
 }
+
+// CountNotes of a project not loaded counts its records once per state of
+// the file: asked again it answers the same, and any write in between (to
+// another project too) makes it count again.
+func TestCountNotesOfAProjectNotLoaded(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	note := func(id string) core.Note {
+		return core.Note{ID: id, Path: id, Title: id, Hash: "h" + id, Size: 1, ModTime: time.Unix(1, 0)}
+	}
+	require.NoError(t, s.UpsertNotes(ctx, "a", []core.Note{note("x.md"), note("y.md")}))
+	require.NoError(t, s.Close(ctx))
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer s.Close(ctx)
+	for range 2 {
+		n, err := s.CountNotes(ctx, "a")
+		require.NoError(t, err)
+		require.Equal(t, 2, n)
+	}
+	n, err := s.CountNotes(ctx, "b")
+	require.NoError(t, err)
+	require.Equal(t, 0, n)
+	require.NoError(t, s.UpsertNotes(ctx, "b", []core.Note{note("z.md")}))
+	n, err = s.CountNotes(ctx, "b")
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	n, err = s.CountNotes(ctx, "a")
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+}

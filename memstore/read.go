@@ -242,12 +242,27 @@ func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
 	_, loaded := s.projects[project]
 	s.mu.RUnlock()
 	if !loaded {
+		// A start asks twice before the load (whether the store holds
+		// the vault, then the vault's index for its size): the second
+		// answer is the first while no write moved the file's version.
 		n := 0
 		err := s.kv.View(func(tx *kv.Tx) error {
-			return tx.ForEachRaw(notesBucket(project), func(_, _ []byte) error {
+			v := tx.Version()
+			c := &s.counted
+			c.Lock()
+			defer c.Unlock()
+			if v != 0 && c.project == project && c.version == v {
+				n = c.n
+				return nil
+			}
+			err := tx.ForEachRaw(notesBucket(project), func(_, _ []byte) error {
 				n++
 				return nil
 			})
+			if err == nil && v != 0 {
+				c.project, c.version, c.n = project, v, n
+			}
+			return err
 		})
 		if err != nil {
 			return 0, fmt.Errorf("memstore: count notes: %w", core.NewProviderError("read state", err))

@@ -42,6 +42,15 @@ type Store struct {
 	mem memories // memory.go
 
 	changes changeLog // changes.go
+
+	// counted is the last count of an unloaded project's records
+	// (CountNotes), valid while the file's version is the same.
+	counted struct {
+		sync.Mutex
+		project string
+		version uint64
+		n       int
+	}
 }
 
 var _ core.StoreProvider = (*Store)(nil)

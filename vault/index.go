@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // entry is what the mirror remembers of one note file: enough to resolve
@@ -25,10 +27,23 @@ type entry struct {
 
 // linkRef is one link of an entry and what it resolves to now.
 type linkRef struct {
-	key      string
-	written  string // target as written, for warnings
+	key string
+	// text is the target as written (for warnings and renames), or, when
+	// raw, the link's whole text it is read from when asked (written): a
+	// restart takes 690k links from the store and asks for a few.
+	text     string
 	target   string // ID it resolves to; "" when unresolved
 	markdown bool   // a markdown link [text](path.md), not a wikilink
+	raw      bool
+}
+
+// written returns the link's target as written in the note at notePath
+// (its entry's path).
+func (l *linkRef) written(notePath string) string {
+	if !l.raw {
+		return l.text
+	}
+	return writtenOf(core.Link{Raw: l.text, Key: l.key}, notePath)
 }
 
 // index is the in-memory picture of the vault: notes by path and ID,
@@ -51,13 +66,19 @@ type index struct {
 	linkers map[string][]*entry
 }
 
-func newIndex() *index {
+func newIndex() *index { return newIndexFor(0) }
+
+// newIndexFor returns an empty index sized for about n notes: a restart
+// knows how many the store holds, and maps grown one split at a time cost
+// it a tenth of its time. Most notes are their own collision group and
+// file name, and a vault has about as many distinct link keys as notes.
+func newIndexFor(n int) *index {
 	return &index{
-		byPath:  map[string]*entry{},
-		byID:    map[string]*entry{},
-		groups:  map[string][]string{},
-		cands:   map[string][]*entry{},
-		linkers: map[string][]*entry{},
+		byPath:  make(map[string]*entry, n),
+		byID:    make(map[string]*entry, n),
+		groups:  make(map[string][]string, n),
+		cands:   make(map[string][]*entry, n),
+		linkers: make(map[string][]*entry, n),
 	}
 }
 
@@ -361,7 +382,7 @@ func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
 func linkRefs(p *parsedNote) []linkRef {
 	refs := make([]linkRef, len(p.spans))
 	for i, s := range p.spans {
-		refs[i] = linkRef{key: s.link.Key, written: s.written, markdown: s.markdown}
+		refs[i] = linkRef{key: s.link.Key, text: s.written, markdown: s.markdown}
 	}
 	return refs
 }

@@ -234,7 +234,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		if !fromFile[e] {
 			var now []string
 			for _, b := range broken {
-				now = append(now, brokenLink(b.written))
+				now = append(now, brokenLink(b.written(e.path)))
 			}
 			core.AddCallWarnings(ctx, now...)
 			report.add(e.path, m.lint.set(e.path, relint(m.lint.get(e.path), e)))
@@ -275,7 +275,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 func appendBroken(problems []string, e *entry) []string {
 	for _, l := range e.links {
 		if l.target == "" {
-			if msg := brokenLink(l.written); !contains(problems, msg) {
+			if msg := brokenLink(l.written(e.path)); !contains(problems, msg) {
 				problems = append(problems, msg)
 			}
 		}

@@ -169,7 +169,7 @@ func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
 		}
 		fr := &fileRewrite{from: f.path, path: pathAfter, texts: map[linkText]string{}}
 		for _, l := range f.links {
-			lt := linkText{markdown: l.markdown, written: l.written}
+			lt := linkText{markdown: l.markdown, written: l.written(f.path)}
 			if _, done := fr.texts[lt]; done {
 				continue
 			}
@@ -216,13 +216,13 @@ func (m *Mirror) planMarkdown(v *afterView, fr *fileRewrite, lt linkText, l link
 	switch {
 	case want != nil && want != before: // its target moves
 		fr.texts[lt] = want.path
-	case moved != nil && !strings.HasPrefix(l.written, "/"):
+	case moved != nil && !strings.HasPrefix(lt.written, "/"):
 		// The moving note's own relative link: keep the vault path it names.
-		target := markdownVaultPath(l.written, f.dir)
+		target := markdownVaultPath(lt.written, f.dir)
 		if before != nil && want != nil {
 			target = want.path
 		}
-		if path.Join(moved.dir, l.written) != target {
+		if path.Join(moved.dir, lt.written) != target {
 			fr.texts[lt] = target
 		}
 	}

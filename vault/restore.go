@@ -34,6 +34,10 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		id string
 	}
 	var all []stored
+	if n, err := m.cfg.Store.CountNotes(ctx, m.cfg.Project); err == nil && n > 0 && len(m.idx.byPath) == 0 {
+		m.idx = newIndexFor(n)
+		all = make([]stored, 0, n)
+	}
 	racy = map[string]bool{}
 	// Collision groups of more than one note get their IDs once every
 	// note is in (regroup); a group's first note takes its only possible
@@ -59,7 +63,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		// reports whether the store resolved any otherwise.
 		e.links = make([]linkRef, len(st.Links))
 		for i, l := range st.Links {
-			e.links[i] = linkRef{key: l.Key, written: writtenOf(l, st.Path), target: l.Target, markdown: isMarkdownLink(l.Raw)}
+			e.links[i] = linkRef{key: l.Key, text: l.Raw, raw: true, target: l.Target, markdown: isMarkdownLink(l.Raw)}
 		}
 		m.idx.add(e)
 		if len(m.idx.groups[e.lower]) == 1 {

@@ -50,6 +50,51 @@ func TestRestartReadsNoNoteFile(t *testing.T) {
 	checkGraph(t, graphOf(t, root, allNotes(t, store)))
 }
 
+// A restart on an embedded store opened again (its graph loaded by the
+// restart's NoteStates, the states given from the same pass) reads no
+// file, writes nothing and reports the broken links a full sync found (a
+// restart reads no text: it knows no other problem).
+func TestRestartOnAStoreOpenedAgain(t *testing.T) {
+	root := fixtureVault(t)
+	ageFiles(t, root)
+	dir := t.TempDir()
+	store, err := memstore.Open(dir)
+	require.NoError(t, err)
+	m := newTestMirror(t, root, store, func(c *Config) { c.Ignore = fixtureIgnore })
+	first, err := m.Sync(t.Context())
+	require.NoError(t, err)
+	want, wantNotes := brokenLinks(m), describe(t, store)
+	require.NotEmpty(t, want, "the fixture has broken links")
+	require.NoError(t, store.Close(t.Context()))
+
+	store, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer store.Close(t.Context())
+	m = newTestMirror(t, root, store, func(c *Config) { c.Ignore = fixtureIgnore })
+	again, err := m.Sync(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, again.Read)
+	assert.Zero(t, again.Written)
+	assert.Zero(t, again.Deleted)
+	assert.Equal(t, first.Links, again.Links)
+	assert.Equal(t, first.Unresolved, again.Unresolved)
+	assert.Equal(t, want, brokenLinks(m))
+	assert.Equal(t, wantNotes, describe(t, store))
+}
+
+// brokenLinks lists the broken-link problems of m's notes.
+func brokenLinks(m *Mirror) []string {
+	var out []string
+	for _, e := range m.Lint().All() {
+		for _, p := range e.Problems {
+			if strings.HasPrefix(p, brokenLinkPrefix) {
+				out = append(out, e.Path+": "+p)
+			}
+		}
+	}
+	return out
+}
+
 func TestRestartReadsOnlyWhatChanged(t *testing.T) {
 	root := writeVault(t, map[string]string{
 		"a.md":       "[[c]] [[gone]]",

@@ -454,6 +454,16 @@ func (tx *Tx) read(n int) {
 	releasePages(tx.bolt)
 }
 
+// Version identifies the state of the file this transaction reads: every
+// write transaction committed moves it (bbolt's transaction ID). An
+// in-memory DB has none: 0.
+func (tx *Tx) Version() uint64 {
+	if tx.bolt == nil {
+		return 0
+	}
+	return uint64(tx.bolt.ID())
+}
+
 // Reread counts n bytes read again, through the mapping, of values a walk
 // of this transaction gave earlier (a load walks the records, then decodes
 // them): they touch pages again, which the next release lets go.
