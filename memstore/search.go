@@ -1,8 +1,10 @@
 package memstore
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -12,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/flat"
@@ -47,9 +50,12 @@ type searchIndex struct {
 	// a slice of 40 bytes a note instead of a map keyed by ID with its own
 	// copies of the ID, model and hash strings (~25 MB at 100k notes).
 	records []vectorRecord
-	models  []string                // the models of records, each string once
-	slabs   map[string]*flat.Int8   // model -> its vectors, rows by node slot
-	parked  map[string]storedVector // read from disk, note not synced yet
+	models  []string // the models of records, each string once
+	// rowsHint is how many rows a new slab makes room for at once: the
+	// graph's slots when its vectors load (0: grow as rows are set).
+	rowsHint int
+	slabs    map[string]*flat.Int8   // model -> its vectors, rows by node slot
+	parked   map[string]storedVector // read from disk, note not synced yet
 }
 
 // vectorRecord says which model and content a note's vector came from
@@ -327,6 +333,8 @@ func (x *searchIndex) set(nd *node, model, hash string, vec []float32) {
 	x.unset(nd)
 	if hash == nd.Hash {
 		hash = nd.Hash // the node's string, not a copy of it
+	} else {
+		hash = strings.Clone(hash) // it may be a window into a load's buffer
 	}
 	model = x.model(model)
 	if n := int(nd.slot) + 1; n > len(x.records) {
@@ -348,6 +356,7 @@ func (x *searchIndex) set(nd *node, model, hash string, vec []float32) {
 			}
 		}
 		s = flat.NewInt8(len(vec))
+		s.Reserve(x.rowsHint)
 		x.slabs[model] = s
 	}
 	s.Set(int(nd.slot), vec)
@@ -376,27 +385,29 @@ func (x *searchIndex) unset(nd *node) {
 // only a chunk's float32 vectors are in memory at once. A note whose
 // vector was written since the load keeps that one; a vector whose note is
 // not in memory is parked.
+//
+// The records are decoded into buffers reused from chunk to chunk
+// (vectorChunk): the load's garbage was two copies of every vector (its
+// bytes and its floats, ~250 MB at 100k notes), which kept the collector
+// running and the heap at its target while the start built everything else.
 func (s *Store) loadVectors(project string, g *graph) error {
-	type entry struct {
-		id string
-		sv storedVector
-	}
 	const chunkSize = 2048
 	errChunk := errors.New("chunk full")
-	var chunk []entry
+	g.mu.Lock()
+	g.search.rowsHint = int(g.slots)
+	g.mu.Unlock()
+	var c vectorChunk
 	for from, more := "", true; more; {
-		chunk = chunk[:0]
+		c.reset()
 		err := s.kv.View(func(tx *kv.Tx) error {
 			return tx.ForEachFrom(vectorBucketPrefix+project, from, func(id string, value []byte) error {
-				if len(chunk) == chunkSize {
+				if len(c.entries) == chunkSize {
 					from = id
 					return errChunk
 				}
-				var sv storedVector
-				if err := json.Unmarshal(value, &sv); err != nil {
+				if err := c.add(id, value); err != nil {
 					return fmt.Errorf("decode vector of %s: %w", id, err)
 				}
-				chunk = append(chunk, entry{id, sv})
 				return nil
 			})
 		})
@@ -409,19 +420,139 @@ func (s *Store) loadVectors(project string, g *graph) error {
 		}
 		g.mu.Lock()
 		x := g.search
-		for _, e := range chunk {
-			if nd := g.notes[e.id]; nd != nil {
+		for i := range c.entries {
+			id, model, hash, vec := c.entry(i)
+			if nd := g.notes[id]; nd != nil {
 				if _, set := x.record(nd); set {
 					continue // written since the load
 				}
-				x.set(nd, e.sv.Model, e.sv.Hash, decodeVector(e.sv.Vector))
+				x.set(nd, model, hash, vec) // copies what it keeps
 			} else {
-				x.parked[e.id] = e.sv
+				x.parked[id] = storedVector{Model: strings.Clone(model), Hash: strings.Clone(hash), Vector: encodeVector(vec)}
 			}
 		}
 		g.mu.Unlock()
 	}
 	return nil
+}
+
+// vectorChunk is a chunk of stored vectors decoded for loadVectors: their
+// model and hash strings in one byte buffer and their floats in one float
+// buffer, both reused by the next chunk. What entry returns is valid until
+// reset.
+type vectorChunk struct {
+	entries []vectorEntry
+	text    []byte
+	floats  []float32
+	raw     []byte // a record's vector bytes, from base64
+}
+
+// vectorEntry is one decoded record: offsets into the chunk's buffers.
+type vectorEntry struct {
+	id                           string
+	modelEnd, hashEnd, textStart int
+	floatStart, floatEnd         int
+}
+
+func (c *vectorChunk) reset() {
+	c.entries, c.text, c.floats = c.entries[:0], c.text[:0], c.floats[:0]
+}
+
+// add decodes one stored record (storedVector's JSON), exactly as
+// json.Unmarshal would: records of the shape json.Marshal writes (keys in
+// order, strings of plain ASCII without escapes) are read in place, any
+// other through json.Unmarshal.
+func (c *vectorChunk) add(id string, rec []byte) error {
+	e := vectorEntry{id: id, textStart: len(c.text), floatStart: len(c.floats)}
+	model, hash, vec64, ok := splitStoredVector(rec)
+	var raw []byte
+	if ok {
+		n := base64.StdEncoding.DecodedLen(len(vec64))
+		c.raw = slices.Grow(c.raw[:0], n)[:n]
+		m, err := base64.StdEncoding.Decode(c.raw, vec64)
+		if err != nil {
+			ok = false
+		} else {
+			raw = c.raw[:m]
+		}
+	}
+	if !ok {
+		var sv storedVector
+		if err := json.Unmarshal(rec, &sv); err != nil {
+			return err
+		}
+		model, hash, raw = []byte(sv.Model), []byte(sv.Hash), sv.Vector
+	}
+	c.text = append(c.text, model...)
+	e.modelEnd = len(c.text)
+	c.text = append(c.text, hash...)
+	e.hashEnd = len(c.text)
+	if len(raw) > 0 && len(raw)%4 == 0 { // decodeVector's rule
+		for i := 0; i < len(raw); i += 4 {
+			c.floats = append(c.floats, math.Float32frombits(binary.LittleEndian.Uint32(raw[i:])))
+		}
+	}
+	e.floatEnd = len(c.floats)
+	c.entries = append(c.entries, e)
+	return nil
+}
+
+// entry returns the i-th record: its note ID, model, hash and vector (nil
+// for none), the last three windows into the chunk's buffers.
+func (c *vectorChunk) entry(i int) (id, model, hash string, vec []float32) {
+	e := c.entries[i]
+	text := c.text[e.textStart:e.hashEnd]
+	model = unsafe.String(unsafe.SliceData(text), e.modelEnd-e.textStart)
+	hash = unsafe.String(unsafe.SliceData(c.text[e.modelEnd:e.hashEnd]), e.hashEnd-e.modelEnd)
+	if e.floatEnd > e.floatStart {
+		vec = c.floats[e.floatStart:e.floatEnd:e.floatEnd]
+	}
+	return e.id, model, hash, vec
+}
+
+// splitStoredVector reads a storedVector record of exactly the shape
+// json.Marshal writes: {"m":"…","h":"…"} or {"m":"…","h":"…","v":"…"},
+// each string plain printable ASCII without a backslash (so that its bytes
+// are its value). ok is false for anything else.
+func splitStoredVector(rec []byte) (model, hash, vec64 []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(rec, []byte(`{"m":"`))
+	if !ok {
+		return nil, nil, nil, false
+	}
+	if model, rest, ok = plainString(rest); !ok {
+		return nil, nil, nil, false
+	}
+	if rest, ok = bytes.CutPrefix(rest, []byte(`,"h":"`)); !ok {
+		return nil, nil, nil, false
+	}
+	if hash, rest, ok = plainString(rest); !ok {
+		return nil, nil, nil, false
+	}
+	if string(rest) == "}" {
+		return model, hash, nil, true
+	}
+	if rest, ok = bytes.CutPrefix(rest, []byte(`,"v":"`)); !ok {
+		return nil, nil, nil, false
+	}
+	if vec64, rest, ok = plainString(rest); !ok || string(rest) != "}" {
+		return nil, nil, nil, false
+	}
+	return model, hash, vec64, true
+}
+
+// plainString splits b, which follows a string's opening quote, at its
+// closing quote; ok is false when a byte before it is not printable ASCII
+// or is a backslash (an escape, which json.Unmarshal would decode).
+func plainString(b []byte) (s, rest []byte, ok bool) {
+	for i, ch := range b {
+		switch {
+		case ch == '"':
+			return b[:i], b[i+1:], true
+		case ch < 0x20 || ch >= 0x7f || ch == '\\':
+			return nil, nil, false
+		}
+	}
+	return nil, nil, false
 }
 
 // StaleVectors lists the notes without a vector of model for their current
@@ -561,10 +692,10 @@ const rescoreExtra = 100
 func (s *Store) rescore(project string, g *graph, model string, q []float32, cands []flat.RowScore, limit int) ([]core.ScoredID, error) {
 	out := make([]core.ScoredID, 0, len(cands))
 	bucket := vectorBucketPrefix + project
-	vec := make([]float32, len(q))
+	var c vectorChunk // one record at a time
 	err := s.kv.View(func(tx *kv.Tx) error {
-		for _, c := range cands {
-			nd := g.bySlot(c.Row)
+		for _, cand := range cands {
+			nd := g.bySlot(cand.Row)
 			if nd == nil {
 				continue
 			}
@@ -572,15 +703,13 @@ func (s *Store) rescore(project string, g *graph, model string, q []float32, can
 			if rec == nil {
 				continue
 			}
-			var sv storedVector
-			if err := json.Unmarshal(rec, &sv); err != nil {
+			c.reset()
+			if err := c.add(nd.ID, rec); err != nil {
 				return fmt.Errorf("decode vector of %s: %w", nd.ID, err)
 			}
-			if sv.Model != model || len(sv.Vector) != 4*len(q) {
+			_, m, _, vec := c.entry(0)
+			if m != model || len(vec) != len(q) {
 				continue
-			}
-			for i := range vec {
-				vec[i] = math.Float32frombits(binary.LittleEndian.Uint32(sv.Vector[4*i:]))
 			}
 			out = append(out, core.ScoredID{ID: nd.ID, Score: min(1, max(0, float64(flat.Dot(q, vec))))})
 		}

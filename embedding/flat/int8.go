@@ -27,6 +27,16 @@ type Int8 struct {
 // NewInt8 returns an empty Int8 of dim dimensions.
 func NewInt8(dim int) *Int8 { return &Int8{dim: dim} }
 
+// Reserve makes room for rows 0 to rows-1 at once, so that setting them
+// one by one does not grow the arrays step by step (each step a copy of
+// everything set so far, and up to a quarter of it unused at the end).
+func (x *Int8) Reserve(rows int) {
+	if rows > len(x.scale) {
+		x.scale = append(x.scale, make([]float32, rows-len(x.scale))...)
+		x.data = append(x.data, make([]int8, rows*x.dim-len(x.data))...)
+	}
+}
+
 // Dim is the dimension of the rows.
 func (x *Int8) Dim() int { return x.dim }
 

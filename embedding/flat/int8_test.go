@@ -87,3 +87,18 @@ func TestInt8ClearAndReuseRows(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func TestInt8ReserveKeepsRowsAndAddsEmptyOnes(t *testing.T) {
+	x := NewInt8(4)
+	x.Set(1, Normalize([]float32{0, 1, 0, 0}))
+	x.Reserve(100)
+	x.Reserve(10) // never shrinks
+	if x.Len() != 1 || !x.Has(1) || x.Has(0) || x.Has(99) {
+		t.Fatalf("after reserve: len %d", x.Len())
+	}
+	x.Set(99, Normalize([]float32{1, 0, 0, 0}))
+	got := x.TopK([]float32{1, 0, 0, 0}, 5)
+	if len(got) != 2 || got[0].Row != 99 || got[1].Row != 1 {
+		t.Fatalf("got %v", got)
+	}
+}
