@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"log/slog"
+	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 )
 
 // longLivedGCPercent is the garbage collector's target for processes that
@@ -15,12 +19,75 @@ import (
 // notes: ~50 MB live, ~118 MB anonymous RSS; docs/BENCHMARKS.md).
 const longLivedGCPercent = 50
 
+// userTunedGC reports whether the user set the collector's knobs
+// themselves, which vaultgraph then leaves alone.
+func userTunedGC() bool { return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" }
+
 // boundHeapHeadroom applies longLivedGCPercent unless the user tuned the
 // collector themselves (GOGC or GOMEMLIMIT in the environment).
 func boundHeapHeadroom(logger *slog.Logger) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if userTunedGC() {
 		return
 	}
 	debug.SetGCPercent(longLivedGCPercent)
 	logger.Debug("garbage collector target set for a long-lived process", "gogc", longLivedGCPercent)
 }
+
+// After its first sync, a long-lived owner holds the vault and mostly
+// answers calls: its live heap changes slowly (loads of the search
+// indexes, edits), while what it allocates for calls is garbage at once.
+// A soft memory limit a little above the live heap keeps the heap near
+// it, where GOGC 50 alone lets it grow to 1.5× between collections. The
+// limit follows the live heap (set again after every collection), so a
+// vault that grows raises it, and the collector never chases a fixed
+// number below what the process needs.
+const (
+	// liveHeadroomDiv: the limit is the live heap plus 1/liveHeadroomDiv
+	// of it (25%), plus limitSlack.
+	liveHeadroomDiv = 4
+	// limitSlack covers what the limit counts besides the heap (stacks,
+	// the collector's metadata, the runtime's other memory) and keeps a
+	// small heap's collections from following each other too closely.
+	limitSlack = 24 << 20
+)
+
+// followLiveHeap keeps a soft memory limit of the live heap plus
+// headroom, updated after every garbage collection, until ctx ends (the
+// limit is then lifted). It does nothing when the user tuned the
+// collector (GOGC or GOMEMLIMIT set).
+func followLiveHeap(ctx context.Context, logger *slog.Logger) {
+	if userTunedGC() {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	set := func() {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return // not reported by this runtime: leave GOGC alone to do it
+		}
+		live := sample[0].Value.Uint64()
+		debug.SetMemoryLimit(int64(min(live+live/liveHeadroomDiv+limitSlack, math.MaxInt64/2)))
+	}
+	set()
+	logger.Debug("memory limit follows the live heap", "headroom_percent", 100/liveHeadroomDiv, "slack_mib", limitSlack>>20)
+	// A collection frees the sentinel and runs its cleanup, which sets
+	// the limit from the heap that collection found live and arms the
+	// next sentinel: one cheap call per collection, nothing in between.
+	var arm func()
+	arm = func() {
+		runtime.AddCleanup(new(gcSentinel), func(struct{}) {
+			if ctx.Err() != nil {
+				debug.SetMemoryLimit(math.MaxInt64)
+				return
+			}
+			set()
+			arm()
+		}, struct{}{})
+	}
+	arm()
+}
+
+// gcSentinel is the object whose cleanup marks a collection's end. It
+// holds a pointer so that it is not one of the tiny pointer-free objects
+// the allocator packs together, whose cleanups may never run.
+type gcSentinel struct{ _ *byte }

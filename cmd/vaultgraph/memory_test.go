@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"io"
 	"log/slog"
+	"math"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
+	"time"
 )
 
 func TestBoundHeapHeadroomKeepsTheUsersSetting(t *testing.T) {
@@ -27,4 +32,54 @@ func TestBoundHeapHeadroomKeepsTheUsersSetting(t *testing.T) {
 			t.Errorf("%s=%q: GC percent %d, want %d", tc.env, tc.value, got, tc.want)
 		}
 	}
+}
+
+// followLiveHeap sets a memory limit of the live heap plus headroom, sets
+// it again after each collection as the live heap changes, lifts it when
+// its context ends, and leaves a user's GOGC or GOMEMLIMIT alone.
+func TestFollowLiveHeap(t *testing.T) {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	limit := func() int64 { return debug.SetMemoryLimit(-1) } // -1 reads it
+	live := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	// waitLimit collects until the cleanup has run and the limit says ok.
+	waitLimit := func(what string, ok func(int64) bool) {
+		t.Helper()
+		for range 200 {
+			runtime.GC()
+			if ok(limit()) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("%s: limit %d MiB, live heap %d MiB", what, limit()>>20, live()>>20)
+	}
+
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "200")
+	followLiveHeap(t.Context(), logger)
+	if got := limit(); got != math.MaxInt64 {
+		t.Fatalf("GOGC set by the user: limit %d, want none", got)
+	}
+
+	t.Setenv("GOGC", "")
+	ctx, cancel := context.WithCancel(t.Context())
+	followLiveHeap(ctx, logger)
+	near := func(l int64) bool {
+		want := int64(live() + live()/liveHeadroomDiv + limitSlack)
+		return l >= want-want/10 && l <= want+want/10
+	}
+	waitLimit("after a collection", near)
+	ballast := make([]byte, 64<<20) // live from now on: the limit must rise with it
+	for i := range ballast {
+		ballast[i] = byte(i)
+	}
+	waitLimit("with 64 MiB more live", func(l int64) bool { return l >= 64<<20+limitSlack && near(l) })
+	runtime.KeepAlive(ballast)
+	cancel()
+	waitLimit("after the context ended", func(l int64) bool { return l == math.MaxInt64 })
 }

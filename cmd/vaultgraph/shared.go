@@ -151,6 +151,7 @@ func (o *ownerRole) run(ctx context.Context, opts ownerOptions) {
 	}
 	o.firstSync.Finish()
 	if opts.warm {
+		followLiveHeap(ctx, o.logger)
 		o.background.Go(func() { o.a.warmWrites(ctx) })
 	}
 	if opts.index {
