@@ -116,7 +116,12 @@ func (nd *node) viewLinks() []core.LinkInfo {
 // setTargets sets nd.targets from nd.links; every change of a link's
 // target calls it.
 func (nd *node) setTargets() {
-	var out []*node
+	// Collected on the stack, then copied at their number: a first sync
+	// sets a linker's targets again each time some of them are written
+	// (pendingLinks), and a list grown by append allocated about twice
+	// its size each time.
+	var buf [smallLinks]*node
+	out := buf[:0]
 	var seen map[*node]struct{}
 	if len(nd.links) > smallLinks {
 		seen = make(map[*node]struct{}, len(nd.links))
@@ -136,7 +141,10 @@ func (nd *node) setTargets() {
 		}
 		out = append(out, t)
 	}
-	nd.targets = slices.Clip(out)
+	nd.targets = nil
+	if len(out) > 0 {
+		nd.targets = slices.Clone(out)
+	}
 }
 
 // smallLinks: up to this many links, a scan of the targets found so far

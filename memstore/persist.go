@@ -42,18 +42,15 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 	}
 	slices.SortFunc(others, compareNodes)
 	chunk = max(chunk, 1)
-	// A transaction keeps the values it was given until it commits, so
-	// every record gets bytes of its own: appended to arena, never over
-	// what an earlier record holds (a grown arena leaves those in the old
-	// array).
-	var arena []byte
+	// A transaction keeps the values it was given until it commits: every
+	// value gets bytes of its own in the arena (see valueArena).
+	var arena valueArena
 	putRecord := func(tx *kv.Tx, nd *node, n *core.Note) error {
-		start := len(arena)
 		var err error
-		if arena, err = encodeNote(arena, n); err != nil {
+		if arena.scratch, err = encodeNote(arena.scratch[:0], n); err != nil {
 			return err
 		}
-		return tx.PutRaw(notesB, nd.ID, arena[start:len(arena):len(arena)])
+		return tx.PutRaw(notesB, nd.ID, arena.keep(arena.scratch))
 	}
 	putWritten := func(tx *kv.Tx, nd *node, n *core.Note) error {
 		for i := range n.Links {
@@ -66,19 +63,17 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 		if err := putRecord(tx, nd, n); err != nil {
 			return err
 		}
-		start := len(arena)
 		var err error
-		if arena, err = encodeBody(arena, n); err != nil {
+		if arena.scratch, err = encodeBody(arena.scratch[:0], n); err != nil {
 			return err
 		}
-		if err := tx.PutRaw(bodies, nd.ID, arena[start:len(arena):len(arena)]); err != nil {
+		if err := tx.PutRaw(bodies, nd.ID, arena.keep(arena.scratch)); err != nil {
 			return err
 		}
 		if vec, length, ok := kw.vec(nd.ID); ok {
-			start = len(arena)
-			arena = binary.AppendUvarint(arena, uint64(length))
-			arena = append(arena, vec...)
-			return tx.PutRaw(kwDocs, nd.ID, arena[start:len(arena):len(arena)])
+			arena.scratch = binary.AppendUvarint(arena.scratch[:0], uint64(length))
+			arena.scratch = append(arena.scratch, vec...)
+			return tx.PutRaw(kwDocs, nd.ID, arena.keep(arena.scratch))
 		}
 		return nil
 	}
@@ -103,12 +98,7 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 		end := min(start+chunk, len(written))
 		part := written[start:end]
 		last := end == len(written)
-		size := 0 // what the chunk's records take, roughly: one arena, not a doubling series
-		for i := start; i < end; i++ {
-			n := &notes[i]
-			size += len(n.Content) + len(n.Title) + len(n.Path) + 96*len(n.Links) + 256
-		}
-		arena = make([]byte, 0, size+64*len(others))
+		arena.reset() // the last chunk's transaction is over
 		newTerms := len(kw.names)
 		err := s.kv.Update(func(tx *kv.Tx) error {
 			if commitFault != nil {
@@ -327,4 +317,55 @@ func termKey(n int) string {
 	var b [4]byte
 	binary.BigEndian.PutUint32(b[:], uint32(n))
 	return string(b[:])
+}
+
+// valueArena holds the values of one transaction: each value is encoded
+// into scratch, reused from value to value, then copied into the current
+// block, or into a new one when it does not fit, so no value moves once
+// handed to the transaction. Once the transaction is over its blocks are
+// used again (reset) for the next one. A single buffer grown by append,
+// sized from an estimate, copied every earlier value at each doubling and
+// left the old arrays alive until the commit; a first sync allocated
+// about twice its records' bytes that way.
+type valueArena struct {
+	scratch []byte
+	blocks  [][]byte // blocks[:cur+1] are in use, blocks[cur] is being filled
+	cur     int
+}
+
+// valueBlock is the size of an arena block: records are a few KB.
+const valueBlock = 256 << 10
+
+// keep returns a copy of v in the arena, its capacity cut to its length.
+func (a *valueArena) keep(v []byte) []byte {
+	if len(a.blocks) == 0 || cap(a.blocks[a.cur])-len(a.blocks[a.cur]) < len(v) {
+		a.next(len(v))
+	}
+	b := a.blocks[a.cur]
+	start := len(b)
+	b = append(b, v...)
+	a.blocks[a.cur] = b
+	return b[start:len(b):len(b)]
+}
+
+// next moves to a block with room for n bytes.
+func (a *valueArena) next(n int) {
+	if len(a.blocks) > 0 {
+		a.cur++
+	}
+	for a.cur < len(a.blocks) && cap(a.blocks[a.cur]) < n {
+		a.cur++ // kept for a large value: too small for this one
+	}
+	if a.cur == len(a.blocks) {
+		a.blocks = append(a.blocks, make([]byte, 0, max(valueBlock, n)))
+	}
+}
+
+// reset empties the arena for the next transaction, keeping its blocks:
+// call it only once the transaction holding its values is over.
+func (a *valueArena) reset() {
+	for i := range a.blocks {
+		a.blocks[i] = a.blocks[i][:0]
+	}
+	a.cur = 0
 }
