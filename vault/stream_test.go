@@ -46,6 +46,12 @@ func TestFirstSyncReadsTextsBackExactly(t *testing.T) {
 			"one staged call, texts kept": func() (core.GraphStore, func(*Config)) {
 				return memstore.New(), func(c *Config) { c.BatchSize = 2 }
 			},
+			"staged calls of 3 into a store that has the notes (rewrite: no streaming)": func() (core.GraphStore, func(*Config)) {
+				st := memstore.New()
+				_, err := newTestMirror(t, root, st).Sync(t.Context())
+				require.NoError(t, err)
+				return st, func(c *Config) { c.BatchSize, c.StagedBatch, c.Rewrite = 2, 3, true }
+			},
 			"fake store": func() (core.GraphStore, func(*Config)) {
 				return newFakeStore(), func(c *Config) { c.BatchSize = 4 }
 			},
