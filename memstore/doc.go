@@ -14,9 +14,11 @@
 // failed commit makes the store forget the project, which the next call
 // loads again from the disk. A project is loaded at its first use
 // (load.go): its note records are decoded and the graph built in one pass,
-// while the keyword index, which needs every note's text, fills in the
-// background (keyword searches wait for it). NoteStates lets the vault
-// restart from the stored records without reading its files.
+// while the vectors and the keyword index, which needs every note's text,
+// fill in the background (searches wait for them). NoteStates lets the
+// vault restart from the stored records without reading its files; when it
+// is what loads the project, it gives the states from the load's own pass
+// and the background load waits for the next call (see loadStates).
 //
 // Each project has its own graph behind a sync.RWMutex: many readers, one
 // writer. Notes are copied on the way in and out, so callers can never
