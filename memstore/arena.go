@@ -33,12 +33,6 @@ func (a *arena) str(b []byte) string {
 	return unsafe.String(&a.buf[start], len(b)) // the bytes are never written again
 }
 
-// bytes is str for bytes that are only ever read: a window into a block.
-func (a *arena) bytes(b []byte) []byte {
-	s := a.str(b)
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
-
 // string is str for a string.
 func (a *arena) string(s string) string {
 	return a.str(unsafe.Slice(unsafe.StringData(s), len(s)))

@@ -22,12 +22,14 @@ import (
 // for the document's own list of terms). Slots only grow, so a new
 // posting is appended; a replaced or deleted note leaves a dead slot that
 // searches skip, until dead slots outnumber live ones and the postings are
-// rebuilt from the term vectors. At 100k notes: 200 MB → ~70 MB.
+// rewritten without them. At 100k notes: 200 MB → ~70 MB.
 //
 // The term vectors and the dictionary are persisted with the notes
 // (persist.go), so a restart rebuilds the postings from them instead of
-// analysing every note's text again. Not safe for concurrent use: the
-// graph's lock guards it.
+// analysing every note's text again; the vectors a restart loads stay on
+// disk (putLoaded), read back only when their note is replaced or
+// deleted, for the document frequencies of its terms. Not safe for
+// concurrent use: the graph's lock guards it.
 type kwIndex struct {
 	terms     map[string]int32 // term -> number
 	names     []string         // by number
@@ -39,8 +41,12 @@ type kwIndex struct {
 	live      int
 	dead      int
 	total     int // sum of live documents' lengths
-	scratch   sync.Pool
-	pairs     []termCount // putTerms's, reused
+	// readVec reads a note's term vector from the store (its kwdocs
+	// record) for a document loaded without it (putLoaded); nil when
+	// every document holds its vector.
+	readVec func(id string) ([]byte, error)
+	scratch sync.Pool
+	pairs   []termCount // putTerms's, reused
 }
 
 // postings is one term's posting list.
@@ -54,6 +60,10 @@ type kwDoc struct {
 	id     string
 	length int32
 	vec    []byte // term vector: varint (term number gap, frequency) pairs
+	// onDisk: vec is not held; the store's kwdocs record is it. A project
+	// loaded from disk keeps its term vectors there (~27 MB at 100k notes):
+	// only replacing or deleting the note reads it again (remove).
+	onDisk bool
 }
 
 func newKwIndex() *kwIndex {
@@ -125,9 +135,22 @@ func uvarintLen(v uint64) int {
 
 // putVec adds or replaces the note id with a term vector.
 func (x *kwIndex) putVec(id string, length int32, vec []byte) {
+	x.putDoc(kwDoc{id: id, length: length, vec: vec}, vec)
+}
+
+// putLoaded is putVec for a term vector just read from the store's kwdocs
+// record of id, which stays there: the index keeps its postings, not the
+// vector (vec may be reused once putLoaded returns). x.readVec must be set.
+func (x *kwIndex) putLoaded(id string, length int32, vec []byte) {
+	x.putDoc(kwDoc{id: id, length: length, onDisk: true}, vec)
+}
+
+// putDoc adds or replaces d.id with d, vec being its term vector.
+func (x *kwIndex) putDoc(d kwDoc, vec []byte) {
+	id, length := d.id, d.length
 	x.remove(id)
 	slot := int32(len(x.docs))
-	x.docs = append(x.docs, kwDoc{id: id, length: length, vec: vec})
+	x.docs = append(x.docs, d)
 	x.slots[id] = slot
 	x.live++
 	x.total += int(length)
@@ -163,10 +186,12 @@ func eachTerm(vec []byte, fn func(term, tf int32)) {
 	}
 }
 
-// vec returns the term vector and length of the live note id.
+// vec returns the term vector and length of the live note id, held in
+// memory: ok is false for a note not indexed, or whose vector is only in
+// the store (putLoaded), which then needs no writing.
 func (x *kwIndex) vec(id string) (vec []byte, length int32, ok bool) {
 	slot, ok := x.slots[id]
-	if !ok {
+	if !ok || x.docs[slot].onDisk {
 		return nil, 0, false
 	}
 	d := &x.docs[slot]
@@ -180,32 +205,95 @@ func (x *kwIndex) remove(id string) {
 		return
 	}
 	d := &x.docs[slot]
-	eachTerm(d.vec, func(term, _ int32) { x.df[term]-- })
+	vec, exact := d.vec, true
+	if d.onDisk {
+		vec, exact = x.storedVec(id)
+	}
+	if exact {
+		eachTerm(vec, func(term, _ int32) { x.df[term]-- })
+	}
 	x.total -= int(d.length)
 	*d = kwDoc{}
 	delete(x.slots, id)
 	x.live--
 	x.dead++
+	if !exact {
+		x.recountDF()
+	}
 	if x.dead > 1024 && x.dead > x.live {
 		x.compact()
 	}
 }
 
-// compact renumbers the live slots and rebuilds every posting list from
-// the term vectors.
+// storedVec reads id's term vector from the store; exact is false when it
+// cannot (a read error, a missing or damaged record), and the caller then
+// counts every term's documents again instead of trusting it.
+func (x *kwIndex) storedVec(id string) (vec []byte, exact bool) {
+	if x.readVec == nil {
+		return nil, false
+	}
+	vec, err := x.readVec(id)
+	if err != nil || vec == nil {
+		return nil, false
+	}
+	exact = true
+	eachTerm(vec, func(term, _ int32) { exact = exact && int(term) < len(x.df) })
+	return vec, exact
+}
+
+// recountDF sets every term's document frequency from its postings, live
+// slots only: what remove does when it cannot read a removed note's term
+// vector (a pass over every posting, tens of milliseconds at 100k notes).
+func (x *kwIndex) recountDF() {
+	for term := range x.post {
+		n := int32(0)
+		eachPosting(x.post[term].data, func(slot, _ int32) {
+			if x.docs[slot].id != "" {
+				n++
+			}
+		})
+		x.df[term] = n
+	}
+}
+
+// eachPosting calls fn with every (slot, frequency) of a posting list.
+func eachPosting(data []byte, fn func(slot, tf int32)) {
+	slot := int32(-1)
+	for len(data) > 0 {
+		gap, k := binary.Uvarint(data)
+		tf, m := binary.Uvarint(data[k:])
+		if k <= 0 || m <= 0 {
+			return
+		}
+		data = data[k+m:]
+		slot += int32(gap)
+		fn(slot, int32(tf))
+	}
+}
+
+// compact renumbers the live slots and rewrites every posting list
+// without the dead ones (from the postings themselves: a document loaded
+// from disk holds no term vector). Renumbering keeps the slots' order, so
+// each list comes out as building it from the term vectors would.
 func (x *kwIndex) compact() {
+	renumbered := make([]int32, len(x.docs)) // old slot -> new, -1 for a dead one
 	docs := make([]kwDoc, 0, x.live)
-	for _, d := range x.docs {
+	for i, d := range x.docs {
+		renumbered[i] = -1
 		if d.id != "" {
+			renumbered[i] = int32(len(docs))
 			x.slots[d.id] = int32(len(docs))
 			docs = append(docs, d)
 		}
 	}
-	for i := range x.post {
-		x.post[i] = postings{last: -1}
-	}
-	for slot, d := range docs {
-		eachTerm(d.vec, func(term, tf int32) { x.post[term].add(int32(slot), tf) })
+	for term, old := range x.post {
+		p := postings{last: -1}
+		eachPosting(old.data, func(slot, tf int32) {
+			if s := renumbered[slot]; s >= 0 {
+				p.add(s, tf)
+			}
+		})
+		x.post[term] = p
 	}
 	x.docs = docs
 	x.dead = 0

@@ -98,20 +98,32 @@ func (s *Store) loadSearch(project string, g *graph) {
 // before term vectors were kept).
 func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err error) {
 	type doc struct {
-		id     string
-		length int32
-		vec    []byte
+		id         string
+		length     int32
+		start, end int // the term vector in vecs
 	}
 	const chunkSize = 4096
 	errChunk := errors.New("chunk full")
 	x := g.search.keywords
-	g.mu.RLock()
+	g.mu.Lock()
 	terms := len(x.names)
-	g.mu.RUnlock()
+	// The index keeps the loaded vectors' postings, not the vectors: they
+	// stay in kwdocs, read again only to replace or delete a note.
+	x.readVec = func(id string) (vec []byte, err error) {
+		err = s.kv.View(func(tx *kv.Tx) error {
+			rec := tx.GetRaw(kwDocsBucket(project), id)
+			if _, n := binary.Uvarint(rec); n > 0 {
+				vec = slices.Clone(rec[n:])
+			}
+			return nil
+		})
+		return vec, err
+	}
+	g.mu.Unlock()
 	var chunk []doc
-	vecs := newArena(0)
+	var vecs []byte // the chunk's term vectors, reused by the next chunk
 	for from, more := "", true; more; {
-		chunk = chunk[:0]
+		chunk, vecs = chunk[:0], vecs[:0]
 		err := s.kv.View(func(tx *kv.Tx) error {
 			return tx.ForEachFrom(kwDocsBucket(project), from, func(id string, rec []byte) error {
 				if len(chunk) == chunkSize {
@@ -122,13 +134,15 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 				if n <= 0 {
 					return fmt.Errorf("term vector of %s: %w", id, errBadRecord)
 				}
-				vec := vecs.bytes(rec[n:]) // in shared blocks, not one allocation per note
+				start := len(vecs)
+				vecs = append(vecs, rec[n:]...)
+				vec := vecs[start:]
 				valid := true
 				eachTerm(vec, func(term, _ int32) { valid = valid && int(term) < terms })
 				if !valid {
 					return fmt.Errorf("term vector of %s: %w", id, errBadRecord)
 				}
-				chunk = append(chunk, doc{id, int32(length), vec})
+				chunk = append(chunk, doc{id, int32(length), start, len(vecs)})
 				return nil
 			})
 		})
@@ -142,7 +156,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		g.mu.Lock()
 		for _, d := range chunk {
 			if nd := g.notes[d.id]; nd != nil && nd.gen == 0 { // not written since the load
-				x.putVec(nd.ID, d.length, d.vec) // the node's ID string, not the key's copy
+				x.putLoaded(nd.ID, d.length, vecs[d.start:d.end]) // the node's ID string, not the key's copy
 			}
 		}
 		g.mu.Unlock()

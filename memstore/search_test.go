@@ -113,3 +113,50 @@ func TestNewNoteInAFreedSlotHasNoVector(t *testing.T) {
 	require.Len(t, hits, 1, "only a.md has a vector")
 	assert.Equal(t, "a.md", hits[0].ID)
 }
+
+// A store opened again keeps its notes' keyword term vectors on disk, not
+// in memory: replacing and deleting notes after the reopen (enough to
+// compact the index) must leave the same scores as a store that held
+// every vector all along.
+func TestKeywordScoresAfterReopenAsHeldInMemory(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	note := func(i, version int) core.Note {
+		return core.Note{ID: fmt.Sprintf("n%04d.md", i), Title: fmt.Sprintf("Note %d", i),
+			Content: fmt.Sprintf("word%d topic%d topic%d version%d shared", i%50, i%7, (i+version)%13, version)}
+	}
+	var notes []core.Note
+	for i := range 1500 {
+		notes = append(notes, note(i, 0))
+	}
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.UpsertNotes(ctx, "p", notes))
+	require.NoError(t, s.Close(ctx))
+
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer func() { _ = s.Close(ctx) }()
+	_, err = s.KeywordSearch(ctx, "p", "shared", 1) // waits for the keyword load
+	require.NoError(t, err)
+	var gone []string
+	for i := range 1100 {
+		gone = append(gone, notes[i].ID)
+	}
+	_, err = s.DeleteNotes(ctx, "p", gone)
+	require.NoError(t, err)
+	final := []core.Note{}
+	for i := 1100; i < 1500; i++ {
+		final = append(final, note(i, 1))
+	}
+	require.NoError(t, s.UpsertNotes(ctx, "p", final[:200]))
+	require.NoError(t, s.UpsertNotes(ctx, "p", final[200:])) // by now dead slots outnumber live ones
+	held := memstore.New()
+	require.NoError(t, held.UpsertNotes(ctx, "p", final))
+	for _, q := range []string{"shared", "topic3", "word7 topic5", "version1 topic11", "version0", "note 1234"} {
+		want, err := held.KeywordSearch(ctx, "p", q, 50)
+		require.NoError(t, err)
+		got, err := s.KeywordSearch(ctx, "p", q, 50)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "query %q", q)
+	}
+}
