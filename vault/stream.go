@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -136,6 +137,7 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 			}
 			p := c.parsed
 			e.hash, e.size, e.mtime, e.racy = p.note.Hash, c.stat.size, c.stat.mtime, c.stat.racy
+			x.shareLinkStrings(e, c.refs)
 			x.setLinks(e, c.refs)
 			x.resolveLinks(e)
 			problems := appendBroken(append([]string(nil), p.warnings...), e)
@@ -257,6 +259,55 @@ feed:
 	close(next)
 	wg.Wait()
 	return part
+}
+
+// shareLinkStrings points the strings of refs, the links of e about to be
+// set, at memory the index keeps anyway: a link that resolves has as key
+// the equal key of its target's entry (a window into that note's
+// lowercased path), and the other keys and every written target (text:
+// refs are made from parsed notes, never raw) are copied into one string
+// of their own. They were windows into the
+// note's parsed link text (the raw links, the keys lowercased), which a
+// first sync would otherwise keep for every note of the vault.
+func (x *index) shareLinkStrings(e *entry, refs []linkRef) {
+	if len(refs) == 0 {
+		return
+	}
+	shared := make([]bool, len(refs))
+	size := 0
+	for i := range refs {
+		l := &refs[i]
+		if t := x.resolveEntry(l.key, e.dir); t != nil {
+			for _, k := range t.keys {
+				if k == l.key {
+					l.key, shared[i] = k, true
+					break
+				}
+			}
+		}
+		if !shared[i] {
+			size += len(l.key)
+		}
+		size += len(l.text)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range refs {
+		if !shared[i] {
+			b.WriteString(refs[i].key)
+		}
+		b.WriteString(refs[i].text)
+	}
+	all, off := b.String(), 0
+	take := func(s *string) {
+		*s, off = all[off:off+len(*s)], off+len(*s)
+	}
+	for i := range refs {
+		if !shared[i] {
+			take(&refs[i].key)
+		}
+		take(&refs[i].text)
+	}
 }
 
 // unreadable is a file a streaming sync could not read.
