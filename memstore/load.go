@@ -40,6 +40,9 @@ func (s *Store) loadGraph(project string, states *stateSink) (*graph, error) {
 			return err
 		}
 		g = newGraph()
+		if states != nil {
+			states.version = tx.Version()
+		}
 		return g.build(recs, states, tx.Reread)
 	})
 	if err != nil {

@@ -324,6 +324,7 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	if err := s.check(ctx); err != nil {
 		return fmt.Errorf("memstore: note states: %w", err)
 	}
+	s.statesRead(project, 0) // until every state is given
 	s.mu.RLock()
 	_, loaded := s.projects[project]
 	s.mu.RUnlock()
@@ -345,8 +346,9 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	// before the read lock is released.
 	const chunk = 1024
 	type decoded struct {
-		states []core.NoteState
-		err    error
+		states  []core.NoteState
+		version uint64 // of the file the chunk was read at
+		err     error
 	}
 	full := make(chan decoded, 1)
 	free := make(chan []core.NoteState, 2)
@@ -373,9 +375,9 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 			case <-stop:
 				return
 			}
-			states, err := s.decodeStates(project, a, g.all[start:min(start+chunk, len(g.all))], states[:0])
+			states, version, err := s.decodeStates(project, a, g.all[start:min(start+chunk, len(g.all))], states[:0])
 			select {
-			case full <- decoded{states, err}:
+			case full <- decoded{states, version, err}:
 			case <-stop:
 				return
 			}
@@ -386,9 +388,19 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	})
 	defer producer.Wait()
 	defer close(stop)
-	for d := range full {
+	var version uint64 // every chunk's, or 0 when they differ
+	for i := 0; ; i++ {
+		d, ok := <-full
+		if !ok {
+			break
+		}
 		if d.err != nil {
 			return fmt.Errorf("memstore: note states: %w", core.NewProviderError("read state", d.err))
+		}
+		if i == 0 {
+			version = d.version
+		} else if d.version != version {
+			version = 0
 		}
 		for _, st := range d.states {
 			if err := fn(st); err != nil {
@@ -398,6 +410,7 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 		clear(d.states) // no string of the chunk kept alive by the buffer
 		free <- d.states
 	}
+	s.statesRead(project, version)
 	return nil
 }
 
@@ -457,6 +470,9 @@ func (s *Store) loadStates(project string, fn func(core.NoteState) error) (done 
 	case fnErr != nil:
 		return true, fnErr
 	}
+	if done {
+		s.statesRead(project, sink.version) // every state, read in one transaction
+	}
 	return done, nil
 }
 
@@ -480,10 +496,11 @@ func (c *stateChunk) reset() {
 // graph.build) and passes them a chunk at a time to loadStates. Its
 // methods do nothing on a nil sink (a load for any other reason).
 type stateSink struct {
-	arena *arena // the links' Raw, which the vault's index keeps
-	cur   *stateChunk
-	full  chan *stateChunk
-	free  chan *stateChunk
+	version uint64 // of the file the records were read at
+	arena   *arena // the links' Raw, which the vault's index keeps
+	cur     *stateChunk
+	full    chan *stateChunk
+	free    chan *stateChunk
 }
 
 // start adds the state of nd, whose record holds size, mtime and links
@@ -541,8 +558,9 @@ func (k *stateSink) flush() {
 // a run of the bucket too, walked with one cursor (records of no node are
 // skipped; a node whose record is not met has none: its state is unknown,
 // and the vault reads its file).
-func (s *Store) decodeStates(project string, a *arena, part []*node, states []core.NoteState) ([]core.NoteState, error) {
+func (s *Store) decodeStates(project string, a *arena, part []*node, states []core.NoteState) (_ []core.NoteState, version uint64, _ error) {
 	err := s.kv.View(func(tx *kv.Tx) error {
+		version = tx.Version()
 		i := 0
 		none := func(id []byte) {
 			for i < len(part) && (id == nil || part[i].ID < unsafeString(id)) {
@@ -570,5 +588,5 @@ func (s *Store) decodeStates(project string, a *arena, part []*node, states []co
 		none(nil)
 		return err
 	})
-	return states, err
+	return states, version, err
 }

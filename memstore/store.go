@@ -43,6 +43,12 @@ type Store struct {
 
 	changes changeLog // changes.go
 
+	// stamps: the versions at which NoteStates read each project (stamp.go).
+	stamps struct {
+		sync.Mutex
+		read map[string]uint64
+	}
+
 	// counted is the last count of an unloaded project's records
 	// (CountNotes), valid while the file's version is the same.
 	counted struct {
@@ -53,7 +59,10 @@ type Store struct {
 	}
 }
 
-var _ core.StoreProvider = (*Store)(nil)
+var (
+	_ core.StoreProvider = (*Store)(nil)
+	_ core.StatesStamper = (*Store)(nil)
+)
 
 // Option configures Open.
 type Option func(*options)

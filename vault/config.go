@@ -37,6 +37,11 @@ type Config struct {
 	Project string
 	// Store receives the graph.
 	Store core.GraphStore
+	// Stamper is the store under Store (which may wrap it) when it can
+	// stamp its note states (core.StatesStamper): a restart then resolves
+	// the stored links again only when no stamp proves them resolved as
+	// stored (vault/restore.go). Store itself is used when it is one.
+	Stamper core.StatesStamper
 	// Ignore lists globs of vault-relative paths to skip besides dot-files
 	// and dot-folders (see the package documentation).
 	Ignore []string

@@ -36,6 +36,7 @@ type Mirror struct {
 	idx       *index
 	ready     bool                  // Sync has built the index
 	unread    map[string]string     // during a restart: stored hash by path of notes read too soon after a change (restoreLocked, reportChanges)
+	restore   restoreCheck          // how the last restore checked the stored links (restore.go)
 	pending   map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
 	bodies    map[*core.Note]int    // notes of pending queued without their text: where it starts in the file (withBodies)
 	failing   bool                  // the last store write failed; pending waits for a retry

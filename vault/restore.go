@@ -33,12 +33,14 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		e  *entry
 		id string
 	}
+	m.restore = restoreResolved
 	var all []stored
 	if n, err := m.cfg.Store.CountNotes(ctx, m.cfg.Project); err == nil && n > 0 && len(m.idx.byPath) == 0 {
 		m.idx = newIndexFor(n)
 		all = make([]stored, 0, n)
 	}
 	racy = map[string]bool{}
+	complete := true // every state the store gave is in the index
 	// Collision groups of more than one note get their IDs once every
 	// note is in (regroup); a group's first note takes its only possible
 	// ID at once, as regroup would give it alone, so the work overlaps
@@ -49,6 +51,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			racy[st.ID] = true
 		}
 		if !st.Known() || m.idx.byPath[st.Path] != nil || !isNotePath(st.Path) || m.ignore.skip(st.Path) {
+			complete = false
 			if st.Path != "" && st.Hash != "" && !st.Known() {
 				if m.unread == nil {
 					m.unread = map[string]string{}
@@ -81,16 +84,20 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	for g := range shared {
 		m.idx.regroup(g)
 	}
+	m.restore = m.checkRestore(ctx, complete)
 	// Resolving every link again reads the index only and writes each
 	// entry's own links: it runs on every core, a share of the entries
 	// each, with each note's problems; the lint and the report are
-	// filled in order after.
+	// filled in order after. A stamped store's links are known to resolve
+	// as stored (checkRestore): only the problems are listed.
 	changed := make([]bool, len(all))
 	problems := make([][]string, len(all))
 	parallel(len(all), func(from, to int) {
 		for i := from; i < to; i++ {
 			e := all[i].e
-			changed[i], _ = m.idx.resolveLinks(e)
+			if m.restore != restoreStamped {
+				changed[i], _ = m.idx.resolveLinks(e)
+			}
 			problems[i] = appendBroken(nil, e)
 		}
 	})
@@ -103,6 +110,72 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	}
 	logLint(m.log, report)
 	return len(all), stale, racy, nil
+}
+
+// restoreCheck is how a restore checked the links the store holds.
+type restoreCheck int
+
+const (
+	// restoreResolved: every link was resolved again (the index may not
+	// hold every stored note, or the store cannot stamp).
+	restoreResolved restoreCheck = iota
+	// restoreStampable: every link was resolved again over every note the
+	// store holds; if none resolved otherwise and nothing was written
+	// since, the store may be stamped (stampRestoreLocked).
+	restoreStampable
+	// restoreStamped: the store's stamp says its notes are those a
+	// restore verified (restoreStampable, none resolved otherwise), so
+	// their links resolve as stored: resolving them again is skipped.
+	restoreStamped
+)
+
+// resolveStamp is what the vault stamps a store with once a restart
+// found that every stored link resolves, by these rules, over exactly the
+// stored notes, to its stored target (core.StatesStamper). A store
+// stamped so, and not written since (the store tells), gives the same
+// answer at the next restart: that restart keeps the stored targets. The
+// rules are those of index.go (keys, candidates, pick) and of the IDs
+// (assignIDs); change the version whenever they change, so that a store
+// stamped by another version is checked again.
+const resolveStamp = "vaultgraph links v1"
+
+// checkRestore says whether a restore must resolve every stored link
+// again. complete tells whether the index took every note the store
+// gave: a note left out (racy, unknown, ignored now) is read again later
+// and may answer to keys, which a stored target resolved with it in the
+// set and the restart without it would disagree on.
+func (m *Mirror) checkRestore(ctx context.Context, complete bool) restoreCheck {
+	st := m.stamper()
+	if st == nil || !complete {
+		return restoreResolved
+	}
+	if stamp, err := st.StatesStamp(ctx, m.cfg.Project); err == nil && stamp == resolveStamp {
+		m.log.Debug("vault: the store's links are stamped as resolved by these rules: not resolved again")
+		return restoreStamped
+	}
+	return restoreStampable
+}
+
+// stamper returns the store's core.StatesStamper, nil when it has none.
+func (m *Mirror) stamper() core.StatesStamper {
+	if m.cfg.Stamper != nil {
+		return m.cfg.Stamper
+	}
+	st, _ := m.cfg.Store.(core.StatesStamper)
+	return st
+}
+
+// stampRestoreLocked stamps the store after a restart that resolved every
+// stored link again, over every stored note, and found none resolved
+// otherwise (stale is empty): the store records the stamp only if nothing
+// was written to it since the restart read its states.
+func (m *Mirror) stampRestoreLocked(ctx context.Context, stale []*entry) {
+	if m.restore != restoreStampable || len(stale) > 0 {
+		return
+	}
+	if err := m.stamper().StampStates(ctx, m.cfg.Project, resolveStamp); err != nil {
+		m.log.Debug("vault: cannot stamp the store", "err", err)
+	}
 }
 
 // parallel calls fn on consecutive shares [from, to) of [0, n), one share

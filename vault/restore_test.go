@@ -289,3 +289,80 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	assert.Equal(t, 1, stats.Written, "only the one whose text changed is written")
 	assert.Equal(t, "two", storeNote(t, store, "a.md").Content)
 }
+
+// A restart that resolved every stored link again and found them as
+// stored stamps the embedded store; the next restart on the same store,
+// nothing written since, keeps the stored targets (restoreStamped) and
+// ends as a full sync does. A write by another process, or the restart's
+// own writes after a file changed, withdraw the stamp: the restart after
+// resolves again.
+func TestRestartOnAStampedStore(t *testing.T) {
+	root := fixtureVault(t)
+	ageFiles(t, root)
+	dir := t.TempDir()
+	ctx := t.Context()
+	restart := func() (*Mirror, SyncStats, *memstore.Store) {
+		t.Helper()
+		store, err := memstore.Open(dir)
+		require.NoError(t, err)
+		m := newTestMirror(t, root, store, func(c *Config) { c.Ignore = fixtureIgnore })
+		stats, err := m.Sync(ctx)
+		require.NoError(t, err)
+		return m, stats, store
+	}
+	full := func() ([]string, []string) {
+		t.Helper()
+		fresh := memstore.New()
+		m := newTestMirror(t, root, fresh, func(c *Config) { c.Ignore = fixtureIgnore })
+		_, err := m.Sync(ctx)
+		require.NoError(t, err)
+		return describe(t, fresh), brokenLinks(m)
+	}
+
+	_, _, store := restart() // the first sync
+	require.NoError(t, store.Close(ctx))
+	m, stats, store := restart()
+	assert.Equal(t, restoreStampable, m.restore, "resolved again, then stamped")
+	assert.Zero(t, stats.Written)
+	require.NoError(t, store.Close(ctx))
+
+	m, stats, store = restart()
+	assert.Equal(t, restoreStamped, m.restore)
+	assert.Zero(t, stats.Read)
+	assert.Zero(t, stats.Written)
+	wantNotes, wantBroken := full()
+	assert.Equal(t, wantNotes, describe(t, store))
+	assert.Equal(t, wantBroken, brokenLinks(m))
+	require.NoError(t, store.Close(ctx))
+
+	// Another process writes (another project of the same store).
+	other, err := memstore.Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, other.UpsertNotes(ctx, "other", []core.Note{{ID: "x.md", Path: "x.md", Title: "x", Hash: "h"}}))
+	require.NoError(t, other.Close(ctx))
+	m, _, store = restart()
+	assert.Equal(t, restoreStampable, m.restore, "written since the stamp")
+	assert.Equal(t, wantNotes, describe(t, store))
+	require.NoError(t, store.Close(ctx))
+
+	// Stamped again by that restart; a file changes: the stamped restart
+	// keeps the stored targets, applies the change as a rescan does and
+	// writes, which withdraws the stamp.
+	m, _, store = restart()
+	require.Equal(t, restoreStamped, m.restore)
+	require.NoError(t, store.Close(ctx))
+	writeFile(t, root, "Inbox.md", "now links [[Home]] and [[Roadmap]]")
+	m, stats, store = restart()
+	assert.Equal(t, restoreStamped, m.restore)
+	assert.Equal(t, 1, stats.Written)
+	wantNotes, wantBroken = full()
+	assert.Equal(t, wantNotes, describe(t, store))
+	assert.Equal(t, wantBroken, brokenLinks(m))
+	require.NoError(t, store.Close(ctx))
+	ageFiles(t, root)
+	m, _, store = restart()
+	assert.NotEqual(t, restoreStamped, m.restore, "written since the stamp")
+	assert.Equal(t, wantNotes, describe(t, store))
+	assert.Equal(t, wantBroken, brokenLinks(m))
+	require.NoError(t, store.Close(ctx))
+}

@@ -194,6 +194,9 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
 	stats.Written, stats.Deleted = res.written, res.deleted
+	if err == nil {
+		m.stampRestoreLocked(ctx, stale)
+	}
 	return stats, err
 }
 

@@ -171,6 +171,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Root:     pc.Path,
 			Project:  p.Key,
 			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
+			Stamper:  stamperOf(store),
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
 			Observer: opts.observer,
@@ -388,4 +389,12 @@ func stagedBatch(store string) int {
 		return embeddedStagedBatch
 	}
 	return 0
+}
+
+// stamperOf is store as a core.StatesStamper (the embedded store), nil
+// when it is not one: the vault's store is wrapped (entities, change feeds)
+// and the wrappers do not pass it on.
+func stamperOf(store core.GraphStore) core.StatesStamper {
+	st, _ := store.(core.StatesStamper)
+	return st
 }

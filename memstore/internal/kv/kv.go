@@ -93,6 +93,24 @@ func NewMemory() *DB {
 
 // checkSchema stamps a new file with SchemaVersion and refuses newer ones.
 func (db *DB) checkSchema() error {
+	// Read first: a file already stamped is not written (a commit moves
+	// its Version, which a store compares to know nothing was written).
+	stamped := false
+	err := db.View(func(tx *Tx) error {
+		var v int
+		found, err := tx.Get(metaBucket, schemaVersionKey, &v)
+		if err != nil {
+			return err
+		}
+		if found && v > SchemaVersion {
+			return fmt.Errorf("schema version %d: %w (this build reads up to %d)", v, ErrNewerSchema, SchemaVersion)
+		}
+		stamped = found
+		return nil
+	})
+	if err != nil || stamped {
+		return err
+	}
 	return db.Update(func(tx *Tx) error {
 		var v int
 		found, err := tx.Get(metaBucket, schemaVersionKey, &v)

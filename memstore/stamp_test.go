@@ -1,0 +1,149 @@
+package memstore_test
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore"
+)
+
+// stampOf is the project's stamp as a restart sees it: its states read
+// (NoteStates), then the stamp.
+func stampOf(t *testing.T, s *memstore.Store) (stamp string, states []string) {
+	t.Helper()
+	states = statesOf(t, s)
+	stamp, err := s.StatesStamp(t.Context(), opsProject)
+	require.NoError(t, err)
+	return stamp, states
+}
+
+// A stamp recorded after the states were read is given back to a later
+// NoteStates that reads the same file, whether it loads the graph or reads
+// a loaded one; a write committed since (to any project, by this process
+// or another) withdraws it, and a stamp is not recorded when a write
+// committed between the states and the stamp.
+func TestStatesStamp(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	ops := noteOps{seed: 3}
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	for i := range 20 {
+		require.NoError(t, ops.apply(ctx, s, i))
+	}
+	statesOf(t, s) // a loaded graph's states
+	require.NoError(t, s.StampStates(ctx, opsProject, "v1"))
+	require.NoError(t, s.Close(ctx))
+
+	reopen := func() *memstore.Store {
+		s, err := memstore.Open(dir)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close(ctx) })
+		return s
+	}
+	s = reopen()
+	stamp, _ := stampOf(t, s) // loads the graph
+	require.Equal(t, "v1", stamp)
+	stamp, _ = stampOf(t, s) // the loaded graph
+	require.Equal(t, "v1", stamp)
+	require.NoError(t, s.Close(ctx))
+
+	// A write to another project withdraws it.
+	s = reopen()
+	require.NoError(t, s.UpsertNotes(ctx, "other", []core.Note{{ID: "x.md", Path: "x.md", Title: "x", Hash: "h"}}))
+	stamp, _ = stampOf(t, s)
+	require.Empty(t, stamp)
+	// Stamped again, then a write between the states and the stamp: not
+	// recorded.
+	require.NoError(t, s.StampStates(ctx, opsProject, "v2"))
+	require.NoError(t, s.Close(ctx))
+	s = reopen()
+	stamp, _ = stampOf(t, s)
+	require.Equal(t, "v2", stamp)
+	require.NoError(t, ops.apply(ctx, s, 20))
+	require.NoError(t, s.StampStates(ctx, opsProject, "v3"))
+	require.NoError(t, s.Close(ctx))
+	s = reopen()
+	stamp, _ = stampOf(t, s)
+	require.Empty(t, stamp)
+	require.NoError(t, s.Close(ctx))
+
+	// Without a NoteStates of the project, nothing to stamp.
+	s = reopen()
+	require.NoError(t, s.StampStates(ctx, opsProject, "v4"))
+	stamp, _ = stampOf(t, s)
+	require.Empty(t, stamp)
+
+	// The in-memory store has no versions: no stamp.
+	m := memstore.New()
+	require.NoError(t, ops.apply(ctx, m, 0))
+	statesOf(t, m)
+	require.NoError(t, m.StampStates(ctx, opsProject, "v1"))
+	stamp, _ = stampOf(t, m)
+	require.Empty(t, stamp)
+}
+
+// A stamped store that a writer process was SIGKILLed on, at any moment,
+// gives its stamp back only if its states are those stamped: a write that
+// committed withdraws it, one cut before its commit left nothing.
+func TestStatesStampAfterACrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns child processes")
+	}
+	ctx, dir := t.Context(), t.TempDir()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	ops := noteOps{seed: seed}
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	for i := range 10 {
+		require.NoError(t, ops.apply(ctx, s, i))
+	}
+	require.NoError(t, s.Close(ctx))
+	from := 10
+	for round := range 6 {
+		s, err := memstore.Open(dir)
+		require.NoError(t, err)
+		want := statesOf(t, s)
+		require.NoError(t, s.StampStates(ctx, opsProject, "v1"))
+		require.NoError(t, s.Close(ctx))
+
+		cmd := child(t, "TestChildNoteWriter", envNotesDir+"="+dir,
+			fmt.Sprintf("%s=%d", envNotesSeed, seed), fmt.Sprintf("%s=%d", envNotesFrom, from))
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		sc := bufio.NewScanner(stdout)
+		acked := false
+		delay := time.Duration(rng.IntN(40)) * time.Millisecond
+		for sc.Scan() {
+			l := sc.Text()
+			if l == "open" {
+				time.Sleep(delay)
+				require.NoError(t, cmd.Process.Kill())
+				continue
+			}
+			acked = acked || strings.HasPrefix(l, "ack ")
+		}
+		_ = cmd.Wait()
+		from += 1000
+
+		s, err = memstore.Open(dir)
+		require.NoError(t, err)
+		stamp, got := stampOf(t, s)
+		if acked {
+			require.Empty(t, stamp, "round %d: a write was acknowledged", round)
+		}
+		if stamp != "" {
+			require.Equal(t, want, got, "round %d: stamped, so unchanged", round)
+		}
+		require.NoError(t, s.Close(ctx))
+	}
+}
