@@ -512,20 +512,10 @@ func (m *Mirror) withBodies(ns []*core.Note) (notes []core.Note, kept []*core.No
 		if bodyHook != nil {
 			bodyHook()
 		}
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range min(m.cfg.Workers, len(todo)) {
-			wg.Go(func() {
-				for i := range next {
-					reads[i] = m.readBody(ns[i], m.bodies[ns[i]])
-				}
-			})
-		}
-		for _, i := range todo {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		inParallel(context.Background(), len(todo), m.cfg.Workers, func(k int) {
+			i := todo[k]
+			reads[i] = m.readBody(ns[i], m.bodies[ns[i]])
+		})
 	}
 	notes = make([]core.Note, 0, len(ns))
 	kept = make([]*core.Note, 0, len(ns))

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/confine"
@@ -156,30 +155,19 @@ func (m *Mirror) rewriteFiles(plans []*fileRewrite, opts confine.WriteOptions) (
 		err  error
 	}
 	results := make([]result, len(plans))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(plans)) {
-		wg.Go(func() {
-			for i := range next {
-				p := plans[i]
-				n := 0
-				_, _, err := m.modifyFile(p.path, opts, func(raw []byte) ([]byte, error) {
-					out, changed := applyRewrite(p, raw)
-					n = changed
-					if changed == 0 {
-						return nil, errUnchanged
-					}
-					return out, nil
-				})
-				results[i] = result{p.path, n, err}
+	inParallel(context.Background(), len(plans), runtime.GOMAXPROCS(0), func(i int) {
+		p := plans[i]
+		n := 0
+		_, _, err := m.modifyFile(p.path, opts, func(raw []byte) ([]byte, error) {
+			out, changed := applyRewrite(p, raw)
+			n = changed
+			if changed == 0 {
+				return nil, errUnchanged
 			}
+			return out, nil
 		})
-	}
-	for i := range plans {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		results[i] = result{p.path, n, err}
+	})
 	for _, r := range results {
 		switch {
 		case r.err != nil && !isNotFound(r.err):

@@ -232,32 +232,16 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 // goroutines; it stops early when ctx is done.
 func (m *Mirror) readPart(ctx context.Context, entries []*entry) readPart {
 	part := readPart{changes: make([]fileChange, len(entries)), failed: make([]error, len(entries))}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(m.cfg.Workers, len(entries)) {
-		wg.Go(func() {
-			for i := range next {
-				c, err := m.read(entries[i].path, "")
-				if err != nil {
-					part.failed[i] = err
-					continue
-				}
-				c.refs = linkRefs(c.parsed)
-				c.parsed.spans = nil
-				part.changes[i] = c
-			}
-		})
-	}
-feed:
-	for i := range entries {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	inParallel(ctx, len(entries), m.cfg.Workers, func(i int) {
+		c, err := m.read(entries[i].path, "")
+		if err != nil {
+			part.failed[i] = err
+			return
 		}
-	}
-	close(next)
-	wg.Wait()
+		c.refs = linkRefs(c.parsed)
+		c.parsed.spans = nil
+		part.changes[i] = c
+	})
 	return part
 }
 

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/confine"
@@ -146,41 +145,25 @@ const racySize = -2
 func (m *Mirror) loadAll(ctx context.Context, files []fileStat, bar progress) ([]fileChange, error) {
 	out := make([]fileChange, len(files))
 	ok := make([]bool, len(files))
-	next := make(chan int)
 	readBack := m.readsBack()
-	var wg sync.WaitGroup
-	for range min(m.cfg.Workers, max(len(files), 1)) {
-		wg.Go(func() {
-			for i := range next {
-				p, st, err := m.load(files[i].path)
-				bar.Add(1)
-				if err != nil {
-					m.loadFailed(files[i].path, err)
-					continue
-				}
-				// The index needs only the links' keys: the spans (where
-				// each link is written, for rewrites) go now, not after
-				// the whole vault is read, and so does the text when the
-				// write reads it back (readsBack).
-				out[i] = fileChange{path: st.path, parsed: p, stat: st, refs: linkRefs(p)}
-				p.spans = nil
-				if readBack {
-					p.dropBody()
-				}
-				ok[i] = true
-			}
-		})
-	}
-feed:
-	for i := range files {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	inParallel(ctx, len(files), m.cfg.Workers, func(i int) {
+		p, st, err := m.load(files[i].path)
+		bar.Add(1)
+		if err != nil {
+			m.loadFailed(files[i].path, err)
+			return
 		}
-	}
-	close(next)
-	wg.Wait()
+		// The index needs only the links' keys: the spans (where each
+		// link is written, for rewrites) go now, not after the whole
+		// vault is read, and so does the text when the write reads it
+		// back (readsBack).
+		out[i] = fileChange{path: st.path, parsed: p, stat: st, refs: linkRefs(p)}
+		p.spans = nil
+		if readBack {
+			p.dropBody()
+		}
+		ok[i] = true
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
