@@ -551,29 +551,28 @@ type bodyRead struct {
 
 // readBody reads the text of note n, queued without it, from its file
 // (see withBodies); bodyAt is where it starts in the file.
-func (m *Mirror) readBody(n *core.Note, bodyAt int) (r bodyRead) {
-	raw, _, err := m.readFile(n.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		r.change = &fileChange{path: n.Path}
-	case err != nil:
-		m.loadFailed(n.Path, err)
-		r.failed = true
-	case hashOf(raw) != n.Hash:
-		c, err := m.read(n.Path, "")
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			r.change = &fileChange{path: n.Path}
-		case err != nil:
-			m.loadFailed(n.Path, err)
-			r.failed = true
-		default:
-			r.change = &c
+func (m *Mirror) readBody(n *core.Note, bodyAt int) bodyRead {
+	// A file gone is applied as a deletion; another failure leaves the
+	// note out with a warning.
+	unreadable := func(err error) bodyRead {
+		if errors.Is(err, fs.ErrNotExist) {
+			return bodyRead{change: &fileChange{path: n.Path}}
 		}
-	default:
-		r.content = bodyOf(raw, bodyAt)
+		m.loadFailed(n.Path, err)
+		return bodyRead{failed: true}
 	}
-	return r
+	raw, _, err := m.readFile(n.Path)
+	if err != nil {
+		return unreadable(err)
+	}
+	if hashOf(raw) != n.Hash {
+		c, err := m.read(n.Path, "")
+		if err != nil {
+			return unreadable(err)
+		}
+		return bodyRead{change: &c}
+	}
+	return bodyRead{content: bodyOf(raw, bodyAt)}
 }
 
 // forwardAmbiguous reports whether note n, written in batch b, links on an

@@ -97,34 +97,34 @@ func (db *DB) checkSchema() error {
 	// its Version, which a store compares to know nothing was written).
 	stamped := false
 	err := db.View(func(tx *Tx) error {
-		var v int
-		found, err := tx.Get(metaBucket, schemaVersionKey, &v)
-		if err != nil {
-			return err
-		}
-		if found && v > SchemaVersion {
-			return fmt.Errorf("schema version %d: %w (this build reads up to %d)", v, ErrNewerSchema, SchemaVersion)
-		}
-		stamped = found
-		return nil
+		var err error
+		stamped, err = tx.schemaStamped()
+		return err
 	})
 	if err != nil || stamped {
 		return err
 	}
 	return db.Update(func(tx *Tx) error {
-		var v int
-		found, err := tx.Get(metaBucket, schemaVersionKey, &v)
-		if err != nil {
+		found, err := tx.schemaStamped()
+		if err != nil || found {
 			return err
 		}
-		if found && v > SchemaVersion {
-			return fmt.Errorf("schema version %d: %w (this build reads up to %d)", v, ErrNewerSchema, SchemaVersion)
-		}
-		if !found {
-			return tx.Put(metaBucket, schemaVersionKey, SchemaVersion)
-		}
-		return nil
+		return tx.Put(metaBucket, schemaVersionKey, SchemaVersion)
 	})
+}
+
+// schemaStamped reports whether the file records its schema version, and
+// fails when that version is newer than this build reads.
+func (tx *Tx) schemaStamped() (bool, error) {
+	var v int
+	found, err := tx.Get(metaBucket, schemaVersionKey, &v)
+	if err != nil {
+		return false, err
+	}
+	if found && v > SchemaVersion {
+		return false, fmt.Errorf("schema version %d: %w (this build reads up to %d)", v, ErrNewerSchema, SchemaVersion)
+	}
+	return found, nil
 }
 
 // Close releases the file and its lock. Using the DB afterwards fails.
