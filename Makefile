@@ -85,7 +85,7 @@ soak: build ## reliability soak: long crash, rename-crash, outside-editor, symli
 	VAULTGRAPH_CRASH_RUNS=$${VAULTGRAPH_CRASH_RUNS:-1000} VAULTGRAPH_LOAD_CALLS=$${VAULTGRAPH_LOAD_CALLS:-1000} \
 	VAULTGRAPH_RENAME_CRASH_RUNS=$${VAULTGRAPH_RENAME_CRASH_RUNS:-200} VAULTGRAPH_OUTSIDE_EDITS=$${VAULTGRAPH_OUTSIDE_EDITS:-10000} \
 	VAULTGRAPH_SYMLINK_RACE=$${VAULTGRAPH_SYMLINK_RACE:-60s} VAULTGRAPH_DOCRACE_SECONDS=$${VAULTGRAPH_DOCRACE_SECONDS:-60} \
-		$(GO) test -count=1 -timeout 90m -v -run 'TestCrashSafety|TestCrashDuringRename|TestOutsideEditsAreNeverLost|TestSymlinkSwapsNeverLeakOrEscape|TestLoad|TestWatcherStorm|TestDocumentSymlinkRace' ./integration/e2e/
+		$(GO) test -count=1 -timeout 90m -v -run 'TestCrashSafety|TestFirstSyncSurvivesSIGKILL|TestCrashDuringRename|TestOutsideEditsAreNeverLost|TestSymlinkSwapsNeverLeakOrEscape|TestLoad|TestWatcherStorm|TestDocumentSymlinkRace' ./integration/e2e/
 	VAULTGRAPH_SESSION_SOAK=$${VAULTGRAPH_SESSION_SOAK:-50000} \
 		$(GO) test -count=1 -timeout 30m -v -run 'TestHTTPSessionsKeepMemoryFlat' ./server/
 
