@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -261,6 +263,45 @@ func TestRestartWithoutStatesReadsEverything(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, stats.Read)
 	assert.Zero(t, stats.Written)
+}
+
+// TestARacyReadHeldUpIsStillRacy: a file changed again within the tick of
+// the mtime the sync read, keeping its size, while the reading goroutine is
+// held up for longer than racyWindow before it judges the read (a busy
+// machine; TestLiveFolderStormConverges once kept a note's old content at
+// load 14): the read is still racy, so the next restart reads the file again
+// and finds the change.
+func TestARacyReadHeldUpIsStillRacy(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = time.Minute // the files the test writes are racy when read at once
+	var heldUp atomic.Int64  // how far the test's clock is ahead of the real one
+	now = func() time.Time { return time.Now().Add(time.Duration(heldUp.Load())) }
+	var once sync.Once
+	root := writeVault(t, map[string]string{"a.md": "one", "b.md": "[[a]]"})
+	afterReadHook = func(rel string) {
+		if rel != "a.md" {
+			return
+		}
+		once.Do(func() {
+			path := filepath.Join(root, "a.md")
+			st, err := os.Stat(path)
+			require.NoError(t, err)
+			writeFile(t, root, "a.md", "two") // same size, same mtime: one clock tick
+			require.NoError(t, os.Chtimes(path, st.ModTime(), st.ModTime()))
+			heldUp.Store(int64(time.Hour)) // the goroutine runs again an hour later
+		})
+	}
+	defer func() { now, afterReadHook = time.Now, nil }()
+
+	store := memstore.New()
+	_, err := newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, "one", storeNote(t, store, "a.md").Content, "the sync read a.md before the change")
+	assert.Equal(t, int64(racySize), storeNote(t, store, "a.md").Size, "a read begun within racyWindow of the mtime is racy")
+
+	_, err = newTestMirror(t, root, store).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, "two", storeNote(t, store, "a.md").Content, "the restart read the racy file again")
 }
 
 // TestARacyFileIsReadAgain: a file changed within the tick of its stored

@@ -102,13 +102,20 @@ func (m *Mirror) load(rel string) (*parsedNote, fileStat, error) {
 // read reads one note file and parses it unless its content hash is
 // known, which makes an unchanged file cost one read and one hash.
 func (m *Mirror) read(rel, known string) (fileChange, error) {
+	// The clock is read before the file: a goroutine held up after the
+	// read (a busy machine can delay one by more than racyWindow) must not
+	// make a read made within a clock tick of the change look safe.
+	started := now()
 	raw, st, err := m.readFile(rel)
 	if err != nil {
 		return fileChange{}, err
 	}
+	if afterReadHook != nil {
+		afterReadHook(rel)
+	}
 	m.filesRead.Add(1)
 	c := fileChange{path: rel, stat: st}
-	c.stat.racy = time.Since(st.mtime) < racyWindow
+	c.stat.racy = started.Sub(st.mtime) < racyWindow
 	if known != "" && hashOf(raw) == known {
 		c.unchanged = true
 		return c, nil
@@ -134,6 +141,13 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 // variable so that tests can widen it. File systems with coarser clocks
 // (FAT's 2 s) are not covered.
 var racyWindow = 100 * time.Millisecond
+
+// now and afterReadHook let tests stand for a goroutine held up between
+// reading a file and judging it racy.
+var (
+	now           = time.Now
+	afterReadHook func(rel string)
+)
 
 // racySize is the Size of a note whose file was read within racyWindow of
 // its last modification (core.Note.Size: negative, unknown).
