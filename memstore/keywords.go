@@ -198,6 +198,19 @@ func (x *kwIndex) vec(id string) (vec []byte, length int32, ok bool) {
 	return d.vec, d.length, true
 }
 
+// stored tells the index that the live note id's term vector is now in
+// the store's kwdocs record, exactly as held: memory lets it go, as for a
+// vector loaded from disk (putLoaded), and remove reads it back. A first
+// sync kept every written note's vector (~30 MB at 100k notes) for as
+// long as the process ran, though only a replacement or a deletion of that
+// note reads it again. x.readVec must be set.
+func (x *kwIndex) stored(id string) {
+	if slot, ok := x.slots[id]; ok {
+		d := &x.docs[slot]
+		d.vec, d.onDisk = nil, true
+	}
+}
+
 // remove drops the note id; unknown ids are ignored.
 func (x *kwIndex) remove(id string) {
 	slot, ok := x.slots[id]

@@ -112,16 +112,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 	terms := len(x.names)
 	// The index keeps the loaded vectors' postings, not the vectors: they
 	// stay in kwdocs, read again only to replace or delete a note.
-	x.readVec = func(id string) (vec []byte, err error) {
-		err = s.kv.View(func(tx *kv.Tx) error {
-			rec := tx.GetRaw(kwDocsBucket(project), id)
-			if _, n := binary.Uvarint(rec); n > 0 {
-				vec = slices.Clone(rec[n:])
-			}
-			return nil
-		})
-		return vec, err
-	}
+	x.readVec = s.termVecReader(project)
 	g.mu.Unlock()
 	var chunk []doc
 	var vecs []byte // the chunk's term vectors, reused by the next chunk

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
@@ -44,7 +45,8 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 	chunk = max(chunk, 1)
 	// A transaction keeps the values it was given until it commits: every
 	// value gets bytes of its own in the arena (see valueArena).
-	var arena valueArena
+	arena := s.takeArena()
+	defer s.putArena(arena, chunk == stagedChunk)
 	putRecord := func(tx *kv.Tx, nd *node, n *core.Note) error {
 		var err error
 		if arena.scratch, err = encodeNote(arena.scratch[:0], n); err != nil {
@@ -142,12 +144,34 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 			return core.NewProviderError("write state", err)
 		}
 		kw.persisted = newTerms
+		if kw.readVec == nil {
+			kw.readVec = s.termVecReader(project)
+		}
+		for _, nd := range part {
+			kw.stored(nd.ID) // its vector is in kwdocs now: see kwIndex.stored
+		}
 		clear(notes[start:end])
 		if progress != nil && len(part) > 0 {
 			progress(len(part))
 		}
 	}
 	return nil
+}
+
+// termVecReader returns what a project's keyword index reads a note's
+// term vector back with (kwIndex.readVec): its kwdocs record, without the
+// length.
+func (s *Store) termVecReader(project string) func(id string) ([]byte, error) {
+	return func(id string) (vec []byte, err error) {
+		err = s.kv.View(func(tx *kv.Tx) error {
+			rec := tx.GetRaw(kwDocsBucket(project), id)
+			if _, n := binary.Uvarint(rec); n > 0 {
+				vec = slices.Clone(rec[n:])
+			}
+			return nil
+		})
+		return vec, err
+	}
 }
 
 // retargetRecord returns nd's note record rec with each resolved link's
@@ -317,6 +341,46 @@ func termKey(n int) string {
 	var b [4]byte
 	binary.BigEndian.PutUint32(b[:], uint32(n))
 	return string(b[:])
+}
+
+// spareIdle is how long a staged write's arena is kept for its next call.
+const spareIdle = 2 * time.Second
+
+// takeArena returns the arena a staged write left (see putArena), or a new
+// one.
+func (s *Store) takeArena() *valueArena {
+	s.spare.Lock()
+	defer s.spare.Unlock()
+	s.spare.gen++
+	a := s.spare.arena
+	s.spare.arena = nil
+	if a == nil {
+		a = &valueArena{}
+	}
+	return a
+}
+
+// putArena keeps a, whose transactions are over, for the next call when
+// staged: a first sync writes its notes in parts of stagedChunk, each
+// part a call, and every part's arena (~15 MB of blocks) was garbage the
+// next part made again. It is let go of after spareIdle without a write,
+// so a process that synced does not hold it while it serves.
+func (s *Store) putArena(a *valueArena, staged bool) {
+	if !staged {
+		return
+	}
+	a.reset()
+	s.spare.Lock()
+	s.spare.arena = a
+	gen := s.spare.gen
+	s.spare.Unlock()
+	time.AfterFunc(spareIdle, func() {
+		s.spare.Lock()
+		defer s.spare.Unlock()
+		if s.spare.gen == gen {
+			s.spare.arena = nil
+		}
+	})
 }
 
 // valueArena holds the values of one transaction: each value is encoded

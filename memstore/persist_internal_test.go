@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,4 +89,47 @@ func TestRetargetRecord(t *testing.T) {
 	require.ErrorIs(t, err, errBadRecord, "a link count that differs from memory's")
 	_, _, err = retargetRecord(nd, rec[:len(rec)/2])
 	require.ErrorIs(t, err, errBadRecord, "a cut record")
+}
+
+// A written note's term vector leaves memory once its transaction commits
+// (kwIndex.stored), and replacing or deleting the note later reads it back
+// from kwdocs: keyword scores are then those of a store written with the
+// final notes at once, whether the notes came in one call or staged.
+func TestWrittenTermVectorsLeaveMemory(t *testing.T) {
+	ctx := t.Context()
+	note := func(id, content string) core.Note {
+		return core.Note{ID: id, Title: strings.ToUpper(id), Content: content, Hash: id + content}
+	}
+	first := []core.Note{note("a.md", "alpha beta beta"), note("b.md", "beta gamma"), note("c.md", "gamma delta alpha")}
+	final := []core.Note{note("a.md", "delta delta epsilon"), note("c.md", "gamma delta alpha")}
+	queries := []string{"alpha", "beta", "gamma delta", "epsilon", "a"}
+	for _, staged := range []bool{false, true} {
+		s, err := Open(t.TempDir())
+		require.NoError(t, err)
+		if staged {
+			require.NoError(t, s.UpsertNotesStaged(ctx, "p", first, nil))
+		} else {
+			require.NoError(t, s.UpsertNotes(ctx, "p", first))
+		}
+		g, err := s.graph("p")
+		require.NoError(t, err)
+		for _, n := range first {
+			_, _, held := g.search.keywords.vec(n.ID)
+			assert.False(t, held, "%s: the committed vector is not held", n.ID)
+		}
+		require.NoError(t, s.UpsertNotes(ctx, "p", final[:1]))
+		_, err = s.DeleteNotes(ctx, "p", []string{"b.md"})
+		require.NoError(t, err)
+
+		want := New()
+		require.NoError(t, want.UpsertNotes(ctx, "p", final))
+		for _, q := range queries {
+			got, err := s.KeywordSearch(ctx, "p", q, 10)
+			require.NoError(t, err)
+			exp, err := want.KeywordSearch(ctx, "p", q, 10)
+			require.NoError(t, err)
+			assert.Equal(t, exp, got, "staged=%v query %q", staged, q)
+		}
+		require.NoError(t, s.Close(ctx))
+	}
 }

@@ -49,6 +49,14 @@ type Store struct {
 		read map[string]uint64
 	}
 
+	// spare is the value arena a staged write's last transaction used,
+	// kept for its next call's (persist.go, takeArena).
+	spare struct {
+		sync.Mutex
+		arena *valueArena
+		gen   uint64 // moves at every take: an idle release checks it
+	}
+
 	// counted is the last count of an unloaded project's records
 	// (CountNotes), valid while the file's version is the same.
 	counted struct {

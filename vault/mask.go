@@ -2,16 +2,18 @@ package vault
 
 import "bytes"
 
-// maskText returns a copy of text in which everything that is not prose for
-// Obsidian is blanked with spaces: fenced and indented code blocks, inline
-// code spans, %% comments %% and <!-- HTML comments -->. Newlines are kept,
+// maskInto returns a copy of text, in buf's array when it is large enough
+// (parseNote reuses one per note: see maskBuffers), in which everything
+// that is not prose for Obsidian is blanked with spaces: fenced and
+// indented code blocks, inline code spans, %% comments %% and <!-- HTML
+// comments -->. Newlines are kept,
 // so offsets and line numbers in the result are those of text. Links and
 // tags are then searched in the masked copy and read from the original.
 //
 // It runs in time linear in len(text): code spans are matched through a
 // per-paragraph table of backtick runs, and comments jump to their closer.
-func maskText(text string) []byte {
-	m := []byte(text)
+func maskInto(buf []byte, text string) []byte {
+	m := append(buf[:0], text...)
 	maskCodeBlocks(m)
 	maskInline(m)
 	return m

@@ -120,7 +120,7 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 		c.unchanged = true
 		return c, nil
 	}
-	parsed := parseNote(rel, raw)
+	parsed := parseOwned(rel, raw) // raw is this note's alone from here on
 	if c.stat.racy {
 		parsed.note.Size = racySize // see racyWindow
 	}
