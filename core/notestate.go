@@ -40,16 +40,17 @@ type NoteState struct {
 func (s NoteState) Known() bool { return s.Size >= 0 && s.Hash != "" && s.Path != "" }
 
 // StatesStamper is implemented by a store that can tell whether its notes
-// are still exactly those a NoteStates call read (the embedded store:
+// are still exactly those they were when stamped (the embedded store:
 // bbolt's transaction ID, which every commit moves). The vault mirror uses
 // it to skip work a restart would redo with the same result: it stamps the
-// states it verified, and a later restart that reads the same states finds
-// the stamp.
+// states it verified or wrote itself, and a later restart that reads the
+// same states finds the stamp.
 type StatesStamper interface {
-	// StampStates records stamp for the project if nothing was written
-	// to the store since the project's last NoteStates call of this
-	// process (that call read every note in one state of the store);
-	// otherwise it records nothing and returns nil.
+	// StampStates records stamp for the project as it is now, unless
+	// another process may have written to the store since this one
+	// opened it or last wrote to it (then it records nothing and
+	// returns nil). The caller vouches for the states it stamps: those
+	// it read and verified, with its own writes since.
 	StampStates(ctx context.Context, project, stamp string) error
 	// StatesStamp returns the stamp recorded for the project if the
 	// project's last NoteStates call read the store as it was when the

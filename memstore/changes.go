@@ -110,7 +110,7 @@ func (s *Store) AppendChanges(ctx context.Context, project string, changes []cor
 	}
 	bucket := changesBucket(project)
 	added := map[string]changeHead{}
-	err = s.kv.Update(func(tx *kv.Tx) error {
+	err = s.updateOutsideNotes(func(tx *kv.Tx) error {
 		for _, c := range changes {
 			r := changeToRecord(c)
 			head, ok := added[c.ID]
@@ -195,7 +195,7 @@ func (s *Store) PruneChanges(ctx context.Context, project string, before time.Ti
 		})
 	})
 	if err == nil && len(doomed) > 0 {
-		err = s.kv.Update(func(tx *kv.Tx) error {
+		err = s.updateOutsideNotes(func(tx *kv.Tx) error {
 			for _, k := range doomed {
 				if _, err := tx.Delete(bucket, k); err != nil {
 					return err

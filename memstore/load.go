@@ -392,7 +392,7 @@ func loaded(ctx context.Context, ready <-chan struct{}) error {
 func (s *Store) persistKeywords(project string, g *graph, nodes []*node) error {
 	x := g.search.keywords
 	newTerms := len(x.names)
-	err := s.kv.Update(func(tx *kv.Tx) error {
+	err := s.updateOutsideNotes(func(tx *kv.Tx) error {
 		for i := x.persisted; i < newTerms; i++ {
 			if err := tx.PutRaw(kwTermsBucket(project), termKey(i), []byte(x.names[i])); err != nil {
 				return err

@@ -35,7 +35,7 @@ func (s *Store) PutProject(ctx context.Context, rec ProjectRecord) error {
 	if rec.ID == "" {
 		return fmt.Errorf("memstore: put project: %w", core.InvalidArgument("project id is empty"))
 	}
-	err := s.kv.Update(func(tx *kv.Tx) error { return tx.Put(bucketProjects, rec.ID, rec) })
+	err := s.updateOutsideNotes(func(tx *kv.Tx) error { return tx.Put(bucketProjects, rec.ID, rec) })
 	if err != nil {
 		return fmt.Errorf("memstore: put project %s: %w", rec.ID, core.NewProviderError("write state", err))
 	}

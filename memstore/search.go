@@ -318,7 +318,7 @@ func (s *Store) deleteVectors(project string, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return s.kv.Update(func(tx *kv.Tx) error {
+	return s.updateOutsideNotes(func(tx *kv.Tx) error {
 		for _, id := range ids {
 			if _, err := tx.Delete(vectorBucketPrefix+project, id); err != nil {
 				return err
@@ -615,7 +615,7 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 		return nil
 	}
 	bucket := vectorBucketPrefix + project
-	err = s.kv.Update(func(tx *kv.Tx) error {
+	err = s.updateOutsideNotes(func(tx *kv.Tx) error {
 		for _, e := range entries {
 			if err := tx.Put(bucket, e.id, e.stored); err != nil {
 				return err

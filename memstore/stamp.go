@@ -14,15 +14,18 @@ import (
 // version of the file (kv.Tx.Version, bbolt's transaction ID: every commit
 // moves it) at which it was written, and NoteStates remembers the version
 // it read the project's states at. A stamp is given back only when the
-// states read are those of the version it was recorded at; it is recorded
-// only when nothing was committed since the states were read. An
-// in-memory store has no versions and records none.
+// states read are those of the version it was recorded at. The caller
+// vouches for the states as they are when it stamps (those it read, and
+// its own writes since: the vault's index after a sync); the store
+// records the stamp only if no other opener committed since this one
+// opened the file or last committed (kv.Tx.Own). An in-memory store has
+// no versions and records none.
 
 // stampsBucket holds each project's stamp under the project's key.
 const stampsBucket = "states-stamps"
 
 // errNoStamp rolls back a stamp that must not be recorded.
-var errNoStamp = errors.New("memstore: states changed since they were read")
+var errNoStamp = errors.New("memstore: the file was written by another opener")
 
 // statesRead records the version at which the project's last NoteStates
 // read every state (0: unknown, or read across several versions).
@@ -46,13 +49,9 @@ func (s *Store) StampStates(ctx context.Context, project, stamp string) error {
 	if err := s.check(ctx); err != nil {
 		return fmt.Errorf("memstore: stamp states: %w", err)
 	}
-	read := s.statesVersion(project)
-	if read == 0 {
-		return nil
-	}
 	err := s.kv.Update(func(tx *kv.Tx) error {
 		v := tx.Version() // this commit's: the one before it is v-1
-		if v == 0 || v-1 != read {
+		if v == 0 || v-1 != tx.Own() {
 			return errNoStamp
 		}
 		return tx.PutRaw(stampsBucket, project, append(binary.AppendUvarint(nil, v), stamp...))
@@ -86,4 +85,47 @@ func (s *Store) StatesStamp(ctx context.Context, project string) (string, error)
 		return "", fmt.Errorf("memstore: states stamp: %w", core.NewProviderError("read state", err))
 	}
 	return stamp, nil
+}
+
+// updateOutsideNotes runs fn in a write transaction that writes no note
+// record (a project record, the keyword index, vectors, the change log):
+// the notes' states stay as they were, so every stamp recorded at the
+// commit just before this one is carried to this one, in the same
+// transaction. Without it the project record written after a first sync,
+// or the vectors an indexer writes after a restart, would withdraw the
+// stamp the sync had just recorded. A stamp older than the previous
+// commit is not carried: something was written between.
+func (s *Store) updateOutsideNotes(fn func(tx *kv.Tx) error) error {
+	return s.kv.Update(func(tx *kv.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return carryStamps(tx)
+	})
+}
+
+// carryStamps moves the stamps recorded at the commit before tx's to tx's
+// version.
+func carryStamps(tx *kv.Tx) error {
+	v := tx.Version()
+	if v == 0 || !tx.HasBucket(stampsBucket) {
+		return nil
+	}
+	type carried struct{ project, stamp string }
+	var current []carried
+	err := tx.ForEachRaw(stampsBucket, func(k, rec []byte) error {
+		if sv, n := binary.Uvarint(rec); n > 0 && sv == v-1 {
+			current = append(current, carried{string(k), string(rec[n:])})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range current {
+		if err := tx.PutRaw(stampsBucket, c.project, append(binary.AppendUvarint(nil, v), c.stamp...)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -26,9 +26,10 @@ func stampOf(t *testing.T, s *memstore.Store) (stamp string, states []string) {
 
 // A stamp recorded after the states were read is given back to a later
 // NoteStates that reads the same file, whether it loads the graph or reads
-// a loaded one; a write committed since (to any project, by this process
-// or another) withdraws it, and a stamp is not recorded when a write
-// committed between the states and the stamp.
+// a loaded one; a write committed after it (to any project, by this
+// process or another) withdraws it. The stamper vouches for its own writes
+// before the stamp (a sync stamps what it wrote): a stamp after them, with
+// or without a NoteStates before, is recorded.
 func TestStatesStamp(t *testing.T) {
 	ctx, dir := t.Context(), t.TempDir()
 	ops := noteOps{seed: 3}
@@ -59,26 +60,33 @@ func TestStatesStamp(t *testing.T) {
 	require.NoError(t, s.UpsertNotes(ctx, "other", []core.Note{{ID: "x.md", Path: "x.md", Title: "x", Hash: "h"}}))
 	stamp, _ = stampOf(t, s)
 	require.Empty(t, stamp)
-	// Stamped again, then a write between the states and the stamp: not
-	// recorded.
+	// Stamped again after this process's own write: recorded, and the
+	// next open reads the states written.
+	require.NoError(t, ops.apply(ctx, s, 20))
 	require.NoError(t, s.StampStates(ctx, opsProject, "v2"))
+	_, want := stampOf(t, s)
 	require.NoError(t, s.Close(ctx))
 	s = reopen()
-	stamp, _ = stampOf(t, s)
+	stamp, got := stampOf(t, s)
 	require.Equal(t, "v2", stamp)
-	require.NoError(t, ops.apply(ctx, s, 20))
-	require.NoError(t, s.StampStates(ctx, opsProject, "v3"))
+	require.Equal(t, want, got)
+	// A write after the stamp withdraws it.
+	require.NoError(t, ops.apply(ctx, s, 21))
 	require.NoError(t, s.Close(ctx))
 	s = reopen()
 	stamp, _ = stampOf(t, s)
 	require.Empty(t, stamp)
 	require.NoError(t, s.Close(ctx))
 
-	// Without a NoteStates of the project, nothing to stamp.
+	// A stamp with no NoteStates before it (a first sync stamps what it
+	// wrote) is recorded too.
 	s = reopen()
+	require.NoError(t, ops.apply(ctx, s, 22))
 	require.NoError(t, s.StampStates(ctx, opsProject, "v4"))
+	require.NoError(t, s.Close(ctx))
+	s = reopen()
 	stamp, _ = stampOf(t, s)
-	require.Empty(t, stamp)
+	require.Equal(t, "v4", stamp)
 
 	// The in-memory store has no versions: no stamp.
 	m := memstore.New()
@@ -146,4 +154,37 @@ func TestStatesStampAfterACrash(t *testing.T) {
 		}
 		require.NoError(t, s.Close(ctx))
 	}
+}
+
+// A write that touches no note record (a project record, the change log)
+// carries a current stamp to its own version: the next restart still gets
+// it. A note write after it withdraws it, and a stamp not current (a note
+// written since) is not carried by a later write.
+func TestStampsCarriedByWritesOutsideNotes(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	ops := noteOps{seed: 5}
+	s, err := memstore.Open(dir)
+	require.NoError(t, err)
+	for i := range 10 {
+		require.NoError(t, ops.apply(ctx, s, i))
+	}
+	require.NoError(t, s.StampStates(ctx, opsProject, "v1"))
+	require.NoError(t, s.PutProject(ctx, memstore.ProjectRecord{ID: "p1", Name: "p1", Slug: "p1"}))
+	now := time.Now()
+	require.NoError(t, s.AppendChanges(ctx, opsProject, []core.NoteChange{{Kind: core.ChangeCreated, ID: "n.md", Path: "n.md", At: now, Key: core.ChangeKey(now)}}))
+	require.NoError(t, s.Close(ctx))
+
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	stamp, _ := stampOf(t, s)
+	require.Equal(t, "v1", stamp, "carried by the project record and the change log")
+	require.NoError(t, ops.apply(ctx, s, 10))
+	require.NoError(t, s.PutProject(ctx, memstore.ProjectRecord{ID: "p2", Name: "p2", Slug: "p2"}))
+	require.NoError(t, s.Close(ctx))
+
+	s, err = memstore.Open(dir)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close(ctx)) }()
+	stamp, _ = stampOf(t, s)
+	require.Empty(t, stamp, "a note written after the stamp; not carried past it")
 }

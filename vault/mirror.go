@@ -40,6 +40,7 @@ type Mirror struct {
 	pending   map[string]*core.Note // store changes not applied yet: note to upsert, nil to delete
 	bodies    map[*core.Note]int    // notes of pending queued without their text: where it starts in the file (withBodies)
 	failing   bool                  // the last store write failed; pending waits for a retry
+	agrees    bool                  // once pending is written, the store holds exactly the index's notes and targets (stampSyncedLocked)
 	filesRead atomic.Int64          // note files read, for SyncStats.Read
 
 	retry chan struct{} // signalled when pending waits for a retry
@@ -527,6 +528,7 @@ func (m *Mirror) withBodies(ns []*core.Note) (notes []core.Note, kept []*core.No
 				delete(m.pending, n.ID)
 			}
 			delete(m.bodies, n)
+			m.agrees = false // the index has the note, the store not as indexed
 		case r.change != nil:
 			changed = append(changed, *r.change)
 		default:
@@ -592,6 +594,9 @@ func (m *Mirror) forwardAmbiguous(n *core.Note, b int, batchOf map[string]int) b
 // storeFailed records a failed store write and wakes the retry loop.
 func (m *Mirror) storeFailed(err error) error {
 	m.failing = true
+	// Part of a staged write may have committed: what the store holds is
+	// no longer vouched for (a restart resolves its links again).
+	m.agrees = false
 	select {
 	case m.retry <- struct{}{}:
 	default:

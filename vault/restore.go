@@ -120,8 +120,8 @@ const (
 	// hold every stored note, or the store cannot stamp).
 	restoreResolved restoreCheck = iota
 	// restoreStampable: every link was resolved again over every note the
-	// store holds; if none resolved otherwise and nothing was written
-	// since, the store may be stamped (stampRestoreLocked).
+	// store holds; once what resolved otherwise is written again, the
+	// store may be stamped (stampSyncedLocked).
 	restoreStampable
 	// restoreStamped: the store's stamp says its notes are those a
 	// restore verified (restoreStampable, none resolved otherwise), so
@@ -165,18 +165,35 @@ func (m *Mirror) stamper() core.StatesStamper {
 	return st
 }
 
-// stampRestoreLocked stamps the store after a restart that resolved every
-// stored link again, over every stored note, and found none resolved
-// otherwise (stale is empty): the store records the stamp only if nothing
-// was written to it since the restart read its states.
-func (m *Mirror) stampRestoreLocked(ctx context.Context, stale []*entry) {
-	if m.restore != restoreStampable || len(stale) > 0 {
+// stampSyncedLocked stamps the store at the end of a first sync that
+// ended without error (err) and left nothing to write, when the index
+// vouches for every note the store holds (m.agrees): the store held none
+// of the project's notes (a cold sync: every note written from the
+// index), or the restore took every stored note and checked its links
+// (restoreStampable) or found them stamped (restoreStamped), and what
+// disagreed was written again. Each link the store holds then has the
+// target the index resolved by these rules over exactly the stored notes,
+// which is what the stamp says. Any failed write since clears m.agrees.
+// The store records the stamp only if no other process wrote since this
+// one opened it or last wrote to it.
+func (m *Mirror) stampSyncedLocked(ctx context.Context, err error) {
+	st := m.stamper()
+	if err != nil || !m.agrees || len(m.pending) > 0 || st == nil {
 		return
 	}
-	if err := m.stamper().StampStates(ctx, m.cfg.Project, resolveStamp); err != nil {
-		m.log.Debug("vault: cannot stamp the store", "err", err)
+	if stampHook != nil {
+		stampHook()
 	}
+	if err := st.StampStates(ctx, m.cfg.Project, resolveStamp); err != nil {
+		m.log.Debug("vault: cannot stamp the store", "err", err)
+		return
+	}
+	m.log.Debug("vault: the store's links stamped as resolved by these rules")
 }
+
+// stampHook, when set (tests), runs after a sync's writes and before
+// its stamp.
+var stampHook func()
 
 // parallel calls fn on consecutive shares [from, to) of [0, n), one share
 // per core (one call when n is small), and returns when all are done.
@@ -212,6 +229,7 @@ func (m *Mirror) requeueLocked(ctx context.Context, stale []*entry) {
 		p, st, err := m.load(e.path)
 		if err != nil {
 			m.loadFailed(e.path, err)
+			m.agrees = false // the store keeps the targets the index found stale
 			continue
 		}
 		if p.note.Hash != e.hash {

@@ -140,7 +140,11 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 		// written as they are read (stream.go); a store that holds some
 		// (a restore that failed, Rewrite) is compared first, below.
 		if hashes, err := m.cfg.Store.NoteHashes(ctx, m.cfg.Project); err == nil && len(hashes) == 0 {
-			return m.streamLocked(ctx, files, done)
+			// Every note the store will hold is written from the index.
+			m.agrees = true
+			stats, err := m.streamLocked(ctx, files, done)
+			m.stampSyncedLocked(ctx, err)
+			return stats, err
 		}
 	}
 	bar := m.newProgress(len(files), "reading notes")
@@ -158,6 +162,10 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	if err != nil {
 		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
 	}
+	// Into a store without the project's notes every note is written
+	// from the index; notes the store held already and are not written
+	// again keep targets this index did not check.
+	m.agrees = len(hashes) == 0
 	m.dropUnchangedLocked(hashes, nil)
 	m.storeDiffLocked(ctx, hashes)
 	done("compare with the store", "stored", len(hashes))
@@ -166,6 +174,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	bar.Finish()
 	done("write", "written", res.written)
 	stats.Written, stats.Deleted = res.written, res.deleted
+	m.stampSyncedLocked(ctx, err)
 	return stats, err
 }
 
@@ -177,6 +186,9 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	var stats SyncStats
 	phase := time.Now()
 	m.ready = true
+	// A restore that took every stored note checked every stored link
+	// (or found them stamped); what it found stale is written again.
+	m.agrees = m.restore != restoreResolved
 	changes := m.scanChangesLocked("", files)
 	_, stats.Warnings = m.applyLocked(ctx, changes)
 	m.unread = nil
@@ -194,8 +206,9 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
 	stats.Written, stats.Deleted = res.written, res.deleted
-	if err == nil {
-		m.stampRestoreLocked(ctx, stale)
+	if m.restore != restoreStamped || res.written+res.deleted > 0 {
+		// A stamped store not written since keeps its stamp.
+		m.stampSyncedLocked(ctx, err)
 	}
 	return stats, err
 }
@@ -253,6 +266,7 @@ func (m *Mirror) storeDiffLocked(ctx context.Context, hashes map[string]string) 
 		p, st, err := m.load(e.path)
 		if err != nil {
 			m.loadFailed(e.path, err)
+			m.agrees = false // the store keeps another text than the index's
 			continue
 		}
 		if p.note.Hash == e.hash {

@@ -49,6 +49,11 @@ type DB struct {
 	// pages were last released (see Tx.read).
 	read atomic.Int64
 
+	// own is the file's version as this DB last left it: found at open,
+	// then that of each of its own commits. A commit whose previous
+	// version is not own follows a commit of another opener (Tx.Own).
+	own atomic.Uint64
+
 	mu  sync.RWMutex // in-memory only: one writer, many readers
 	mem map[string]map[string][]byte
 }
@@ -81,6 +86,10 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 		_ = b.Close()
 		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}
+	_ = db.View(func(tx *Tx) error { // cannot fail on an open file
+		db.own.Store(tx.Version())
+		return nil
+	})
 	return db, nil
 }
 
@@ -143,7 +152,15 @@ func (db *DB) Close() error {
 // error, which Update returns.
 func (db *DB) Update(fn func(tx *Tx) error) error {
 	if db.bolt != nil {
-		return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx, db: db, writable: true}) })
+		var version uint64
+		err := db.bolt.Update(func(btx *bolt.Tx) error {
+			version = uint64(btx.ID())
+			return fn(&Tx{bolt: btx, db: db, writable: true})
+		})
+		if err == nil {
+			db.own.Store(version)
+		}
+		return err
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -480,6 +497,20 @@ func (tx *Tx) Version() uint64 {
 		return 0
 	}
 	return uint64(tx.bolt.ID())
+}
+
+// Own is the file's version as this DB last left it (at its open, or
+// after its last commit): in a write transaction, Version()-1 == Own()
+// says no other opener committed since. bbolt's file lock keeps other
+// processes out while the DB is open, so this holds unless the file was
+// written by a process that did not take the lock; a store that vouches
+// for what it wrote checks it anyway, since it costs nothing. 0 in
+// memory.
+func (tx *Tx) Own() uint64 {
+	if tx.db == nil {
+		return 0
+	}
+	return tx.db.own.Load()
 }
 
 // Reread counts n bytes read again, through the mapping, of values a walk
