@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -278,15 +279,27 @@ func decodeBody(id string, rec []byte, cut, withFrontmatter bool) (body, error) 
 // contentHead cuts content to its first core.ContextContentChars+1
 // characters (as core.TruncateContent counts them): enough for any
 // truncation a view of a neighbour makes.
-func contentHead(content []byte) []byte {
+func contentHead(content []byte) []byte { return firstChars(content, core.ContextContentChars+1) }
+
+// firstChars cuts b to its first n characters as core.TruncateContent
+// counts them (whole runes; an invalid byte counts as one). It steps over
+// the bytes themselves: ranging over string(b) copied the whole record's
+// content first (the compiler keeps only 32 bytes on the stack), which
+// was most of what a get_node depth=1 call allocated.
+func firstChars(b []byte, n int) []byte {
 	count := 0
-	for i := range string(content) { // whole runes; an invalid byte counts as one
-		if count == core.ContextContentChars+1 {
-			return content[:i]
+	for i := 0; i < len(b); count++ {
+		if count == n {
+			return b[:i]
 		}
-		count++
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
 	}
-	return content
+	return b
 }
 
 // jsonSafe returns v with every map[any]any (which YAML gives for non-string
