@@ -35,8 +35,9 @@ const maxStdioRequests = 16
 // get_node answer 0.48 ms. Here a tool result is written in one pass
 // (appendToolResult, into a pooled line buffer); every other message goes
 // through encoding/json.
-// Requests run concurrently, up to maxStdioRequests; notifications are
-// handled in order on the read loop.
+// Requests run concurrently, up to maxStdioRequests, each on the
+// goroutine that read it (stdioLoop.lead); notifications are handled in
+// order as they are read.
 func ServeStdio(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	return ServeStream(ctx, srv, stdin, stdout, "stdio", logger)
 }
@@ -60,60 +61,152 @@ func ServeStream(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader,
 	out := newStdioWriter(stdout, session.notifications, logger)
 	defer out.stop() // after the requests below: their answers are written first
 
-	lines, readErr := readLines(ctx, newLineLimiter(stdin, MaxStdioMessageBytes, out, logger).nextLine)
-
-	var running sync.WaitGroup
-	defer running.Wait()
-	slots := make(chan struct{}, maxStdioRequests)
-	for {
-		var line []byte
-		select {
-		case <-ctx.Done():
-			return nil
-		case err := <-readErr:
-			if err == io.EOF {
-				return nil
-			}
-			return fmt.Errorf("stdio: read: %w", err)
-		case line = <-lines:
-		}
-		var head struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if err := json.Unmarshal(line, &head); err != nil {
-			out.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
-			continue
-		}
-		if head.Method == "" { // a response: the server sends no requests
-			logger.Debug("stdio: message without a method ignored", "bytes", len(line))
-			continue
-		}
-		if r, refused := strictRefusal(line); refused {
-			logger.Info("stdio: message refused", "method", head.Method, "reason", r.msg)
-			if (len(head.ID) > 0 && string(head.ID) != "null") || r.nullID {
-				id := head.ID
-				if r.nullID {
-					id = nil
-				}
-				out.writeRaw(newRPCError(id, r.code, r.msg))
-			}
-			continue
-		}
-		if len(head.ID) == 0 || string(head.ID) == "null" { // a notification
-			handleStdio(ctx, srv, line, nil, out, logger)
-			continue
-		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+	l := &stdioLoop{ctx: ctx, srv: srv, out: out, logger: logger,
+		next:  newLineLimiter(stdin, MaxStdioMessageBytes, out, logger).nextLine,
+		slots: make(chan struct{}, maxStdioRequests), ended: make(chan error, 1)}
+	defer l.close()
+	go l.lead()
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-l.ended:
+		if err == io.EOF {
 			return nil
 		}
-		running.Go(func() {
-			defer func() { <-slots }()
-			handleStdio(ctx, srv, line, head.ID, out, logger)
-		})
+		return fmt.Errorf("stdio: read: %w", err)
 	}
+}
+
+// stdioLoop reads and serves the lines of one stream. One goroutine at a
+// time reads (the leader, see lead); each request is served by the
+// goroutine that read it.
+type stdioLoop struct {
+	ctx    context.Context
+	srv    *mcpserver.MCPServer
+	out    *stdioWriter
+	logger *slog.Logger
+	next   func() ([]byte, error) // the next line; one caller at a time
+	slots  chan struct{}          // requests being served, up to maxStdioRequests
+	ended  chan error             // the read error that ended reading (io.EOF at the end)
+
+	mu      sync.Mutex
+	closed  bool           // close was called: no request starts any more
+	running sync.WaitGroup // requests being served
+}
+
+// lead reads lines until one is a request, then hands the reading over to
+// a new goroutine and serves that request itself. A request so runs on
+// the thread that read it: when the reader handed each line to another
+// goroutine and went back to read, the line waited for a second thread to
+// be woken to run it, which on a busy machine was a good part of a read
+// tool's time through the pipe (docs/BENCHMARKS.md). Notifications are
+// handled here, in order, before the next line is read. Reading waits
+// while maxStdioRequests requests are being served, so a client that
+// floods the server gets backpressure instead of unbounded goroutines.
+// A read from stdin cannot be interrupted: a leader still reading when
+// the stream is closed returns when its read does.
+func (l *stdioLoop) lead() {
+	for {
+		line, err := l.next()
+		if l.ctx.Err() != nil {
+			return
+		}
+		if id, ok := l.take(line); ok {
+			select {
+			case l.slots <- struct{}{}:
+			case <-l.ctx.Done():
+				return
+			}
+			if !l.begin() {
+				<-l.slots
+				return
+			}
+			if err != nil {
+				l.end(err)
+			} else {
+				go l.lead()
+			}
+			l.serve(line, id)
+			return
+		}
+		if err != nil {
+			l.end(err)
+			return
+		}
+	}
+}
+
+// take looks at one line: a request is returned with its id for the
+// caller to serve; anything else is dealt with here (a notification
+// handled, a bad message answered or ignored).
+func (l *stdioLoop) take(line []byte) (json.RawMessage, bool) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil, false
+	}
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		l.out.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
+		return nil, false
+	}
+	if head.Method == "" { // a response: the server sends no requests
+		l.logger.Debug("stdio: message without a method ignored", "bytes", len(line))
+		return nil, false
+	}
+	if r, refused := strictRefusal(line); refused {
+		l.logger.Info("stdio: message refused", "method", head.Method, "reason", r.msg)
+		if (len(head.ID) > 0 && string(head.ID) != "null") || r.nullID {
+			id := head.ID
+			if r.nullID {
+				id = nil
+			}
+			l.out.writeRaw(newRPCError(id, r.code, r.msg))
+		}
+		return nil, false
+	}
+	if len(head.ID) == 0 || string(head.ID) == "null" { // a notification
+		handleStdio(l.ctx, l.srv, line, nil, l.out, l.logger)
+		return nil, false
+	}
+	return head.ID, true
+}
+
+// serve handles one request, whose slot and place in running are taken.
+func (l *stdioLoop) serve(line, id json.RawMessage) {
+	defer func() {
+		<-l.slots
+		l.running.Done()
+	}()
+	handleStdio(l.ctx, l.srv, line, id, l.out, l.logger)
+}
+
+// begin counts a request as running, unless the loop is closed.
+func (l *stdioLoop) begin() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return false
+	}
+	l.running.Add(1)
+	return true
+}
+
+// end reports the read error that stopped the reading.
+func (l *stdioLoop) end(err error) {
+	select {
+	case l.ended <- err:
+	default:
+	}
+}
+
+// close lets no further request start and waits for those running.
+func (l *stdioLoop) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	l.running.Wait()
 }
 
 // readLines reads lines with next on a goroutine of its own (a read from
