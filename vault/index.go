@@ -11,17 +11,19 @@ import (
 // entry is what the mirror remembers of one note file: enough to resolve
 // links and to know what a change affects, but not the content, which is
 // read from the file again when a note must be rewritten.
+//
+// What can be computed from path and lower is not kept: its folder
+// (dir), its keys (keys) and the first of them (stem). A 100k-note index
+// spent 18 MB on them (docs/BENCHMARKS.md, "Serve memory, session
+// 2026-11-26 07:17").
 type entry struct {
 	path  string // vault-relative, as on disk
-	dir   string // folder of path, "" at the root
-	stem  string // NoteKeys(path)[0]: the key a link naming its whole path has
-	lower string // path lowercased: its collision group
+	lower string // groupKey(path): its collision group
 	id    string // "" until its collision group is assigned
 	hash  string
 	size  int64
 	mtime time.Time
-	racy  bool // read within racyWindow of mtime: a rescan reads it again
-	keys  []string
+	racy  bool      // read within racyWindow of mtime: a rescan reads it again
 	links []linkRef // one per link of the note, in order
 }
 
@@ -100,14 +102,26 @@ func better(a, b *entry) bool {
 	return a.path < b.path
 }
 
-// newEntry makes the entry of a note file at path. Its strings are
-// windows into path and into one lowercased copy of it: its keys (and
-// its ID, see regroup) share the bytes of its collision group's key.
+// newEntry makes the entry of a note file at path. Its keys (and its ID,
+// see regroup) are windows into one lowercased copy of path, its
+// collision group's key.
 func newEntry(path string) *entry {
-	lower := groupKey(path)
-	keys := keysOfGroup(lower)
-	return &entry{path: path, dir: dirOf(path), stem: keys[0], lower: lower, keys: keys}
+	return &entry{path: path, lower: groupKey(path)}
 }
+
+// dir is the folder of e's path, "" at the root.
+func (e *entry) dir() string { return dirOf(e.path) }
+
+// stem is NoteKeys(path)[0]: the key a link naming e's whole path has.
+func (e *entry) stem() string { return stripExt(e.lower) }
+
+// keys returns NoteKeys(path), windows into e.lower; it allocates the
+// list, so the hot paths use stem and lastKey instead.
+func (e *entry) keys() []string { return keysOfGroup(e.lower) }
+
+// lastKey is the last of e's keys, its file name without extension,
+// lowercased: where it is listed in index.cands.
+func (e *entry) lastKey() string { return lastKey(e.stem()) }
 
 // keysOfGroup is NoteKeys of a note path given its collision group key
 // (groupKey), as windows into it: a note path's extension is ".md" in
@@ -145,7 +159,7 @@ func (x *index) add(e *entry) {
 	x.byPath[e.path] = e
 	g := e.lower
 	x.groups[g] = append(x.groups[g], e.path)
-	k := e.keys[len(e.keys)-1]
+	k := e.lastKey()
 	c := x.cands[k]
 	i := sort.Search(len(c), func(i int) bool { return better(e, c[i]) })
 	c = append(c, nil)
@@ -166,7 +180,7 @@ func (x *index) remove(e *entry) {
 	if len(x.groups[g]) == 0 {
 		delete(x.groups, g)
 	}
-	k := e.keys[len(e.keys)-1]
+	k := e.lastKey()
 	c := x.cands[k]
 	for i := range c {
 		if c[i] == e {
@@ -336,8 +350,18 @@ func lastKey(k string) string {
 // hasKey reports whether key is one of e's keys: its stem, or a suffix of
 // it that follows a "/".
 func hasKey(e *entry, key string) bool {
-	s := e.stem
+	s := e.stem()
 	return s == key || len(s) > len(key) && s[len(s)-len(key)-1] == '/' && s[len(s)-len(key):] == key
+}
+
+// keyWindow returns key as a window into e's strings when it is one of
+// e's keys (see hasKey), without building the list of keys.
+func (e *entry) keyWindow(key string) (string, bool) {
+	if !hasKey(e, key) {
+		return "", false
+	}
+	s := e.stem()
+	return s[len(s)-len(key):], true
 }
 
 // pick applies Obsidian's rules to the notes answering to a link's key,
@@ -349,11 +373,11 @@ func pick(cands []*entry, key, dir string) *entry {
 	if len(cands) == 0 {
 		return nil
 	}
-	if len(cands) == 1 || cands[0].stem == key {
+	if len(cands) == 1 || cands[0].stem() == key {
 		return cands[0]
 	}
 	for _, e := range cands {
-		if e.dir == dir {
+		if e.dir() == dir {
 			return e
 		}
 	}
@@ -363,9 +387,10 @@ func pick(cands []*entry, key, dir string) *entry {
 // resolveLinks sets the targets of e's links and reports the links that
 // were resolved before and are not any more.
 func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
+	dir := e.dir()
 	for i := range e.links {
 		l := &e.links[i]
-		t := x.resolve(l.key, e.dir)
+		t := x.resolve(l.key, dir)
 		if t == l.target {
 			continue
 		}

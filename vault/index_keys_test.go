@@ -13,8 +13,8 @@ func TestEntryKeysAreNoteKeys(t *testing.T) {
 		"İstanbul/KELVIN \u212a.md", "ſtraße/ß.md", "a/.md", "dir.v2/file.name.md", "日本/メモ.md",
 	} {
 		e := newEntry(p)
-		if want := NoteKeys(p); !slices.Equal(e.keys, want) || e.stem != want[0] {
-			t.Errorf("%q: keys %q, stem %q; want %q", p, e.keys, e.stem, want)
+		if want := NoteKeys(p); !slices.Equal(e.keys(), want) || e.stem() != want[0] {
+			t.Errorf("%q: keys %q, stem %q; want %q", p, e.keys(), e.stem(), want)
 		}
 		if e.lower != groupKey(p) {
 			t.Errorf("%q: group %q, want %q", p, e.lower, groupKey(p))

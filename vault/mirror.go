@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -162,7 +161,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				gone[e.id] = true
 			}
 			m.lint.set(e.path, nil)
-			markAll(dirty, e.keys)
+			markAll(dirty, e.keys())
 			x.remove(e)
 			groups[e.lower] = true
 			delete(loaded, e)
@@ -176,7 +175,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				e = newEntry(c.path)
 				x.add(e)
 				groups[e.lower] = true
-				markAll(dirty, e.keys)
+				markAll(dirty, e.keys())
 			}
 			e.hash, e.size, e.mtime, e.racy = c.parsed.note.Hash, c.stat.size, c.stat.mtime, c.stat.racy
 			refs := c.refs
@@ -192,7 +191,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		for _, ch := range x.regroup(g) {
 			if ch.old != "" {
 				gone[ch.old] = true
-				markAll(dirty, ch.e.keys)
+				markAll(dirty, ch.e.keys())
 			}
 			if loaded[ch.e] == nil {
 				reread[ch.e] = true
@@ -306,7 +305,7 @@ func (m *Mirror) noteOf(e *entry, p *parsedNote) *core.Note {
 	n.Project = m.cfg.Project
 	n.ID = e.id
 	n.ModTime = e.mtime
-	n.Keys = slices.Clone(e.keys)
+	n.Keys = e.keys()
 	for i := range n.Links {
 		n.Links[i].Target = e.links[i].target
 	}

@@ -67,7 +67,7 @@ func (v *afterView) cands(key string) []*entry {
 	base := v.x.candidates(key)
 	var extra []*entry
 	for _, e := range v.added {
-		if slices.Contains(e.keys, key) {
+		if slices.Contains(e.keys(), key) {
 			extra = append(extra, e)
 		}
 	}
@@ -144,10 +144,10 @@ func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
 	affected := map[*entry]bool{}
 	keys := map[string]bool{}
 	for e := range v.gone {
-		markAll(keys, e.keys)
+		markAll(keys, e.keys())
 	}
 	for _, e := range v.added {
-		markAll(keys, e.keys)
+		markAll(keys, e.keys())
 	}
 	for k := range keys {
 		for _, e := range x.linkers[k] {
@@ -162,10 +162,10 @@ func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
 		if v.gone[f] && v.movedTo[f] == nil {
 			continue // the file itself is deleted
 		}
-		dirAfter, pathAfter := f.dir, f.path
+		dirAfter, pathAfter := f.dir(), f.path
 		moved := v.movedTo[f]
 		if moved != nil {
-			dirAfter, pathAfter = moved.dir, moved.path
+			dirAfter, pathAfter = moved.dir(), moved.path
 		}
 		fr := &fileRewrite{from: f.path, path: pathAfter, texts: map[linkText]string{}}
 		for _, l := range f.links {
@@ -173,7 +173,7 @@ func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
 			if _, done := fr.texts[lt]; done {
 				continue
 			}
-			before := x.resolveEntry(l.key, f.dir)
+			before := x.resolveEntry(l.key, f.dir())
 			want := v.follow(before)
 			if l.markdown {
 				m.planMarkdown(v, fr, lt, l, f, moved, before, want)
@@ -218,11 +218,11 @@ func (m *Mirror) planMarkdown(v *afterView, fr *fileRewrite, lt linkText, l link
 		fr.texts[lt] = want.path
 	case moved != nil && !strings.HasPrefix(lt.written, "/"):
 		// The moving note's own relative link: keep the vault path it names.
-		target := markdownVaultPath(lt.written, f.dir)
+		target := markdownVaultPath(lt.written, f.dir())
 		if before != nil && want != nil {
 			target = want.path
 		}
-		if path.Join(moved.dir, lt.written) != target {
+		if path.Join(moved.dir(), lt.written) != target {
 			fr.texts[lt] = target
 		}
 	}

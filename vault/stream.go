@@ -261,12 +261,9 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef) {
 	size := 0
 	for i := range refs {
 		l := &refs[i]
-		if t := x.resolveEntry(l.key, e.dir); t != nil {
-			for _, k := range t.keys {
-				if k == l.key {
-					l.key, shared[i] = k, true
-					break
-				}
+		if t := x.resolveEntry(l.key, e.dir()); t != nil {
+			if k, ok := t.keyWindow(l.key); ok {
+				l.key, shared[i] = k, true
 			}
 		}
 		if !shared[i] {
