@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -241,4 +242,44 @@ func TestSyncKilledBetweenWriteAndStamp(t *testing.T) {
 	assert.Equal(t, restoreStampable, check, "killed before its stamp: resolved again")
 	assert.Zero(t, stats.Written, "every write had committed")
 	checkStampTrue(t, root, dir, "stamped by the restart after the kill")
+}
+
+// A note stored racy (read too soon after its change, as a note a tool
+// writes is) keeps a restart from stamping; the first restart that finds
+// its file no longer racy writes it again with its size, and the restarts
+// after it verify, then keep, the stored targets.
+func TestARacyNoteIsStoredAgainOnceSettled(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	root := writeVault(t, map[string]string{"a.md": "one [[b]]", "b.md": "[[a]]", "c.md": "[[a]] [[b]]"})
+	dir := t.TempDir()
+	racyWindow = time.Hour // a.md and b.md are racy, c.md not
+	old := time.Now().Add(-3 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(root, "c.md"), old, old))
+	sizes := func() map[string]int64 {
+		t.Helper()
+		store, err := memstore.Open(dir)
+		require.NoError(t, err)
+		defer func() { require.NoError(t, store.Close(context.Background())) }()
+		out := map[string]int64{}
+		for _, n := range allNotes(t, store) {
+			out[n.ID] = n.Size
+		}
+		return out
+	}
+	racy := map[string]int64{"a.md": racySize, "b.md": racySize, "c.md": int64(len("[[a]] [[b]]"))}
+	_, stats, _, _ := stampedRun(t, root, dir, false)
+	require.Equal(t, 3, stats.Written)
+	require.Equal(t, racy, sizes())
+	check, _, _, _ := stampedRun(t, root, dir, false)
+	require.Equal(t, restoreResolved, check, "racy notes are left out of the restore")
+	require.Equal(t, racy, sizes(), "still racy, unchanged: not written")
+
+	racyWindow = 0 // the files have settled
+	check, _, _, _ = stampedRun(t, root, dir, false)
+	require.Equal(t, restoreResolved, check)
+	require.Equal(t, map[string]int64{"a.md": 9, "b.md": 5, "c.md": 11}, sizes(), "written again with their sizes")
+	check, stats, _, _ = stampedRun(t, root, dir, false)
+	require.Equal(t, restoreStampable, check, "every note restored")
+	require.Zero(t, stats.Written)
+	checkStampTrue(t, root, dir, "after the racy notes settled")
 }

@@ -198,8 +198,15 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 		return stats, m.storeFailed(fmt.Errorf("vault: sync: read store hashes: %w", err))
 	}
 	// A racy note read again with its text unchanged is not rewritten
-	// (see racyWindow); the repairs below are, whatever their text.
-	m.dropUnchangedLocked(hashes, func(id string) bool { return racy[id] })
+	// (see racyWindow). Into a store that stamps, it is once its file is
+	// no longer racy, with its size: a racy state keeps every restart
+	// from stamping (restoreLocked leaves it out), so a note a tool wrote
+	// would otherwise keep the stamp away until its text changed. The
+	// repairs below are written whatever their text.
+	settle := m.stamper() != nil
+	m.dropUnchangedLocked(hashes, func(id string) bool {
+		return racy[id] && (!settle || m.pending[id].Size == racySize)
+	})
 	m.requeueLocked(ctx, stale)
 	m.storeDiffLocked(ctx, hashes)
 	bar := m.newProgress(m.pendingUpserts(), "writing notes")

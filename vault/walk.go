@@ -137,7 +137,8 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 // may have gone with the old watcher), and stored with Size racySize, so a
 // restart reads its file instead of trusting the stored state
 // (restore.go), as git does with "racily clean" index entries; it is
-// rewritten only if its text changed. A
+// rewritten only if its text changed, or (into a store that stamps) once
+// its file is no longer racy, so that later restarts can restore it. A
 // variable so that tests can widen it. File systems with coarser clocks
 // (FAT's 2 s) are not covered.
 var racyWindow = 100 * time.Millisecond
