@@ -68,6 +68,7 @@ type Info struct {
 	Size    int64
 	ModTime time.Time
 	Mode    fs.FileMode // type bits (fs.ModeDir, fs.ModeSymlink...) and permissions
+	Ino     uint64      // inode number where the system has one, else 0
 }
 
 // IsDir reports whether the file is a folder.

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -136,7 +137,7 @@ func readAt(dfd int, name string, max int64) ([]byte, Info, error) {
 	if err != nil {
 		return nil, Info{}, err
 	}
-	info := Info{Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
+	info := Info{Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode(), Ino: Inode(fi)}
 	if !fi.Mode().IsRegular() {
 		return nil, info, ErrNotRegular
 	}
@@ -202,7 +203,7 @@ func infoOf(st *unix.Stat_t) Info {
 	default:
 		mode |= fs.ModeIrregular
 	}
-	return Info{Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()), Mode: mode}
+	return Info{Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()), Mode: mode, Ino: uint64(st.Ino)}
 }
 
 // MkdirAll makes the folder rel and any missing parents.
@@ -704,4 +705,13 @@ func (r *Root) Lock(rel string) (release func(), err error) {
 		_ = unix.Flock(fd, unix.LOCK_UN)
 		_ = unix.Close(fd)
 	}, nil
+}
+
+// Inode is the inode number of a file's FileInfo (from os.Stat, os.Lstat or
+// fs.DirEntry.Info).
+func Inode(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
 }

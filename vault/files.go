@@ -24,7 +24,7 @@ func (m *Mirror) readFile(rel string) ([]byte, fileStat, error) {
 	raw, info, err := m.fs.ReadFile(rel, m.cfg.MaxFileSize)
 	switch {
 	case err == nil:
-		return raw, fileStat{path: rel, size: info.Size, mtime: info.ModTime}, nil
+		return raw, fileStat{path: rel, size: info.Size, mtime: info.ModTime, ino: info.Ino}, nil
 	case errors.Is(err, confine.ErrTooLarge):
 		return nil, fileStat{}, fmt.Errorf("%s: %d bytes: %w", rel, info.Size, errTooLarge)
 	case errors.Is(err, confine.ErrSymlink), errors.Is(err, confine.ErrNotRegular), errors.Is(err, confine.ErrNotDir):

@@ -24,6 +24,7 @@ type entry struct {
 	size  int64
 	mtime time.Time
 	racy  bool      // read within racyWindow of mtime: a rescan reads it again
+	ino   uint64    // the file's inode number when read (0: restored, unknown)
 	links []linkRef // one per link of the note, in order
 }
 
@@ -419,4 +420,16 @@ func deleteString(s []string, v string) []string {
 		}
 	}
 	return s
+}
+
+// setStat records what a read of the entry's file found.
+func (e *entry) setStat(st fileStat) {
+	e.size, e.mtime, e.racy, e.ino = st.size, st.mtime, st.racy, st.ino
+}
+
+// unchanged reports whether a file a walk found is the one last read for
+// the entry, unchanged: the same size, mtime and (when both are known)
+// inode, and not read too soon after a change to tell (racy).
+func (e *entry) unchanged(f fileStat) bool {
+	return !e.racy && e.size == f.size && e.mtime.Equal(f.mtime) && (e.ino == 0 || f.ino == 0 || e.ino == f.ino)
 }

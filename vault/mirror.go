@@ -150,7 +150,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		switch {
 		case c.unchanged:
 			if e != nil {
-				e.size, e.mtime, e.racy = c.stat.size, c.stat.mtime, c.stat.racy
+				e.setStat(c.stat)
 			}
 		case c.parsed == nil:
 			if e == nil {
@@ -168,7 +168,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 			delete(fromFile, e)
 			delete(reread, e)
 		case e != nil && e.hash == c.parsed.note.Hash:
-			e.size, e.mtime, e.racy = c.stat.size, c.stat.mtime, c.stat.racy
+			e.setStat(c.stat)
 		default:
 			seen.written(e, c)
 			if e == nil {
@@ -177,7 +177,8 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				groups[e.lower] = true
 				markAll(dirty, e.keys())
 			}
-			e.hash, e.size, e.mtime, e.racy = c.parsed.note.Hash, c.stat.size, c.stat.mtime, c.stat.racy
+			e.hash = c.parsed.note.Hash
+			e.setStat(c.stat)
 			refs := c.refs
 			if refs == nil {
 				refs = linkRefs(c.parsed)
@@ -225,7 +226,8 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 				continue
 			}
 			if p.note.Hash != e.hash {
-				e.hash, e.size, e.mtime, e.racy = p.note.Hash, st.size, st.mtime, st.racy
+				e.hash = p.note.Hash
+				e.setStat(st)
 				x.setLinks(e, linkRefs(p))
 				x.resolveLinks(e)
 				fromFile[e] = true

@@ -402,3 +402,35 @@ func TestRestartOnAStampedStore(t *testing.T) {
 	assert.Equal(t, wantBroken, brokenLinks(m))
 	require.NoError(t, store.Close(ctx))
 }
+
+// TestSwappedFilesWithTheSameStatAreReadAgain: two notes of the same size
+// written in one tick of the clock (the same mtime), whose folders then
+// swap names, are each at the other's path with the size and mtime the
+// index holds for that path; only the inode tells them apart. A rescan
+// must read both again (TestLiveFolderStormConverges failed this way under
+// load: the index kept the other note's content, and no later rescan
+// looked again).
+func TestSwappedFilesWithTheSameStatAreReadAgain(t *testing.T) {
+	root := writeVault(t, map[string]string{"a/n.md": "one", "b/n.md": "two"})
+	tick := time.Now().Add(-time.Hour) // long ago: not racy
+	for _, rel := range []string{"a/n.md", "b/n.md"} {
+		require.NoError(t, os.Chtimes(filepath.Join(root, rel), tick, tick))
+	}
+	store := memstore.New()
+	m := newTestMirror(t, root, store)
+	_, err := m.Sync(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, "one", storeNote(t, store, "a/n.md").Content)
+
+	mv := func(from, to string) {
+		require.NoError(t, os.Rename(filepath.Join(root, from), filepath.Join(root, to)))
+	}
+	mv("a", "t")
+	mv("b", "a")
+	mv("t", "b")
+	stats, err := m.Sync(t.Context()) // the rescan of a running mirror
+	require.NoError(t, err)
+	assert.Equal(t, "two", storeNote(t, store, "a/n.md").Content)
+	assert.Equal(t, "one", storeNote(t, store, "b/n.md").Content)
+	assert.Equal(t, 2, stats.Written)
+}

@@ -103,6 +103,21 @@ func TestLiveFolderStormConverges(t *testing.T) {
 						missing = append(missing, id)
 					}
 				}
+				// What the index holds for each differing note, beside the
+				// file: tells a missed event (old size or mtime) from a
+				// read judged safe too soon (the file's size and mtime).
+				m.mu.Lock()
+				for _, id := range differ {
+					e := m.idx.byID[id]
+					fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(id)))
+					if e != nil && err == nil {
+						data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(id)))
+						t.Logf("%s: file %q size %d mtime %s; index path %s hash==file %v size %d mtime %s racy %v",
+							id, data, fi.Size(), fi.ModTime().Format(time.RFC3339Nano), e.path, e.hash == hashOf(data), e.size,
+							e.mtime.Format(time.RFC3339Nano), e.racy)
+					}
+				}
+				m.mu.Unlock()
 				t.Fatalf("seed %d: the store did not converge: extra %v, missing %v, content differs %v", seed, extra, missing, differ)
 			}
 		})

@@ -136,7 +136,8 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 				continue
 			}
 			p := c.parsed
-			e.hash, e.size, e.mtime, e.racy = p.note.Hash, c.stat.size, c.stat.mtime, c.stat.racy
+			e.hash = p.note.Hash
+			e.setStat(c.stat)
 			x.shareLinkStrings(e, c.refs)
 			x.setLinks(e, c.refs)
 			x.resolveLinks(e)

@@ -331,7 +331,7 @@ func (m *Mirror) scanChangesLocked(under string, files []fileStat) []fileChange 
 	for _, f := range files {
 		seen[f.path] = true
 		e := m.idx.byPath[f.path]
-		if e != nil && !e.racy && e.size == f.size && e.mtime.Equal(f.mtime) {
+		if e != nil && e.unchanged(f) {
 			continue
 		}
 		known := ""

@@ -18,6 +18,10 @@ type fileStat struct {
 	size  int64
 	mtime time.Time
 	racy  bool // read within racyWindow of mtime
+	// ino is the file's inode number (0: unknown). Two files written in
+	// one tick of the clock with the same size differ only in it, and a
+	// swap of two folders' names can bring one to the other's path.
+	ino uint64
 }
 
 // errTooLarge marks a note file over Config.MaxFileSize.
@@ -62,7 +66,7 @@ func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, e
 			if err != nil {
 				return nil // removed while walking
 			}
-			files = append(files, fileStat{path: rel, size: info.Size(), mtime: info.ModTime()})
+			files = append(files, fileStat{path: rel, size: info.Size(), mtime: info.ModTime(), ino: confine.Inode(info)})
 		}
 		return nil
 	})
