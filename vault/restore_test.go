@@ -153,15 +153,7 @@ func TestRestartRepairsWhatTheStoreHoldsWrongly(t *testing.T) {
 // between folders) and checks that a restart leaves the store as a first
 // sync of the changed vault into an empty store does.
 func TestRestartEqualsAFullSync(t *testing.T) {
-	names := []string{"a", "b", "c", "x/a", "x/b", "y/c", "A", "x/A", "y/z/b", "d"}
-	text := func(r *rand.Rand) string {
-		var b strings.Builder
-		for range r.IntN(5) {
-			fmt.Fprintf(&b, "[[%s]] ", names[r.IntN(len(names))])
-		}
-		fmt.Fprintf(&b, "#t%d words %d", r.IntN(3), r.IntN(1000))
-		return b.String()
-	}
+	names, text := restartNames, restartText
 	for seed := range uint64(30) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 7))
@@ -433,4 +425,19 @@ func TestSwappedFilesWithTheSameStatAreReadAgain(t *testing.T) {
 	assert.Equal(t, "two", storeNote(t, store, "a/n.md").Content)
 	assert.Equal(t, "one", storeNote(t, store, "b/n.md").Content)
 	assert.Equal(t, 2, stats.Written)
+}
+
+// restartNames are the notes the restart property tests create, change and
+// delete at random: case twins, and keys several notes answer to.
+var restartNames = []string{"a", "b", "c", "x/a", "x/b", "y/c", "A", "x/A", "y/z/b", "d"}
+
+// restartText is a random note text for them: up to four links to other
+// names, a tag and a word.
+func restartText(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(5) {
+		fmt.Fprintf(&b, "[[%s]] ", restartNames[r.IntN(len(restartNames))])
+	}
+	fmt.Fprintf(&b, "#t%d words %d", r.IntN(3), r.IntN(1000))
+	return b.String()
 }

@@ -109,15 +109,7 @@ func TestFirstSyncStampsTheStore(t *testing.T) {
 // note added and synced by the same process) withdraws it: the next
 // restart resolves every link again, then stamps.
 func TestARestartStampsWhatItWrote(t *testing.T) {
-	names := []string{"a", "b", "c", "x/a", "x/b", "y/c", "A", "x/A", "y/z/b", "d"}
-	text := func(r *rand.Rand) string {
-		var b strings.Builder
-		for range r.IntN(5) {
-			fmt.Fprintf(&b, "[[%s]] ", names[r.IntN(len(names))])
-		}
-		fmt.Fprintf(&b, "#t%d words %d", r.IntN(3), r.IntN(1000))
-		return b.String()
-	}
+	names, text := restartNames, restartText
 	for seed := range uint64(12) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		root, dir := t.TempDir(), t.TempDir()
