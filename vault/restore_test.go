@@ -158,11 +158,7 @@ func TestRestartEqualsAFullSync(t *testing.T) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 7))
 			root := t.TempDir()
-			for _, n := range names {
-				if r.IntN(3) > 0 {
-					writeFile(t, root, n+".md", text(r))
-				}
-			}
+			writeRestartVault(t, r, root)
 			store := memstore.New()
 			_, err := newTestMirror(t, root, store, func(c *Config) { c.BatchSize = 3 }).Sync(t.Context())
 			require.NoError(t, err)
@@ -440,4 +436,15 @@ func restartText(r *rand.Rand) string {
 	}
 	fmt.Fprintf(&b, "#t%d words %d", r.IntN(3), r.IntN(1000))
 	return b.String()
+}
+
+// writeRestartVault writes the first notes of a restart property test:
+// about two thirds of restartNames, each with a random restartText.
+func writeRestartVault(t *testing.T, r *rand.Rand, root string) {
+	t.Helper()
+	for _, n := range restartNames {
+		if r.IntN(3) > 0 {
+			writeFile(t, root, n+".md", restartText(r))
+		}
+	}
 }

@@ -113,11 +113,7 @@ func TestARestartStampsWhatItWrote(t *testing.T) {
 	for seed := range uint64(12) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		root, dir := t.TempDir(), t.TempDir()
-		for _, n := range names {
-			if r.IntN(3) > 0 {
-				writeFile(t, root, n+".md", text(r))
-			}
-		}
+		writeRestartVault(t, r, root)
 		ageFiles(t, root)
 		batch := func(c *Config) { c.BatchSize = 3 }
 		stampedRun(t, root, dir, false, batch)
