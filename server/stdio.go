@@ -237,8 +237,12 @@ func readLines(ctx context.Context, next func() ([]byte, error)) (<-chan []byte,
 
 // handleStdio runs one message through srv and writes its answer, if any.
 // A panic becomes an internal error for the request's id instead of ending
-// the process.
+// the process. A tool's answer is encoded into a buffer of the call's own
+// (tools.WithAnswerBuffer), given back once its line is encoded.
 func handleStdio(ctx context.Context, srv *mcpserver.MCPServer, line, id json.RawMessage, out *stdioWriter, logger *slog.Logger) {
+	ctx, release := tools.WithAnswerBuffer(ctx)
+	var written *mcp.CallToolResult
+	defer func() { release(written) }() // after the answer's line is encoded (below and in the recovery)
 	defer func() {
 		if r := recover(); r != nil {
 			logger.Error("stdio: panic while serving a message", "panic", r, "stack", string(debug.Stack()))
@@ -251,6 +255,9 @@ func handleStdio(ctx context.Context, srv *mcpserver.MCPServer, line, id json.Ra
 	}()
 	if res := srv.HandleMessage(ctx, line); res != nil {
 		out.write(res)
+		if resp, ok := res.(mcp.JSONRPCResponse); ok {
+			written, _ = resp.Result.(*mcp.CallToolResult)
+		}
 	}
 }
 

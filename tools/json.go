@@ -2,10 +2,13 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // encodeBuffers are reused by EncodeJSON: an answer is encoded into a
@@ -44,6 +47,87 @@ func EncodeJSON(v any) (text string, raw json.RawMessage) {
 		buf.Reset()
 		*buf = bytes.Buffer{}
 	}
+	return rawText(raw), raw
+}
+
+// answerBufferKey is the context key of a call's answerBuffer.
+type answerBufferKey struct{}
+
+// answerBuffer holds the encoded answer of one call for the transport
+// that writes it (see WithAnswerBuffer).
+type answerBuffer struct {
+	mu   sync.Mutex
+	buf  *[]byte
+	done bool // released: later answers are copies of their own
+}
+
+// WithAnswerBuffer lets the call served with the returned context encode
+// its answer (EncodeAnswer) into a pooled buffer instead of a copy of its
+// own, and returns the function that ends this. A transport calls it once
+// it has encoded the call's answer, written: the buffer goes back to the
+// pool only when written is the result that holds it (its text and
+// structured content are views of the buffer), which the transport has
+// encoded and keeps no reference to. Otherwise (no answer, another
+// result, a tool still running after its call was answered) the buffer
+// is left to the garbage collector. A read tool's answer is tens of KB,
+// and its copy was the largest garbage a call left (each allocation
+// during a collection also costs the caller marking work).
+func WithAnswerBuffer(ctx context.Context) (context.Context, func(written *mcp.CallToolResult)) {
+	ab := &answerBuffer{}
+	return context.WithValue(ctx, answerBufferKey{}, ab), ab.release
+}
+
+func (ab *answerBuffer) release(written *mcp.CallToolResult) {
+	ab.mu.Lock()
+	defer ab.mu.Unlock()
+	ab.done = true
+	if ab.buf == nil || !holds(written, *ab.buf) {
+		return
+	}
+	if cap(*ab.buf) <= 1<<20 { // one huge answer does not pin its buffer
+		*ab.buf = (*ab.buf)[:0]
+		appendBuffers.Put(ab.buf)
+	}
+	ab.buf = nil
+}
+
+// holds reports whether res's text or structured content is a view of b.
+func holds(res *mcp.CallToolResult, b []byte) bool {
+	if res == nil || len(b) == 0 {
+		return false
+	}
+	if raw, ok := res.StructuredContent.(json.RawMessage); ok && len(raw) > 0 && &raw[0] == &b[0] {
+		return true
+	}
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok && len(t.Text) > 0 && unsafe.StringData(t.Text) == &b[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// EncodeAnswer is EncodeJSON for the answer of the call served with ctx:
+// when its transport gave it an answer buffer (WithAnswerBuffer) and v
+// encodes itself, the text and raw are views of that buffer, valid until
+// the transport releases it. Otherwise, and for any second answer of the
+// call, it is EncodeJSON.
+func EncodeAnswer(ctx context.Context, v any) (text string, raw json.RawMessage) {
+	ab, _ := ctx.Value(answerBufferKey{}).(*answerBuffer)
+	a, ok := v.(JSONAppender)
+	if ab == nil || !ok {
+		return EncodeJSON(v)
+	}
+	ab.mu.Lock()
+	defer ab.mu.Unlock()
+	if ab.buf != nil || ab.done {
+		return EncodeJSON(v)
+	}
+	b := appendBuffers.Get().(*[]byte)
+	out := a.AppendJSON((*b)[:0])
+	*b = out
+	ab.buf = b
+	raw = out[:len(out):len(out)] // an append to raw never writes into the buffer
 	return rawText(raw), raw
 }
 

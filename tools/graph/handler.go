@@ -24,6 +24,6 @@ func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) 
 		if err != nil {
 			return errorResult(d.toErrorBody(ctx, spec.Name, err)), nil
 		}
-		return successResult(out), nil
+		return successResult(ctx, out), nil
 	}
 }
