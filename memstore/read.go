@@ -359,9 +359,8 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 	var producer sync.WaitGroup
 	producer.Go(func() {
 		defer close(full)
-		// The links' strings, which the caller may keep (the vault's
-		// index does), are copied into shared blocks: nothing else of
-		// the records.
+		// The links' strings are copied into shared blocks: nothing
+		// else of the records.
 		a := newArena(0)
 		for start := 0; start < len(g.all); start += chunk {
 			select {
@@ -426,9 +425,8 @@ func (s *Store) NoteStates(ctx context.Context, project string, fn func(core.Not
 // from the restart.
 func (s *Store) loadStates(project string, fn func(core.NoteState) error) (done bool, err error) {
 	sink := &stateSink{
-		arena: newArena(0),
-		full:  make(chan *stateChunk, 1),
-		free:  make(chan *stateChunk, 2),
+		full: make(chan *stateChunk, 1),
+		free: make(chan *stateChunk, 2),
 	}
 	for range 2 {
 		sink.free <- &stateChunk{states: make([]core.NoteState, 0, stateChunkSize)}
@@ -497,7 +495,7 @@ func (c *stateChunk) reset() {
 // methods do nothing on a nil sink (a load for any other reason).
 type stateSink struct {
 	version uint64 // of the file the records were read at
-	arena   *arena // the links' Raw, which the vault's index keeps
+	arena   *arena // the current chunk's links' Raw
 	cur     *stateChunk
 	full    chan *stateChunk
 	free    chan *stateChunk
@@ -511,6 +509,11 @@ func (k *stateSink) start(nd *node, size int64, mtime time.Time, links int) *cor
 	}
 	if k.cur == nil {
 		k.cur = <-k.free
+		// A chunk's Raw texts are valid during fn's call only
+		// (core.NoteStateReader): the vault's index does not keep them
+		// (vault.entry.texts), so each chunk's go with it, not kept in
+		// one arena for the whole load (20 MB at 100k notes).
+		k.arena = newArena(0)
 	}
 	c := k.cur
 	c.states = append(c.states, core.NoteState{ID: nd.ID, Path: nd.Path, Hash: nd.Hash, Size: size, ModTime: mtime})

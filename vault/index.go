@@ -4,8 +4,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // entry is what the mirror remembers of one note file: enough to resolve
@@ -26,27 +24,21 @@ type entry struct {
 	racy  bool      // read within racyWindow of mtime: a rescan reads it again
 	ino   uint64    // the file's inode number when read (0: restored, unknown)
 	links []linkRef // one per link of the note, in order
+	// texts are the links' targets as written (for warnings and
+	// renames), by link, when the index keeps them: a note it read and
+	// parsed. nil for a restored note, whose texts are read back when
+	// asked (Mirror.writtenTexts): a restart takes 800k links from the
+	// store and asks for a few, and keeping their raw texts cost 20 MB.
+	texts []string
 }
 
-// linkRef is one link of an entry and what it resolves to now.
+// linkRef is one link of an entry and what it resolves to now. Its
+// target as written is not kept here (see entry.texts): 40 bytes a link,
+// not 56.
 type linkRef struct {
-	key string
-	// text is the target as written (for warnings and renames), or, when
-	// raw, the link's whole text it is read from when asked (written): a
-	// restart takes 690k links from the store and asks for a few.
-	text     string
+	key      string
 	target   string // ID it resolves to; "" when unresolved
 	markdown bool   // a markdown link [text](path.md), not a wikilink
-	raw      bool
-}
-
-// written returns the link's target as written in the note at notePath
-// (its entry's path).
-func (l *linkRef) written(notePath string) string {
-	if !l.raw {
-		return l.text
-	}
-	return writtenOf(core.Link{Raw: l.text, Key: l.key}, notePath)
 }
 
 // index is the in-memory picture of the vault: notes by path and ID,
@@ -197,10 +189,11 @@ func (x *index) remove(e *entry) {
 	x.unlinkLinks(e)
 }
 
-// setLinks replaces the links of e.
-func (x *index) setLinks(e *entry, links []linkRef) {
+// setLinks replaces the links of e and their texts as written (nil:
+// read back when asked, see entry.texts).
+func (x *index) setLinks(e *entry, links []linkRef, texts []string) {
 	x.unlinkLinks(e)
-	e.links = links
+	e.links, e.texts = links, texts
 	x.linkLinks(e)
 }
 
@@ -386,8 +379,8 @@ func pick(cands []*entry, key, dir string) *entry {
 }
 
 // resolveLinks sets the targets of e's links and reports the links that
-// were resolved before and are not any more.
-func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
+// were resolved before and are not any more, by their number.
+func (x *index) resolveLinks(e *entry) (changed bool, broken []int) {
 	dir := e.dir()
 	for i := range e.links {
 		l := &e.links[i]
@@ -396,7 +389,7 @@ func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
 			continue
 		}
 		if t == "" {
-			broken = append(broken, *l)
+			broken = append(broken, i)
 		}
 		l.target = t
 		changed = true
@@ -404,13 +397,19 @@ func (x *index) resolveLinks(e *entry) (changed bool, broken []linkRef) {
 	return changed, broken
 }
 
-// linkRefs makes the index's view of a parsed note's links, unresolved.
-func linkRefs(p *parsedNote) []linkRef {
-	refs := make([]linkRef, len(p.spans))
-	for i, s := range p.spans {
-		refs[i] = linkRef{key: s.link.Key, text: s.written, markdown: s.markdown}
+// linkRefs makes the index's view of a parsed note's links, unresolved,
+// and their targets as written.
+func linkRefs(p *parsedNote) ([]linkRef, []string) {
+	if len(p.spans) == 0 {
+		return nil, nil
 	}
-	return refs
+	refs := make([]linkRef, len(p.spans))
+	texts := make([]string, len(p.spans))
+	for i, s := range p.spans {
+		refs[i] = linkRef{key: s.link.Key, markdown: s.markdown}
+		texts[i] = s.written
+	}
+	return refs, texts
 }
 
 func deleteString(s []string, v string) []string {

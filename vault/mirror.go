@@ -124,6 +124,7 @@ type fileChange struct {
 	stat      fileStat
 	movedTo   string    // gone because a rename moved it there (for the change log)
 	refs      []linkRef // linkRefs(parsed) when the reader made them already (loadAll), else nil
+	texts     []string  // with refs: their targets as written
 }
 
 // applyLocked brings the index up to date with changes and queues the
@@ -179,11 +180,11 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 			}
 			e.hash = c.parsed.note.Hash
 			e.setStat(c.stat)
-			refs := c.refs
+			refs, texts := c.refs, c.texts
 			if refs == nil {
-				refs = linkRefs(c.parsed)
+				refs, texts = linkRefs(c.parsed)
 			}
-			x.setLinks(e, refs)
+			x.setLinks(e, refs, texts)
 			loaded[e] = c.parsed
 			fromFile[e] = true
 		}
@@ -228,7 +229,8 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 			if p.note.Hash != e.hash {
 				e.hash = p.note.Hash
 				e.setStat(st)
-				x.setLinks(e, linkRefs(p))
+				refs, texts := linkRefs(p)
+				x.setLinks(e, refs, texts)
 				x.resolveLinks(e)
 				fromFile[e] = true
 			}
@@ -236,11 +238,11 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		}
 		if !fromFile[e] {
 			var now []string
-			for _, b := range broken {
-				now = append(now, brokenLink(b.written(e.path)))
+			for _, i := range broken {
+				now = append(now, brokenLink(m.writtenText(ctx, e, i)))
 			}
 			core.AddCallWarnings(ctx, now...)
-			report.add(e.path, m.lint.set(e.path, relint(m.lint.get(e.path), e)))
+			report.add(e.path, m.lint.set(e.path, m.relint(ctx, m.lint.get(e.path), e)))
 		}
 	}
 
@@ -258,7 +260,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		built[e.path] = n
 		if fromFile[e] {
 			problems := append([]string(nil), p.warnings...)
-			problems = appendBroken(problems, e)
+			problems = m.appendBroken(ctx, problems, e)
 			core.AddCallWarnings(ctx, problems...)
 			report.add(e.path, m.lint.set(e.path, problems))
 		}
@@ -275,10 +277,10 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 
 // appendBroken appends a "Broken link" problem for each unresolved link of
 // e, once per link as written.
-func appendBroken(problems []string, e *entry) []string {
-	for _, l := range e.links {
+func (m *Mirror) appendBroken(ctx context.Context, problems []string, e *entry) []string {
+	for i, l := range e.links {
 		if l.target == "" {
-			if msg := brokenLink(l.written(e.path)); !contains(problems, msg) {
+			if msg := brokenLink(m.writtenText(ctx, e, i)); !contains(problems, msg) {
 				problems = append(problems, msg)
 			}
 		}
@@ -288,14 +290,14 @@ func appendBroken(problems []string, e *entry) []string {
 
 // relint recomputes the problems of a note whose links resolve anew but
 // whose file did not change: its other problems stay.
-func relint(old []string, e *entry) []string {
+func (m *Mirror) relint(ctx context.Context, old []string, e *entry) []string {
 	var out []string
 	for _, p := range old {
 		if !strings.HasPrefix(p, brokenLinkPrefix) {
 			out = append(out, p)
 		}
 	}
-	return appendBroken(out, e)
+	return m.appendBroken(ctx, out, e)
 }
 
 // noteOf makes the store's note from an entry and its parsed file. The

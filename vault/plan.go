@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"path"
 	"slices"
 	"sort"
@@ -138,7 +139,7 @@ type fileRewrite struct {
 // index must be the state before ch. Links that cannot be kept (a deleted
 // note's name that another note would then answer to under every spelling)
 // are left as they are.
-func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
+func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite {
 	x := m.idx
 	v := newAfterView(x, ch)
 	affected := map[*entry]bool{}
@@ -168,8 +169,8 @@ func (m *Mirror) planRewrites(ch setChange) []*fileRewrite {
 			dirAfter, pathAfter = moved.dir(), moved.path
 		}
 		fr := &fileRewrite{from: f.path, path: pathAfter, texts: map[linkText]string{}}
-		for _, l := range f.links {
-			lt := linkText{markdown: l.markdown, written: l.written(f.path)}
+		for i, l := range f.links {
+			lt := linkText{markdown: l.markdown, written: m.writtenText(ctx, f, i)}
 			if _, done := fr.texts[lt]; done {
 				continue
 			}

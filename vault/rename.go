@@ -105,7 +105,7 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 		m.log.Debug("vault: rename phase", "phase", name, "seconds", time.Since(start).Seconds())
 		start = time.Now()
 	}
-	plans := m.planRewrites(setChange{moves: map[string]string{from: to}})
+	plans := m.planRewrites(ctx, setChange{moves: map[string]string{from: to}})
 	phase("plan")
 	j, err := m.writeJournal(journalEntry{Op: "rename", From: from, To: to, Files: journalFiles(plans)})
 	if err != nil {

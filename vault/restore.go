@@ -30,8 +30,9 @@ import (
 // are written again only if their text changed. m.mu must be held.
 func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entry, racy map[string]bool, err error) {
 	type stored struct {
-		e  *entry
-		id string
+		e        *entry
+		id       string
+		problems []string // the broken links the store holds (see below)
 	}
 	m.restore = restoreResolved
 	var all []stored
@@ -63,10 +64,22 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		e := newEntry(st.Path)
 		e.hash, e.size, e.mtime = st.Hash, st.Size, st.ModTime
 		// The links start with the store's targets: resolving them below
-		// reports whether the store resolved any otherwise.
-		e.links = make([]linkRef, len(st.Links))
+		// reports whether the store resolved any otherwise. Their texts
+		// as written are not kept (entry.texts), but those of the links
+		// the store holds unresolved are the note's problems, unless the
+		// resolution below finds otherwise: they are read from Raw now,
+		// which is valid only during this call.
+		var problems []string
+		if len(st.Links) > 0 {
+			e.links = make([]linkRef, len(st.Links))
+		}
 		for i, l := range st.Links {
-			e.links[i] = linkRef{key: l.Key, text: l.Raw, raw: true, target: l.Target, markdown: isMarkdownLink(l.Raw)}
+			e.links[i] = linkRef{key: l.Key, target: l.Target, markdown: isMarkdownLink(l.Raw)}
+			if l.Target == "" {
+				if msg := brokenLink(writtenOf(l, e.path)); !contains(problems, msg) {
+					problems = append(problems, msg)
+				}
+			}
 		}
 		m.idx.add(e)
 		if len(m.idx.groups[e.lower]) == 1 {
@@ -74,7 +87,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		} else {
 			shared[e.lower] = true
 		}
-		all = append(all, stored{e: e, id: st.ID})
+		all = append(all, stored{e: e, id: st.ID, problems: problems})
 		return nil
 	})
 	if err != nil {
@@ -87,23 +100,26 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	m.restore = m.checkRestore(ctx, complete)
 	// Resolving every link again reads the index only and writes each
 	// entry's own links: it runs on every core, a share of the entries
-	// each, with each note's problems; the lint and the report are
-	// filled in order after. A stamped store's links are known to resolve
-	// as stored (checkRestore): only the problems are listed.
+	// each; the lint and the report are filled in order after. A note
+	// whose links resolve as stored has the problems its stored targets
+	// gave; a stamped store's links are known to resolve as stored
+	// (checkRestore): they are not resolved again.
 	changed := make([]bool, len(all))
-	problems := make([][]string, len(all))
-	parallel(len(all), func(from, to int) {
-		for i := from; i < to; i++ {
-			e := all[i].e
-			if m.restore != restoreStamped {
-				changed[i], _ = m.idx.resolveLinks(e)
+	if m.restore != restoreStamped {
+		parallel(len(all), func(from, to int) {
+			for i := from; i < to; i++ {
+				e := all[i].e
+				if changed[i], _ = m.idx.resolveLinks(e); changed[i] {
+					// Rare: the texts of the links now broken are
+					// read back.
+					all[i].problems = m.appendBroken(ctx, nil, e)
+				}
 			}
-			problems[i] = appendBroken(nil, e)
-		}
-	})
+		})
+	}
 	var report lintReport
 	for i, s := range all {
-		report.add(s.e.path, m.lint.set(s.e.path, problems[i]))
+		report.add(s.e.path, m.lint.set(s.e.path, s.problems))
 		if s.e.id != s.id || changed[i] {
 			stale = append(stale, s.e)
 		}
@@ -243,9 +259,8 @@ func (m *Mirror) requeueLocked(ctx context.Context, stale []*entry) {
 
 // writtenOf is the target of a stored link as it was written (for the
 // "Broken link" warning), read again from its Raw text; its key when Raw
-// is not a link this parser reads. It is a window into Raw: the index
-// keeps Raw's bytes alive, which a store holds anyway (the embedded one)
-// or which are a few dozen bytes a link (Neo4j's decoded states).
+// is not a link this parser reads. It is a window into Raw (or the key):
+// a caller keeping it beyond the store's call copies it.
 func writtenOf(l core.Link, notePath string) string {
 	raw := l.Raw
 	if w, ok := plainWikilinkTarget(raw); ok && isKeyOf(w, l.Key) {
@@ -319,4 +334,77 @@ func plainWikilinkTarget(raw string) (string, bool) {
 // ([text](path.md)) rather than a wikilink.
 func isMarkdownLink(raw string) bool {
 	return !strings.HasPrefix(raw, "[[") && !strings.HasPrefix(raw, "![[")
+}
+
+// writtenTexts returns the targets as written of e's links, by link. A
+// note the index read keeps them (entry.texts); a restored note's are read
+// back, exactly, from whichever holds e's text as indexed (its hash): the
+// note queued for the store, the store's record, or the file. They are
+// kept once read (a rename asks for every link of a note). nil when none
+// of the three holds that text any more (the file changed and the store
+// failed to read): the caller names such a link by its key. m.mu must be
+// held; concurrent calls on distinct entries are safe (restoreLocked).
+func (m *Mirror) writtenTexts(ctx context.Context, e *entry) []string {
+	if e.texts != nil || len(e.links) == 0 {
+		return e.texts
+	}
+	if n := m.pending[e.id]; n != nil && n.Hash == e.hash {
+		if t := textsOf(n.Links, e); t != nil {
+			e.texts = t
+			return t
+		}
+	}
+	if e.id != "" {
+		notes, err := m.cfg.Store.GetNotes(ctx, m.cfg.Project, []string{e.id})
+		if err == nil && len(notes) == 1 && notes[0].Hash == e.hash {
+			if t := textsOf(notes[0].Links, e); t != nil {
+				e.texts = t
+				return t
+			}
+		}
+		if err != nil {
+			m.log.Debug("vault: cannot read a note's links back from the store", "path", e.path, "err", err)
+		}
+	}
+	p, _, err := m.load(e.path)
+	if err != nil || p.note.Hash != e.hash || len(p.spans) != len(e.links) {
+		m.log.Warn("vault: cannot read back how a note's links are written: they are named by their keys", "path", e.path, "err", err)
+		return nil
+	}
+	_, t := linkRefs(p)
+	for i := range t {
+		if p.spans[i].link.Key != e.links[i].key {
+			return nil
+		}
+	}
+	e.texts = t
+	return t
+}
+
+// textsOf returns the targets as written of links, the links of e's text
+// as a store holds them (Raw and Key), nil when they are not e's (another
+// count or key: never for the same text, but a store is not trusted to be
+// consistent). The texts are copies: a store may hand out windows into
+// memory it reuses.
+func textsOf(links []core.Link, e *entry) []string {
+	if len(links) != len(e.links) {
+		return nil
+	}
+	t := make([]string, len(links))
+	for i, l := range links {
+		if l.Key != e.links[i].key {
+			return nil
+		}
+		t[i] = strings.Clone(writtenOf(l, e.path))
+	}
+	return t
+}
+
+// writtenText is the target as written of e's i-th link: its key when it
+// cannot be read back (see writtenTexts).
+func (m *Mirror) writtenText(ctx context.Context, e *entry, i int) string {
+	if t := m.writtenTexts(ctx, e); t != nil {
+		return t[i]
+	}
+	return e.links[i].key
 }

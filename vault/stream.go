@@ -138,10 +138,10 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 			p := c.parsed
 			e.hash = p.note.Hash
 			e.setStat(c.stat)
-			x.shareLinkStrings(e, c.refs)
-			x.setLinks(e, c.refs)
+			x.shareLinkStrings(e, c.refs, c.texts)
+			x.setLinks(e, c.refs, c.texts)
 			x.resolveLinks(e)
-			problems := appendBroken(append([]string(nil), p.warnings...), e)
+			problems := m.appendBroken(ctx, append([]string(nil), p.warnings...), e)
 			core.AddCallWarnings(ctx, problems...)
 			report.add(e.path, m.lint.set(e.path, problems))
 			if storeErr != nil {
@@ -239,7 +239,7 @@ func (m *Mirror) readPart(ctx context.Context, entries []*entry) readPart {
 			part.failed[i] = err
 			return
 		}
-		c.refs = linkRefs(c.parsed)
+		c.refs, c.texts = linkRefs(c.parsed)
 		c.parsed.spans = nil
 		part.changes[i] = c
 	})
@@ -247,14 +247,13 @@ func (m *Mirror) readPart(ctx context.Context, entries []*entry) readPart {
 }
 
 // shareLinkStrings points the strings of refs, the links of e about to be
-// set, at memory the index keeps anyway: a link that resolves has as key
-// the equal key of its target's entry (a window into that note's
-// lowercased path), and the other keys and every written target (text:
-// refs are made from parsed notes, never raw) are copied into one string
-// of their own. They were windows into the
+// set, and of texts, their targets as written, at memory the index keeps
+// anyway: a link that resolves has as key the equal key of its target's
+// entry (a window into that note's lowercased path), and the other keys
+// and every written target are copied into one string of their own. They were windows into the
 // note's parsed link text (the raw links, the keys lowercased), which a
 // first sync would otherwise keep for every note of the vault.
-func (x *index) shareLinkStrings(e *entry, refs []linkRef) {
+func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []string) {
 	if len(refs) == 0 {
 		return
 	}
@@ -270,7 +269,7 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef) {
 		if !shared[i] {
 			size += len(l.key)
 		}
-		size += len(l.text)
+		size += len(texts[i])
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -278,7 +277,7 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef) {
 		if !shared[i] {
 			b.WriteString(refs[i].key)
 		}
-		b.WriteString(refs[i].text)
+		b.WriteString(texts[i])
 	}
 	all, off := b.String(), 0
 	take := func(s *string) {
@@ -288,7 +287,7 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef) {
 		if !shared[i] {
 			take(&refs[i].key)
 		}
-		take(&refs[i].text)
+		take(&texts[i])
 	}
 }
 

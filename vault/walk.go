@@ -176,7 +176,8 @@ func (m *Mirror) loadAll(ctx context.Context, files []fileStat, bar progress) ([
 		// link is written, for rewrites) go now, not after the whole
 		// vault is read, and so does the text when the write reads it
 		// back (readsBack).
-		out[i] = fileChange{path: st.path, parsed: p, stat: st, refs: linkRefs(p)}
+		refs, texts := linkRefs(p)
+		out[i] = fileChange{path: st.path, parsed: p, stat: st, refs: refs, texts: texts}
 		p.spans = nil
 		if readBack {
 			p.dropBody()

@@ -265,7 +265,7 @@ func (w *Writer) createLocked(ctx context.Context, rel string, data []byte) (*co
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fileError("create", rel, err)
 	}
-	plans := m.planRewrites(setChange{add: []string{rel}})
+	plans := m.planRewrites(ctx, setChange{add: []string{rel}})
 	rewritten, _, err := m.rewriteFiles(plans, confine.WriteOptions{})
 	if err != nil {
 		return nil, err
@@ -524,7 +524,7 @@ func (w *Writer) DeleteFile(ctx context.Context, rel string) error {
 // same name), then deletes it.
 func (w *Writer) deleteLocked(ctx context.Context, rel string) error {
 	m := w.m
-	plans := m.planRewrites(setChange{remove: []string{rel}})
+	plans := m.planRewrites(ctx, setChange{remove: []string{rel}})
 	rewritten, _, err := m.rewriteFiles(plans, confine.WriteOptions{})
 	if err != nil {
 		return err
