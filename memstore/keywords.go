@@ -2,12 +2,14 @@ package memstore
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"sync"
 	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/keyword"
+	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
 // kwIndex is the embedded store's BM25 index over notes' titles and text:
@@ -47,6 +49,21 @@ type kwIndex struct {
 	readVec func(id string) ([]byte, error)
 	scratch sync.Pool
 	pairs   []termCount // putTerms's, reused
+	// deferred: the index numbers terms and hands written notes' term
+	// vectors to the store (held until committed), but keeps no postings,
+	// slots or frequencies: a project written by a process that exits
+	// after its sync (Store.DeferKeywordPostings), where nothing searches
+	// and the postings were ~40 MB of a 100k first sync's live heap. The
+	// first keyword search builds them from the stored vectors, as a
+	// restart does (Store.postDeferred).
+	deferred bool
+	held     map[string]heldVec // deferred: written, not yet committed
+}
+
+// heldVec is a deferred index's term vector of a note not committed yet.
+type heldVec struct {
+	vec    []byte
+	length int32
 }
 
 // postings is one term's posting list.
@@ -135,6 +152,13 @@ func uvarintLen(v uint64) int {
 
 // putVec adds or replaces the note id with a term vector.
 func (x *kwIndex) putVec(id string, length int32, vec []byte) {
+	if x.deferred {
+		if x.held == nil {
+			x.held = map[string]heldVec{}
+		}
+		x.held[id] = heldVec{vec, length}
+		return
+	}
 	x.putDoc(kwDoc{id: id, length: length, vec: vec}, vec)
 }
 
@@ -190,6 +214,10 @@ func eachTerm(vec []byte, fn func(term, tf int32)) {
 // memory: ok is false for a note not indexed, or whose vector is only in
 // the store (putLoaded), which then needs no writing.
 func (x *kwIndex) vec(id string) (vec []byte, length int32, ok bool) {
+	if x.deferred {
+		h, ok := x.held[id]
+		return h.vec, h.length, ok
+	}
 	slot, ok := x.slots[id]
 	if !ok || x.docs[slot].onDisk {
 		return nil, 0, false
@@ -205,6 +233,10 @@ func (x *kwIndex) vec(id string) (vec []byte, length int32, ok bool) {
 // long as the process ran, though only a replacement or a deletion of that
 // note reads it again. x.readVec must be set.
 func (x *kwIndex) stored(id string) {
+	if x.deferred {
+		delete(x.held, id) // the postings are built from the store's record
+		return
+	}
 	if slot, ok := x.slots[id]; ok {
 		d := &x.docs[slot]
 		d.vec, d.onDisk = nil, true
@@ -213,6 +245,10 @@ func (x *kwIndex) stored(id string) {
 
 // remove drops the note id; unknown ids are ignored.
 func (x *kwIndex) remove(id string) {
+	if x.deferred {
+		delete(x.held, id) // nothing posted
+		return
+	}
 	slot, ok := x.slots[id]
 	if !ok {
 		return
@@ -464,4 +500,116 @@ func (c *kwCounter) add(out *kwTerms, title, content string) {
 	c.scratch = keyword.Scan(content, c.scratch, yield)
 	out.ends = append(out.ends, int32(len(out.terms)))
 	out.lengths = append(out.lengths, length)
+}
+
+// DeferKeywordPostings is for a process that writes the vault and exits
+// (a one-shot sync): a project this store creates from then on (its
+// first write into an empty project) keeps no keyword postings in memory
+// while it is written, only the dictionary and the term vectors of notes
+// not committed yet (see kwIndex.deferred). Its term vectors and
+// dictionary reach the disk exactly as without it; the first keyword
+// search builds the postings from them, as a restart would. A project
+// loaded from disk is not affected.
+func (s *Store) DeferKeywordPostings() { s.deferPostings.Store(true) }
+
+// postKeywords builds the postings of the project's keyword index if they
+// were deferred (see DeferKeywordPostings).
+func (s *Store) postKeywords(project string, g *graph) error {
+	g.mu.RLock()
+	deferred := g.search.keywords.deferred
+	g.mu.RUnlock()
+	if !deferred {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.dropped || !g.search.keywords.deferred {
+		return nil // forgotten after a failed write: the next load has its own
+	}
+	if err := s.postDeferred(project, g); err != nil {
+		return core.NewProviderError("read state", fmt.Errorf("keyword index of %s: %w", project, err))
+	}
+	return nil
+}
+
+// postFault, set by tests only, fails postDeferred's read with its error.
+var postFault func() error
+
+// postDeferred fills a deferred keyword index with every note's postings,
+// from its term vector in kwdocs (in ID order, as a restart's load), or
+// held in memory for a note not committed yet, or, for a note with
+// neither, its text analysed again. On failure the index stays deferred,
+// with no postings. The caller holds g.mu for writing.
+func (s *Store) postDeferred(project string, g *graph) error {
+	x := g.search.keywords
+	held := x.held
+	x.deferred, x.held = false, nil
+	if x.readVec == nil {
+		x.readVec = s.termVecReader(project)
+	}
+	fail := func(err error) error {
+		for i := range x.post {
+			x.post[i] = postings{last: -1}
+			x.df[i] = 0
+		}
+		x.slots, x.docs = map[string]int32{}, nil
+		x.live, x.dead, x.total = 0, 0, 0
+		x.deferred, x.held = true, held
+		return err
+	}
+	terms := len(x.names)
+	err := s.kv.View(func(tx *kv.Tx) error {
+		if postFault != nil {
+			if err := postFault(); err != nil {
+				return err
+			}
+		}
+		return tx.ForEachRaw(kwDocsBucket(project), func(id, rec []byte) error {
+			nd := g.notes[string(id)]
+			if nd == nil {
+				return nil
+			}
+			if _, ok := held[nd.ID]; ok {
+				return nil
+			}
+			length, n := binary.Uvarint(rec)
+			if n <= 0 {
+				return fmt.Errorf("term vector of %s: %w", nd.ID, errBadRecord)
+			}
+			valid := true
+			eachTerm(rec[n:], func(term, _ int32) { valid = valid && int(term) < terms })
+			if !valid {
+				return fmt.Errorf("term vector of %s: %w", nd.ID, errBadRecord)
+			}
+			x.putLoaded(nd.ID, int32(length), rec[n:])
+			return nil
+		})
+	})
+	if err != nil {
+		return fail(err)
+	}
+	for id, h := range held {
+		if nd := g.notes[id]; nd != nil {
+			x.putVec(nd.ID, h.length, h.vec)
+		}
+	}
+	var missing []*node
+	for _, nd := range g.all {
+		if _, ok := x.slots[nd.ID]; !ok {
+			missing = append(missing, nd)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	bodies, err := s.bodiesOf(project, missing, false, false)
+	if err != nil {
+		return fail(err)
+	}
+	for i, nd := range missing {
+		x.put(nd.ID, keyword.Analyze(nd.Title, bodies[i].content))
+	}
+	// Kept in memory if this fails: the next write or load stores them.
+	_ = s.persistKeywords(project, g, missing)
+	return nil
 }

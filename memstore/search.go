@@ -777,5 +777,8 @@ func (s *Store) awaitLoaded(ctx context.Context, project string, vectors bool) e
 		ready = g.vectorsReady
 	}
 	g.mu.RUnlock()
-	return loaded(ctx, ready)
+	if err := loaded(ctx, ready); err != nil || vectors {
+		return err
+	}
+	return s.postKeywords(project, g)
 }

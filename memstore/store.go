@@ -57,6 +57,10 @@ type Store struct {
 		gen   uint64 // moves at every take: an idle release checks it
 	}
 
+	// deferPostings: projects created from now on defer their keyword
+	// postings (DeferKeywordPostings).
+	deferPostings atomic.Bool
+
 	// counted is the last count of an unloaded project's records
 	// (CountNotes), valid while the file's version is the same.
 	counted struct {
@@ -174,6 +178,7 @@ func (s *Store) graphForWrite(project string) (*graph, error) {
 	g = s.projects[project]
 	if g == nil {
 		g = newGraph()
+		g.search.keywords.deferred = s.deferPostings.Load()
 		if err := s.loadVectors(project, g); err != nil {
 			return nil, core.NewProviderError("read state", err)
 		}

@@ -104,6 +104,7 @@ type appOptions struct {
 	// it waits as long as the sync takes.
 	firstSyncWait time.Duration
 	live          bool // the watcher follows the first sync (vault.Config.Live)
+	oneShot       bool // the process exits after its sync (withOneShot)
 }
 
 type appOption func(*appOptions)
@@ -137,6 +138,9 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 	store, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
+	}
+	if opts.oneShot {
+		prepareOneShot(store)
 	}
 	served := cfg.ServedProjects()
 	if err := identify(ctx, cfg, served, store, opts.adopt, logger); err != nil {

@@ -51,6 +51,7 @@ type ownerOptions struct {
 	fail       func(error)        // a first sync that failed (not for a store that is down)
 	adopt      string             // sync --adopt
 	warm       bool               // prepare the store's live writes after the first sync (long-lived owners)
+	oneShot    bool               // the process exits after its first sync (sync without --watch: withOneShot)
 }
 
 // ownerRole is this process as the owner of a state folder's store: the
@@ -92,6 +93,9 @@ func becomeOwner(ctx context.Context, cfg *config.Config, logger *slog.Logger, l
 	appOpts := []appOption{withFirstSyncWait(firstSyncWriteWait), withAdopt(opts.adopt), withLive(opts.watch)}
 	if opts.metrics != nil {
 		appOpts = append(appOpts, withObserver(opts.metrics))
+	}
+	if opts.oneShot {
+		appOpts = append(appOpts, withOneShot())
 	}
 	a, err := openApp(ctx, cfg, logger, appOpts...)
 	if err != nil {

@@ -62,7 +62,11 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 	if shared(cfg) {
 		return runSyncShared(ctx, cfg, logger, watch, adopt)
 	}
-	a, err := openApp(ctx, cfg, logger, withAdopt(adopt))
+	appOpts := []appOption{withAdopt(adopt)}
+	if !watch {
+		appOpts = append(appOpts, withOneShot())
+	}
+	a, err := openApp(ctx, cfg, logger, appOpts...)
 	if err != nil {
 		return err
 	}
@@ -98,7 +102,7 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
 	var syncErr error
 	failed := make(chan struct{})
-	opts := ownerOptions{watch: watch, index: watch, warm: watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
+	opts := ownerOptions{watch: watch, index: watch, warm: watch, oneShot: !watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
 	if watch {
 		lock, err := waitLock(ctx, stateDirOf(cfg), logger)
 		if err != nil {
