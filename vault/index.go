@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // entry is what the mirror remembers of one note file: enough to resolve
@@ -48,32 +49,31 @@ type linkRef struct {
 type index struct {
 	byPath map[string]*entry
 	byID   map[string]*entry
-	groups map[string][]string // lowercased path → paths differing only by case
 	// cands maps the last of a note's keys (its file name, lowercased,
 	// without extension) to the notes having it, in resolution order; the
 	// notes answering to a longer key are those of its last key's list
 	// that have it too (candidates). One entry per note, not one per key:
 	// a 100k-note vault four folders deep has 470k keys (40 MB of map).
+	// A collision group's notes (paths differing only by case) share
+	// their file name: they are found here too (group), not in a map of
+	// their own (6 MB at 100k notes, almost every group a single note).
 	cands map[string][]*entry
-	// linkers: the notes holding a link on each key, each once, in no
-	// order. A slice, not a set: most keys have one or two linkers, and
-	// a map per key cost a 100k-note index 40 MB.
-	linkers map[string][]*entry
+	// linkers: the notes holding a link on each key (linkers.go).
+	linkers linkers
 }
 
 func newIndex() *index { return newIndexFor(0) }
 
 // newIndexFor returns an empty index sized for about n notes: a restart
 // knows how many the store holds, and maps grown one split at a time cost
-// it a tenth of its time. Most notes are their own collision group and
-// file name, and a vault has about as many distinct link keys as notes.
+// it a tenth of its time. Most notes have a file name of their own; the
+// linkers of a restart are built at once (linkers.build).
 func newIndexFor(n int) *index {
 	return &index{
 		byPath:  make(map[string]*entry, n),
 		byID:    make(map[string]*entry, n),
-		groups:  make(map[string][]string, n),
 		cands:   make(map[string][]*entry, n),
-		linkers: make(map[string][]*entry, n),
+		linkers: newLinkers(0),
 	}
 }
 
@@ -100,6 +100,30 @@ func better(a, b *entry) bool {
 // collision group's key.
 func newEntry(path string) *entry {
 	return &entry{path: path, lower: groupKey(path)}
+}
+
+// newStoredEntry is newEntry for a note the store holds under id: the
+// ID of a note alone in its collision group is its group key, which
+// the entry then shares with the store instead of lowercasing a copy of
+// its path (100k allocations and 5 MB at a restart). Only an ASCII
+// path is compared so (NFC leaves ASCII as it is).
+func newStoredEntry(path, id string) *entry {
+	if len(id) != len(path) {
+		return newEntry(path)
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c >= utf8.RuneSelf {
+			return newEntry(path)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != id[i] {
+			return newEntry(path)
+		}
+	}
+	return &entry{path: path, lower: id}
 }
 
 // dir is the folder of e's path, "" at the root.
@@ -149,9 +173,14 @@ func dirOf(p string) string {
 
 // add puts a new entry in the index; its ID is set by regroup.
 func (x *index) add(e *entry) {
+	x.addUnlinked(e)
+	x.linkLinks(e)
+}
+
+// addUnlinked is add without listing e's links among the linkers: a
+// restore lists every note's at once (linkers.build).
+func (x *index) addUnlinked(e *entry) {
 	x.byPath[e.path] = e
-	g := e.lower
-	x.groups[g] = append(x.groups[g], e.path)
 	k := e.lastKey()
 	c := x.cands[k]
 	i := sort.Search(len(c), func(i int) bool { return better(e, c[i]) })
@@ -159,7 +188,6 @@ func (x *index) add(e *entry) {
 	copy(c[i+1:], c[i:])
 	c[i] = e
 	x.cands[k] = c
-	x.linkLinks(e)
 }
 
 // remove takes an entry out of the index; call regroup for its group.
@@ -167,11 +195,6 @@ func (x *index) remove(e *entry) {
 	delete(x.byPath, e.path)
 	if e.id != "" && x.byID[e.id] == e {
 		delete(x.byID, e.id)
-	}
-	g := e.lower
-	x.groups[g] = deleteString(x.groups[g], e.path)
-	if len(x.groups[g]) == 0 {
-		delete(x.groups, g)
 	}
 	k := e.lastKey()
 	c := x.cands[k]
@@ -198,28 +221,11 @@ func (x *index) setLinks(e *entry, links []linkRef, texts []string) {
 }
 
 func (x *index) linkLinks(e *entry) {
-	eachKey(e.links, func(key string) {
-		x.linkers[key] = append(x.linkers[key], e)
-	})
+	eachKey(e.links, func(key string) { x.linkers.add(key, e) })
 }
 
 func (x *index) unlinkLinks(e *entry) {
-	eachKey(e.links, func(key string) {
-		s := x.linkers[key]
-		for i := range s {
-			if s[i] == e {
-				s[i] = s[len(s)-1]
-				s[len(s)-1] = nil
-				s = s[:len(s)-1]
-				break
-			}
-		}
-		if len(s) == 0 {
-			delete(x.linkers, key)
-		} else {
-			x.linkers[key] = s
-		}
-	})
+	eachKey(e.links, func(key string) { x.linkers.remove(key, e) })
 }
 
 // eachKey calls fn with each distinct key of links once.
@@ -255,12 +261,46 @@ type idChange struct {
 	old string
 }
 
+// group returns the entries of the collision group g (a lowercased
+// path, see groupKey), in resolution order, or nil. They share their
+// file name, so they are among its candidates (index.cands). The result
+// may be the index's own list: the caller must not change it.
+func (x *index) group(g string) []*entry {
+	c := x.cands[lastKey(stripExt(g))]
+	n := 0
+	for _, e := range c {
+		if e.lower == g {
+			n++
+		}
+	}
+	if n == len(c) {
+		return c
+	}
+	out := make([]*entry, 0, n)
+	for _, e := range c {
+		if e.lower == g {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// groupPaths returns the paths of the collision group g (see group).
+func (x *index) groupPaths(g string) []string {
+	members := x.group(g)
+	paths := make([]string, len(members))
+	for i, e := range members {
+		paths[i] = e.path
+	}
+	return paths
+}
+
 // regroup assigns the IDs of the collision group of lowercased path g
 // (see assignIDs) and returns the entries whose ID changed.
 func (x *index) regroup(g string) []idChange {
-	members := x.groups[g]
+	members := x.group(g)
 	if len(members) == 1 { // almost every group: its one note has the group key as ID
-		e := x.byPath[members[0]]
+		e := members[0]
 		if e.id == e.lower {
 			return nil
 		}
@@ -272,11 +312,10 @@ func (x *index) regroup(g string) []idChange {
 		x.byID[e.id] = e
 		return []idChange{{e: e, old: old}}
 	}
-	ids := assignIDs(members)
+	ids := assignIDs(x.groupPaths(g))
 	var changed []idChange
-	for _, p := range members {
-		e := x.byPath[p]
-		if e.id != ids[p] {
+	for _, e := range members {
+		if e.id != ids[e.path] {
 			changed = append(changed, idChange{e: e, old: e.id})
 		}
 	}
@@ -410,15 +449,6 @@ func linkRefs(p *parsedNote) ([]linkRef, []string) {
 		texts[i] = s.written
 	}
 	return refs, texts
-}
-
-func deleteString(s []string, v string) []string {
-	for i := range s {
-		if s[i] == v {
-			return append(s[:i], s[i+1:]...)
-		}
-	}
-	return s
 }
 
 // setStat records what a read of the entry's file found.

@@ -209,7 +209,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		affected[e] = true
 	}
 	for k := range dirty {
-		for _, e := range x.linkers[k] {
+		for _, e := range x.linkers.of(k) {
 			affected[e] = true
 		}
 	}

@@ -193,7 +193,7 @@ func (m *Mirror) existingNoteCase(rel string) (string, error) {
 	if m.idx.byPath[rel] != nil {
 		return rel, nil
 	}
-	group := m.idx.groups[groupKey(rel)]
+	group := m.idx.groupPaths(groupKey(rel))
 	switch len(group) {
 	case 0:
 		return rel, nil

@@ -151,7 +151,7 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 		markAll(keys, e.keys())
 	}
 	for k := range keys {
-		for _, e := range x.linkers[k] {
+		for _, e := range x.linkers.of(k) {
 			affected[e] = true
 		}
 	}

@@ -75,7 +75,7 @@ func (w *Writer) checkFree(from, to string) error {
 	if strings.ContainsAny(path.Base(to), newNameChars) {
 		return fmt.Errorf("vault: rename to %s: %w: a note name may not contain any of %s", to, core.ErrInvalidPath, newNameChars)
 	}
-	for _, p := range w.m.idx.groups[groupKey(to)] {
+	for _, p := range w.m.idx.groupPaths(groupKey(to)) {
 		if p != from {
 			return fmt.Errorf("vault: rename to %s: %w", to, core.ErrExists)
 		}

@@ -61,7 +61,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			}
 			return nil
 		}
-		e := newEntry(st.Path)
+		e := newStoredEntry(st.Path, st.ID)
 		e.hash, e.size, e.mtime = st.Hash, st.Size, st.ModTime
 		// The links start with the store's targets: resolving them below
 		// reports whether the store resolved any otherwise. Their texts
@@ -81,8 +81,8 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 				}
 			}
 		}
-		m.idx.add(e)
-		if len(m.idx.groups[e.lower]) == 1 {
+		m.idx.addUnlinked(e) // linked below, all at once
+		if len(m.idx.group(e.lower)) == 1 {
 			m.idx.regroup(e.lower)
 		} else {
 			shared[e.lower] = true
@@ -97,6 +97,11 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	for g := range shared {
 		m.idx.regroup(g)
 	}
+	entries := make([]*entry, len(all))
+	for i, s := range all {
+		entries[i] = s.e
+	}
+	m.idx.linkers.build(entries)
 	m.restore = m.checkRestore(ctx, complete)
 	// Resolving every link again reads the index only and writes each
 	// entry's own links: it runs on every core, a share of the entries

@@ -60,8 +60,10 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 			x.add(newEntry(f.path))
 		}
 	}
-	for g := range x.groups {
-		x.regroup(g)
+	for _, e := range x.byPath {
+		if e.id == "" { // a new note: its group's IDs (an old note's group without one is unchanged)
+			x.regroup(e.lower)
+		}
 	}
 	order := make([]*entry, 0, len(x.byPath))
 	for _, e := range x.byPath {

@@ -279,8 +279,11 @@ func (w *Writer) createLocked(ctx context.Context, rel string, data []byte) (*co
 
 // takenBy returns the note at rel or at a path that looks the same.
 func (m *Mirror) takenBy(rel string) *entry {
-	for _, p := range m.idx.groups[groupKey(rel)] {
-		return m.idx.byPath[p]
+	if e := m.idx.byPath[rel]; e != nil {
+		return e
+	}
+	for _, e := range m.idx.group(groupKey(rel)) {
+		return e
 	}
 	return nil
 }

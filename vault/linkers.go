@@ -1,0 +1,122 @@
+package vault
+
+import "slices"
+
+// linkers holds the notes that have a link on each key, each note once
+// per key, in no order: what a note added, removed or renamed makes the
+// index resolve again (applyLocked, planRewrites).
+//
+// A restart fills it in one pass over every restored note (build): each
+// key's notes are a window of one block, found through a map of the
+// keys, so a 100k-note vault's 140k keys cost 10 MB, not the 21 MB of a
+// slice per key (and their growth). A key whose notes change afterwards
+// moves out of the block into a slice of its own (over), as every key
+// of an index built note by note has (a cold sync, tests).
+type linkers struct {
+	base  map[string]int32 // key → its span in spans
+	spans []span
+	block []*entry
+	over  map[string][]*entry
+}
+
+// span is a window of linkers.block.
+type span struct{ off, n uint32 }
+
+func newLinkers(n int) linkers {
+	return linkers{over: make(map[string][]*entry, n)}
+}
+
+// of returns the notes having a link on key; the caller must not change
+// the list.
+func (l *linkers) of(key string) []*entry {
+	if s, ok := l.over[key]; ok {
+		return s
+	}
+	if i, ok := l.base[key]; ok {
+		sp := l.spans[i]
+		return l.block[sp.off : sp.off+sp.n : sp.off+sp.n]
+	}
+	return nil
+}
+
+// own returns key's list to change, moving it out of the block.
+func (l *linkers) own(key string) []*entry {
+	if s, ok := l.over[key]; ok {
+		return s
+	}
+	if i, ok := l.base[key]; ok {
+		sp := l.spans[i]
+		delete(l.base, key)
+		return slices.Clone(l.block[sp.off : sp.off+sp.n])
+	}
+	return nil
+}
+
+func (l *linkers) add(key string, e *entry) {
+	l.over[key] = append(l.own(key), e)
+}
+
+func (l *linkers) remove(key string, e *entry) {
+	s := l.own(key)
+	for i := range s {
+		if s[i] == e {
+			s[i] = s[len(s)-1]
+			s[len(s)-1] = nil
+			s = s[:len(s)-1]
+			break
+		}
+	}
+	if len(s) == 0 {
+		delete(l.over, key)
+	} else {
+		l.over[key] = s
+	}
+}
+
+// build adds the links of entries, none of which is in l yet, to an
+// empty l, in one block: a pass counting each key's notes, then one
+// filling the block (the key's number is kept from the first pass, so
+// each key of each note costs one map operation).
+func (l *linkers) build(entries []*entry) {
+	if len(l.base) > 0 || len(l.over) > 0 {
+		for _, e := range entries { // not empty: note by note
+			eachKey(e.links, func(key string) { l.add(key, e) })
+		}
+		return
+	}
+	l.base = make(map[string]int32, len(entries)*3/2)
+	l.spans = l.spans[:0]
+	links := 0
+	for _, e := range entries {
+		links += len(e.links)
+	}
+	numbers := make([]int32, 0, links) // each note's keys' numbers, in eachKey's order
+	for _, e := range entries {
+		eachKey(e.links, func(key string) {
+			i, ok := l.base[key]
+			if !ok {
+				i = int32(len(l.spans))
+				l.base[key] = i
+				l.spans = append(l.spans, span{})
+			}
+			l.spans[i].n++
+			numbers = append(numbers, i)
+		})
+	}
+	off := uint32(0)
+	for i := range l.spans {
+		l.spans[i].off, off = off, off+l.spans[i].n
+		l.spans[i].n = 0 // counts again as the block fills
+	}
+	l.block = make([]*entry, off)
+	j := 0
+	for _, e := range entries {
+		eachKey(e.links, func(string) {
+			sp := &l.spans[numbers[j]]
+			l.block[sp.off+sp.n] = e
+			sp.n++
+			j++
+		})
+	}
+	l.spans = slices.Clip(l.spans)
+}
