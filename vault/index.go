@@ -285,6 +285,17 @@ func (x *index) group(g string) []*entry {
 	return out
 }
 
+// groupSize is len(group(g)), without a list.
+func (x *index) groupSize(g string) int {
+	n := 0
+	for _, e := range x.cands[lastKey(stripExt(g))] {
+		if e.lower == g {
+			n++
+		}
+	}
+	return n
+}
+
 // groupPaths returns the paths of the collision group g (see group).
 func (x *index) groupPaths(g string) []string {
 	members := x.group(g)

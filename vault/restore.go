@@ -82,7 +82,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			}
 		}
 		m.idx.addUnlinked(e) // linked below, all at once
-		if len(m.idx.group(e.lower)) == 1 {
+		if m.idx.groupSize(e.lower) == 1 {
 			m.idx.regroup(e.lower)
 		} else {
 			shared[e.lower] = true
