@@ -25,21 +25,20 @@ type entry struct {
 	racy  bool      // read within racyWindow of mtime: a rescan reads it again
 	ino   uint64    // the file's inode number when read (0: restored, unknown)
 	links []linkRef // one per link of the note, in order
-	// texts are the links' targets as written (for warnings and
-	// renames), by link, when the index keeps them: a note it read and
-	// parsed. nil for a restored note, whose texts are read back when
-	// asked (Mirror.writtenTexts): a restart takes 800k links from the
+	// texts are the links' targets as written and kinds (for warnings
+	// and renames), by link, when the index keeps them: a note it read
+	// and parsed. nil for a restored note, whose texts are read back when
+	// asked (Mirror.writtenTexts): a restart takes 690k links from the
 	// store and asks for a few, and keeping their raw texts cost 20 MB.
-	texts []string
+	texts []linkText
 }
 
 // linkRef is one link of an entry and what it resolves to now. Its
-// target as written is not kept here (see entry.texts): 40 bytes a link,
-// not 56.
+// target as written and its kind (wikilink or markdown link) are not kept
+// here (see entry.texts): 32 bytes a link, not 56.
 type linkRef struct {
-	key      string
-	target   string // ID it resolves to; "" when unresolved
-	markdown bool   // a markdown link [text](path.md), not a wikilink
+	key    string
+	target string // ID it resolves to; "" when unresolved
 }
 
 // index is the in-memory picture of the vault: notes by path and ID,
@@ -214,7 +213,7 @@ func (x *index) remove(e *entry) {
 
 // setLinks replaces the links of e and their texts as written (nil:
 // read back when asked, see entry.texts).
-func (x *index) setLinks(e *entry, links []linkRef, texts []string) {
+func (x *index) setLinks(e *entry, links []linkRef, texts []linkText) {
 	x.unlinkLinks(e)
 	e.links, e.texts = links, texts
 	x.linkLinks(e)
@@ -449,15 +448,15 @@ func (x *index) resolveLinks(e *entry) (changed bool, broken []int) {
 
 // linkRefs makes the index's view of a parsed note's links, unresolved,
 // and their targets as written.
-func linkRefs(p *parsedNote) ([]linkRef, []string) {
+func linkRefs(p *parsedNote) ([]linkRef, []linkText) {
 	if len(p.spans) == 0 {
 		return nil, nil
 	}
 	refs := make([]linkRef, len(p.spans))
-	texts := make([]string, len(p.spans))
+	texts := make([]linkText, len(p.spans))
 	for i, s := range p.spans {
-		refs[i] = linkRef{key: s.link.Key, markdown: s.markdown}
-		texts[i] = s.written
+		refs[i] = linkRef{key: s.link.Key}
+		texts[i] = linkText{markdown: s.markdown, written: s.written}
 	}
 	return refs, texts
 }

@@ -122,9 +122,9 @@ type fileChange struct {
 	parsed    *parsedNote
 	unchanged bool
 	stat      fileStat
-	movedTo   string    // gone because a rename moved it there (for the change log)
-	refs      []linkRef // linkRefs(parsed) when the reader made them already (loadAll), else nil
-	texts     []string  // with refs: their targets as written
+	movedTo   string     // gone because a rename moved it there (for the change log)
+	refs      []linkRef  // linkRefs(parsed) when the reader made them already (loadAll), else nil
+	texts     []linkText // with refs: their targets as written and kinds
 }
 
 // applyLocked brings the index up to date with changes and queues the

@@ -170,13 +170,13 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 		}
 		fr := &fileRewrite{from: f.path, path: pathAfter, texts: map[linkText]string{}}
 		for i, l := range f.links {
-			lt := linkText{markdown: l.markdown, written: m.writtenText(ctx, f, i)}
+			lt := m.linkText(ctx, f, i)
 			if _, done := fr.texts[lt]; done {
 				continue
 			}
 			before := x.resolveEntry(l.key, f.dir())
 			want := v.follow(before)
-			if l.markdown {
+			if lt.markdown {
 				m.planMarkdown(v, fr, lt, l, f, moved, before, want)
 				continue
 			}

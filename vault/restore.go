@@ -74,7 +74,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			e.links = make([]linkRef, len(st.Links))
 		}
 		for i, l := range st.Links {
-			e.links[i] = linkRef{key: l.Key, target: l.Target, markdown: isMarkdownLink(l.Raw)}
+			e.links[i] = linkRef{key: l.Key, target: l.Target}
 			if l.Target == "" {
 				if msg := brokenLink(writtenOf(l, e.path)); !contains(problems, msg) {
 					problems = append(problems, msg)
@@ -341,7 +341,7 @@ func isMarkdownLink(raw string) bool {
 	return !strings.HasPrefix(raw, "[[") && !strings.HasPrefix(raw, "![[")
 }
 
-// writtenTexts returns the targets as written of e's links, by link. A
+// writtenTexts returns e's links as written (target and kind), by link. A
 // note the index read keeps them (entry.texts); a restored note's are read
 // back, exactly, from whichever holds e's text as indexed (its hash): the
 // note queued for the store, the store's record, or the file. They are
@@ -349,7 +349,7 @@ func isMarkdownLink(raw string) bool {
 // of the three holds that text any more (the file changed and the store
 // failed to read): the caller names such a link by its key. m.mu must be
 // held; concurrent calls on distinct entries are safe (restoreLocked).
-func (m *Mirror) writtenTexts(ctx context.Context, e *entry) []string {
+func (m *Mirror) writtenTexts(ctx context.Context, e *entry) []linkText {
 	if e.texts != nil || len(e.links) == 0 {
 		return e.texts
 	}
@@ -391,16 +391,16 @@ func (m *Mirror) writtenTexts(ctx context.Context, e *entry) []string {
 // count or key: never for the same text, but a store is not trusted to be
 // consistent). The texts are copies: a store may hand out windows into
 // memory it reuses.
-func textsOf(links []core.Link, e *entry) []string {
+func textsOf(links []core.Link, e *entry) []linkText {
 	if len(links) != len(e.links) {
 		return nil
 	}
-	t := make([]string, len(links))
+	t := make([]linkText, len(links))
 	for i, l := range links {
 		if l.Key != e.links[i].key {
 			return nil
 		}
-		t[i] = strings.Clone(writtenOf(l, e.path))
+		t[i] = linkText{markdown: isMarkdownLink(l.Raw), written: strings.Clone(writtenOf(l, e.path))}
 	}
 	return t
 }
@@ -408,8 +408,15 @@ func textsOf(links []core.Link, e *entry) []string {
 // writtenText is the target as written of e's i-th link: its key when it
 // cannot be read back (see writtenTexts).
 func (m *Mirror) writtenText(ctx context.Context, e *entry, i int) string {
+	return m.linkText(ctx, e, i).written
+}
+
+// linkText is e's i-th link as written: its target as written and its
+// kind; when it cannot be read back (see writtenTexts), its key as a
+// wikilink's (a rename then rewrites it only where it is written so).
+func (m *Mirror) linkText(ctx context.Context, e *entry, i int) linkText {
 	if t := m.writtenTexts(ctx, e); t != nil {
 		return t[i]
 	}
-	return e.links[i].key
+	return linkText{written: e.links[i].key}
 }

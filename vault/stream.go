@@ -255,7 +255,7 @@ func (m *Mirror) readPart(ctx context.Context, entries []*entry) readPart {
 // and every written target are copied into one string of their own. They were windows into the
 // note's parsed link text (the raw links, the keys lowercased), which a
 // first sync would otherwise keep for every note of the vault.
-func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []string) {
+func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []linkText) {
 	if len(refs) == 0 {
 		return
 	}
@@ -271,7 +271,7 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []string) {
 		if !shared[i] {
 			size += len(l.key)
 		}
-		size += len(texts[i])
+		size += len(texts[i].written)
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -279,7 +279,7 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []string) {
 		if !shared[i] {
 			b.WriteString(refs[i].key)
 		}
-		b.WriteString(texts[i])
+		b.WriteString(texts[i].written)
 	}
 	all, off := b.String(), 0
 	take := func(s *string) {
@@ -289,7 +289,7 @@ func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []string) {
 		if !shared[i] {
 			take(&refs[i].key)
 		}
-		take(&texts[i])
+		take(&texts[i].written)
 	}
 }
 

@@ -136,6 +136,7 @@ func TestRestoredLinksWithoutTheirTextUseTheirKeys(t *testing.T) {
 	e := m.idx.byPath["linker.md"]
 	assert.Equal(t, "old", m.writtenText(t.Context(), e, 0))
 	assert.Equal(t, "gone note", m.writtenText(t.Context(), e, 9))
+	assert.Equal(t, linkText{written: "folder/old"}, m.linkText(t.Context(), e, 7), "a markdown link named as a wikilink: a rename leaves it")
 	assert.Nil(t, e.texts)
 }
 
@@ -152,4 +153,6 @@ func TestRestoredLinksReadTheirTextsFromTheQueue(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(root, "linker.md")))
 	assert.Equal(t, "GONE note", m.writtenText(t.Context(), e, 10))
 	assert.Equal(t, "/folder/Old.md", m.writtenText(t.Context(), e, 5))
+	assert.Equal(t, linkText{markdown: true, written: "folder/Old.md"}, m.linkText(t.Context(), e, 7))
+	assert.False(t, m.linkText(t.Context(), e, 0).markdown)
 }
