@@ -102,7 +102,9 @@ type link struct {
 
 // viewLinks are what a view shows of nd's links (core.ViewOf): its
 // distinct link targets in the order of their first link, with their IDs
-// and titles. The caller holds the graph's lock.
+// and titles, written at the start of room (which must hold them, see
+// views) and returned with the rest of room; nil when nd has none. The
+// caller holds the graph's lock.
 //
 // It also reads the first byte of each target's ID and title. A view is
 // encoded next, which escapes these strings one after another, and each
@@ -112,11 +114,11 @@ type link struct {
 // the CPU fetches them together. A depth=1 answer lists hundreds of
 // targets; at 100k notes this took its encoding from ~70 to ~45 µs a call
 // (docs/BENCHMARKS.md).
-func (nd *node) viewLinks() []core.LinkInfo {
+func (nd *node) viewLinks(room []core.LinkInfo) (links, rest []core.LinkInfo) {
 	if len(nd.targets) == 0 {
-		return nil
+		return nil, room
 	}
-	out := make([]core.LinkInfo, len(nd.targets))
+	out := room[:len(nd.targets):len(nd.targets)]
 	var first byte
 	for i, t := range nd.targets {
 		out[i] = core.LinkInfo{ID: t.ID, Title: t.Title}
@@ -125,7 +127,7 @@ func (nd *node) viewLinks() []core.LinkInfo {
 		}
 	}
 	runtime.KeepAlive(first) // the loads are the point: kept
-	return out
+	return out, room[len(out):]
 }
 
 // setTargets sets nd.targets from nd.links; every change of a link's

@@ -260,18 +260,28 @@ func (nd *node) storedNote(project string, rec []byte) (core.Note, error) {
 // bodiesOf reads the bodies of nodes in one read transaction (see
 // decodeBody for cut and withFrontmatter). The caller holds g.mu.
 func (s *Store) bodiesOf(project string, nodes []*node, cut, withFrontmatter bool) ([]body, error) {
+	cutFrom := len(nodes)
+	if cut {
+		cutFrom = 0
+	}
+	return s.bodiesCutFrom(project, nodes, cutFrom, withFrontmatter)
+}
+
+// bodiesCutFrom is bodiesOf with the contents of nodes[cutFrom:] cut to
+// their head and the others whole.
+func (s *Store) bodiesCutFrom(project string, nodes []*node, cutFrom int, withFrontmatter bool) ([]body, error) {
 	out := make([]body, len(nodes))
 	if len(nodes) == 0 {
 		return out, nil
 	}
-	bucket := bodiesBucket(project)
 	err := s.kv.View(func(tx *kv.Tx) error {
+		get := tx.Lookup(bodiesBucket(project))
 		for i, nd := range nodes {
-			rec := tx.GetRaw(bucket, nd.ID)
+			rec := get(nd.ID)
 			if rec == nil {
 				continue // written before bodies were kept: no text
 			}
-			b, err := decodeBody(nd.ID, rec, cut, withFrontmatter)
+			b, err := decodeBody(nd.ID, rec, i >= cutFrom, withFrontmatter)
 			if err != nil {
 				return err
 			}
@@ -292,17 +302,17 @@ func (s *Store) fullNotes(project string, nodes []*node) ([]core.Note, error) {
 	if len(nodes) == 0 {
 		return out, nil
 	}
-	notesB, bodies := notesBucket(project), bodiesBucket(project)
 	err := s.kv.View(func(tx *kv.Tx) error {
+		record, body := tx.Lookup(notesBucket(project)), tx.Lookup(bodiesBucket(project))
 		for i, nd := range nodes {
-			n, err := nd.storedNote(project, tx.GetRaw(notesB, nd.ID))
+			n, err := nd.storedNote(project, record(nd.ID))
 			if err != nil {
 				return err
 			}
 			if n.Tags == nil {
 				n.Tags = []string{}
 			}
-			if rec := tx.GetRaw(bodies, nd.ID); rec != nil {
+			if rec := body(nd.ID); rec != nil {
 				b, err := decodeBody(nd.ID, rec, false, true)
 				if err != nil {
 					return err
@@ -320,17 +330,25 @@ func (s *Store) fullNotes(project string, nodes []*node) ([]core.Note, error) {
 	return out, nil
 }
 
-// views are what a client is shown of nodes (node.view), their content
-// read from disk: cut to a neighbour's share with cut. The caller holds
-// g.mu.
-func (s *Store) views(project string, nodes []*node, cut bool) ([]core.NodeView, error) {
-	bodies, err := s.bodiesOf(project, nodes, cut, false)
+// views shapes nodes as views, their bodies read in one transaction: the
+// contents of nodes[cutFrom:] cut to their head (neighbours and list
+// entries), the others whole. Their links share one allocation. The
+// caller holds g.mu.
+func (s *Store) views(project string, nodes []*node, cutFrom int) ([]core.NodeView, error) {
+	bodies, err := s.bodiesCutFrom(project, nodes, cutFrom, false)
 	if err != nil {
 		return nil, err
 	}
+	n := 0
+	for _, nd := range nodes {
+		n += len(nd.targets)
+	}
+	links := make([]core.LinkInfo, n)
 	out := make([]core.NodeView, len(nodes))
 	for i, nd := range nodes {
-		out[i] = core.NodeView{ID: nd.ID, Title: nd.Title, Tags: nd.Tags, Links: nd.viewLinks(), Content: bodies[i].content}
+		var l []core.LinkInfo
+		l, links = nd.viewLinks(links)
+		out[i] = core.NodeView{ID: nd.ID, Title: nd.Title, Tags: nd.Tags, Links: l, Content: bodies[i].content}
 	}
 	return out, nil
 }

@@ -195,16 +195,17 @@ func (s *Store) NoteContext(ctx context.Context, project, id string, q core.Cont
 		Degree:    core.Degree{In: len(nd.in), Out: len(nd.out)},
 		Neighbors: make([]core.NeighborView, len(found)),
 	}
+	// The note (whole) and its neighbours (cut) in one transaction.
+	read := found
 	if !q.SkipNote {
-		v, err := s.views(project, []*node{nd}, false)
-		if err != nil {
-			return nil, fmt.Errorf("memstore: read around %s: %w", id, err)
-		}
-		nc.Note = v[0]
+		read = append(append(make([]*node, 0, 1+len(found)), nd), found...)
 	}
-	views, err := s.views(project, found, true)
+	views, err := s.views(project, read, len(read)-len(found))
 	if err != nil {
 		return nil, fmt.Errorf("memstore: read around %s: %w", id, err)
+	}
+	if !q.SkipNote {
+		nc.Note, views = views[0], views[1:]
 	}
 	for i, v := range views {
 		nc.Neighbors[i] = core.NeighborView{NodeView: v, Direction: core.DirectionOut}

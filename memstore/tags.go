@@ -174,7 +174,7 @@ func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, 
 	if err != nil || g == nil || len(tags) == 0 {
 		return []core.NodeView{}, err
 	}
-	views, err := s.views(project, g.tagged(tags, mode, limit), true)
+	views, err := s.views(project, g.tagged(tags, mode, limit), 0)
 	if err != nil {
 		return nil, fmt.Errorf("memstore: notes by tags: %w", err)
 	}
@@ -185,7 +185,7 @@ func (s *Store) TaggedViews(ctx context.Context, project string, tags []string, 
 // (core.ContextReader).
 func (s *Store) RandomView(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.NodeView, error) {
 	return withRandomNode(ctx, s, project, tags, pick, func(nd *node) (core.NodeView, error) {
-		v, err := s.views(project, []*node{nd}, false)
+		v, err := s.views(project, []*node{nd}, 1)
 		if err != nil {
 			return core.NodeView{}, err
 		}

@@ -144,3 +144,30 @@ func TestALockedFileFailsAfterTheTimeout(t *testing.T) {
 	_, err = Open(path, 20*time.Millisecond)
 	assert.ErrorIs(t, err, ErrLocked)
 }
+
+// Lookup finds what GetRaw finds, keys asked in any order, and nothing
+// for a key between two others, after the last or in a missing bucket.
+func TestLookupIsGetRaw(t *testing.T) {
+	both(t, func(t *testing.T, db *DB) {
+		require.NoError(t, db.Update(func(tx *Tx) error {
+			for _, k := range []string{"b", "d", "a"} {
+				if err := tx.PutRaw("items", k, []byte("value of "+k)); err != nil {
+					return err
+				}
+			}
+			get := tx.Lookup("items") // in the transaction that wrote them
+			assert.Equal(t, "value of d", string(get("d")))
+			return nil
+		}))
+		require.NoError(t, db.View(func(tx *Tx) error {
+			get := tx.Lookup("items")
+			for _, k := range []string{"d", "a", "c", "b", "zz", "", "a"} {
+				assert.Equal(t, tx.GetRaw("items", k), get(k), "key %q", k)
+			}
+			assert.Equal(t, "value of b", string(get("b")))
+			assert.Nil(t, get("c"))
+			assert.Nil(t, tx.Lookup("no-such-bucket")("a"))
+			return nil
+		}))
+	})
+}
