@@ -170,14 +170,13 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 	if depth == 0 {
 		return &NodeDetail{Node: node}, nil
 	}
-	around := &Neighborhood{
-		Neighbors:     make([]NeighborView, len(nc.Neighbors)),
-		IncomingCount: nc.Degree.In,
-		OutgoingCount: nc.Degree.Out,
+	for i := range nc.Neighbors { // shaped in place: nc is this call's own
+		nc.Neighbors[i].NodeView = shapeView(nc.Neighbors[i].NodeView, NeighborContentLimit)
 	}
-	for i, n := range nc.Neighbors {
-		around.Neighbors[i] = NeighborView{NodeView: shapeView(n.NodeView, NeighborContentLimit), Direction: n.Direction}
+	if nc.Neighbors == nil {
+		nc.Neighbors = []NeighborView{}
 	}
+	around := &Neighborhood{Neighbors: nc.Neighbors, IncomingCount: nc.Degree.In, OutgoingCount: nc.Degree.Out}
 	return &NodeDetail{Node: node, Context: around}, nil
 }
 
@@ -224,11 +223,13 @@ func (g *GraphService) Neighbors(ctx context.Context, id string, dir Direction, 
 	if nc == nil || err != nil {
 		return []NeighborView{}, err
 	}
-	out := make([]NeighborView, len(nc.Neighbors))
-	for i, n := range nc.Neighbors {
-		out[i] = NeighborView{NodeView: shapeView(n.NodeView, ListContentLimit), Direction: n.Direction}
+	for i := range nc.Neighbors { // shaped in place: nc is this call's own
+		nc.Neighbors[i].NodeView = shapeView(nc.Neighbors[i].NodeView, ListContentLimit)
 	}
-	return out, nil
+	if nc.Neighbors == nil {
+		return []NeighborView{}, nil
+	}
+	return nc.Neighbors, nil
 }
 
 // FindPath returns the IDs of a shortest path along link direction from
