@@ -24,8 +24,12 @@ import (
 // stampsBucket holds each project's stamp under the project's key.
 const stampsBucket = "states-stamps"
 
-// errNoStamp rolls back a stamp that must not be recorded.
-var errNoStamp = errors.New("memstore: the file was written by another opener")
+// errNoStamp rolls back a stamp that must not be recorded; errStamped
+// one that is recorded already.
+var (
+	errNoStamp = errors.New("memstore: the file was written by another opener")
+	errStamped = errors.New("memstore: stamped already")
+)
 
 // statesRead records the version at which the project's last NoteStates
 // read every state (0: unknown, or read across several versions).
@@ -54,9 +58,17 @@ func (s *Store) StampStates(ctx context.Context, project, stamp string) error {
 		if v == 0 || v-1 != tx.Own() {
 			return errNoStamp
 		}
+		if rec := tx.GetRaw(stampsBucket, project); rec != nil {
+			if sv, n := binary.Uvarint(rec); n > 0 && sv == v-1 && string(rec[n:]) == stamp {
+				// Recorded at the last commit, which was this opener's:
+				// nothing to commit (a process stamps again when it
+				// stops, mostly with nothing written since its sync).
+				return errStamped
+			}
+		}
 		return tx.PutRaw(stampsBucket, project, append(binary.AppendUvarint(nil, v), stamp...))
 	})
-	if err != nil && !errors.Is(err, errNoStamp) {
+	if err != nil && !errors.Is(err, errNoStamp) && !errors.Is(err, errStamped) {
 		return fmt.Errorf("memstore: stamp states: %w", core.NewProviderError("write state", err))
 	}
 	return nil

@@ -40,6 +40,7 @@ type Mirror struct {
 	bodies    map[*core.Note]int    // notes of pending queued without their text: where it starts in the file (withBodies)
 	failing   bool                  // the last store write failed; pending waits for a retry
 	agrees    bool                  // once pending is written, the store holds exactly the index's notes and targets (stampSyncedLocked)
+	racyNotes map[string]bool       // IDs of the notes the store holds with racySize, as far as this process knows (Settle)
 	filesRead atomic.Int64          // note files read, for SyncStats.Read
 
 	retry chan struct{} // signalled when pending waits for a retry
@@ -72,17 +73,18 @@ func NewMirror(cfg Config) (*Mirror, error) {
 		return nil, fmt.Errorf("vault: open %s: %w", cfg.Root, err)
 	}
 	return &Mirror{
-		cfg:     cfg,
-		log:     cfg.Logger,
-		ignore:  ig,
-		fs:      root,
-		lint:    newLint(),
-		idx:     newIndex(),
-		pending: map[string]*core.Note{},
-		bodies:  map[*core.Note]int{},
-		retry:   make(chan struct{}, 1),
-		synced:  make(chan struct{}),
-		live:    make(chan struct{}),
+		cfg:       cfg,
+		log:       cfg.Logger,
+		ignore:    ig,
+		fs:        root,
+		lint:      newLint(),
+		idx:       newIndex(),
+		pending:   map[string]*core.Note{},
+		bodies:    map[*core.Note]int{},
+		racyNotes: map[string]bool{},
+		retry:     make(chan struct{}, 1),
+		synced:    make(chan struct{}),
+		live:      make(chan struct{}),
 	}, nil
 }
 
@@ -398,6 +400,7 @@ func (m *Mirror) flushOnceLocked(ctx context.Context, bar progress) (flushResult
 			if m.pending[id] == nil {
 				delete(m.pending, id)
 			}
+			delete(m.racyNotes, id)
 		}
 		res.deleted = len(dels)
 	}
@@ -411,6 +414,7 @@ func (m *Mirror) flushOnceLocked(ctx context.Context, bar progress) (flushResult
 			if m.pending[n.ID] == n {
 				delete(m.pending, n.ID)
 			}
+			m.storedSize(n.ID, n.Size)
 		}
 		done = append(done, batch...)
 	}

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"maps"
 	"runtime"
 	"strings"
 	"sync"
@@ -102,6 +103,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		entries[i] = s.e
 	}
 	m.idx.linkers.build(entries)
+	m.racyNotes = maps.Clone(racy) // as stored; the writes that follow update it
 	m.restore = m.checkRestore(ctx, complete)
 	// Resolving every link again reads the index only and writes each
 	// entry's own links: it runs on every core, a share of the entries

@@ -271,3 +271,101 @@ func TestARacyNoteIsStoredAgainOnceSettled(t *testing.T) {
 	require.Zero(t, stats.Written)
 	checkStampTrue(t, root, dir, "after the racy notes settled")
 }
+
+// A session that wrote notes (read too soon after their change, as live
+// edits and tool writes are, so stored racy) ends with Settle: it writes
+// the settled ones again with their sizes, a note changed since its last
+// read as a change, and stamps the store; the next restart restores every
+// note and keeps the stored targets, and the stamp is true. Without
+// Settle the next restart leaves the racy notes out and resolves again.
+func TestSettleStampsTheSessionsWrites(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	names, text := restartNames, restartText
+	for seed := range uint64(8) {
+		for _, settle := range []bool{true, false} {
+			what := fmt.Sprintf("seed %d settle %v", seed, settle)
+			r := rand.New(rand.NewPCG(seed, 11))
+			root, dir := t.TempDir(), t.TempDir()
+			for _, n := range names {
+				if r.IntN(3) > 0 {
+					writeFile(t, root, n+".md", text(r))
+				}
+			}
+			ageFiles(t, root)
+			racyWindow = 100 * time.Millisecond
+			stampedRun(t, root, dir, false)
+
+			store, err := memstore.Open(dir)
+			require.NoError(t, err)
+			m := newTestMirror(t, root, store)
+			_, err = m.Sync(t.Context())
+			require.NoError(t, err)
+			require.Equal(t, restoreStamped, m.restore, what)
+			racyWindow = time.Hour // every read of the session is racy
+			var edited []string
+			for range 2 {
+				for _, n := range names {
+					switch r.IntN(8) {
+					case 0:
+						_ = os.Remove(filepath.Join(root, n+".md"))
+					case 1:
+						writeFile(t, root, n+".md", text(r))
+						edited = append(edited, n+".md")
+					}
+				}
+				writeFile(t, root, "y/fresh.md", text(r))
+				edited = append(edited, "y/fresh.md")
+				_, err = m.Sync(t.Context())
+				require.NoError(t, err, what)
+			}
+			require.NotEmpty(t, m.racyNotes, what)
+			racyWindow = 0 // the files have settled
+			// One racy note changed since its last read: Settle applies it.
+			changed := edited[r.IntN(len(edited))]
+			if _, err := os.Stat(filepath.Join(root, changed)); err == nil {
+				writeFile(t, root, changed, text(r)+" [[a]] changed")
+			}
+			if settle {
+				m.Settle(t.Context())
+				require.Empty(t, m.racyNotes, what)
+			}
+			require.NoError(t, m.Close())
+			require.NoError(t, store.Close(t.Context()))
+			ageFiles(t, root)
+			if settle {
+				checkStampTrue(t, root, dir, what)
+			} else {
+				check, _, _, _ := stampedRun(t, root, dir, false)
+				require.Equal(t, restoreResolved, check, "%s: racy notes left out of the restore", what)
+			}
+		}
+	}
+}
+
+// Settle stamps nothing when the session could not write what the index
+// holds: the store keeps no stamp and the next restart resolves again.
+func TestSettleAfterAFailedWriteDoesNotStamp(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "[[b]]", "b.md": "[[a]]"})
+	ageFiles(t, root)
+	dir := t.TempDir()
+	stampedRun(t, root, dir, true) // written, not stamped
+	store, err := memstore.Open(dir)
+	require.NoError(t, err)
+	m := newTestMirror(t, root, store)
+	_, err = m.Sync(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, restoreStampable, m.restore) // and stamped at its end
+	writeFile(t, root, "c.md", "[[a]]")
+	ageFiles(t, root)
+	stats, err := m.Sync(t.Context()) // a write: the stamp is withdrawn
+	require.NoError(t, err)
+	require.Equal(t, 1, stats.Written)
+	m.mu.Lock()
+	m.agrees = false // as a failed write leaves it (storeFailed)
+	m.mu.Unlock()
+	m.Settle(t.Context())
+	require.NoError(t, m.Close())
+	require.NoError(t, store.Close(t.Context()))
+	check, _, _, _ := stampedRun(t, root, dir, false)
+	require.Equal(t, restoreStampable, check, "not stamped: resolved again")
+}

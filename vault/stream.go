@@ -318,12 +318,18 @@ func (m *Mirror) writePart(ctx context.Context, notes []core.Note, bar progress)
 		if err := staged.UpsertNotesStaged(ctx, m.cfg.Project, notes, bar.Add); err != nil {
 			return fmt.Errorf("upsert %d notes: %w", len(notes), err)
 		}
+		for i := range notes {
+			m.storedSize(notes[i].ID, notes[i].Size)
+		}
 		return nil
 	}
 	for b := 0; b < len(notes); b += m.cfg.BatchSize {
 		batch := notes[b:min(b+m.cfg.BatchSize, len(notes))]
 		if err := m.cfg.Store.UpsertNotes(ctx, m.cfg.Project, batch); err != nil {
 			return fmt.Errorf("upsert %d notes: %w", len(batch), err)
+		}
+		for i := range batch {
+			m.storedSize(batch[i].ID, batch[i].Size)
 		}
 		bar.Add(len(batch))
 	}

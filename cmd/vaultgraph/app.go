@@ -357,7 +357,15 @@ func (a *app) memoryService() *memory.Service {
 }
 
 // close releases the store and the knowledge bases' handle on the vault.
+// Its watchers must have stopped: each mirror first settles its racy notes
+// and stamps the store (vault.Mirror.Settle), so that the next start keeps
+// the stored link targets instead of resolving them all again.
 func (a *app) close(ctx context.Context) {
+	for _, m := range a.mirrors() {
+		if m != nil {
+			m.Settle(context.WithoutCancel(ctx))
+		}
+	}
 	if err := a.kb.Close(); err != nil {
 		a.logger.Warn("closing the knowledge bases' vault handle", "err", err)
 	}
