@@ -225,8 +225,8 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 // candidates changed since the store was written (a note answering to it
 // was added or removed), which can change what the link resolves to.
 func (m *Mirror) dropUnchangedLocked(hashes map[string]string, only func(id string) bool) {
-	if m.cfg.Rewrite {
-		return
+	if m.cfg.Rewrite || len(m.pending) == 0 {
+		return // nothing to drop (a restart of an unchanged vault)
 	}
 	dirty := map[string]bool{}
 	for id := range m.idx.byID {
@@ -327,10 +327,12 @@ func (m *Mirror) rescanLocked(ctx context.Context, onDir func(string)) (warnings
 // and parsed; indexed files no longer found are gone.
 func (m *Mirror) scanChangesLocked(under string, files []fileStat) []fileChange {
 	var changes []fileChange
-	seen := make(map[string]bool, len(files))
+	found := 0 // indexed paths among files (a walk lists each path once)
 	for _, f := range files {
-		seen[f.path] = true
 		e := m.idx.byPath[f.path]
+		if e != nil {
+			found++
+		}
 		if e != nil && e.unchanged(f) {
 			continue
 		}
@@ -344,6 +346,15 @@ func (m *Mirror) scanChangesLocked(under string, files []fileStat) []fileChange 
 			continue
 		}
 		changes = append(changes, c)
+	}
+	if under == "" && found == len(m.idx.byPath) {
+		// Every indexed note was found: none is gone. A restart of an
+		// unchanged vault ends here, without a set of 100k paths.
+		return changes
+	}
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.path] = true
 	}
 	for p := range m.idx.byPath {
 		if !seen[p] && isUnder(p, under) {
