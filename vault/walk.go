@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/confine"
@@ -28,49 +30,105 @@ type fileStat struct {
 var errTooLarge = errors.New("file too large")
 
 // walk lists the note files at and below the vault-relative folder under
-// ("" for the root). Dot-files, ignored paths and symbolic links are
-// skipped: following links could leave the vault or loop. An unreadable
-// folder below under is logged and skipped. onDir, when not nil, is called
-// for each folder before its entries are read, so a watch it adds misses
-// nothing created afterwards.
+// ("" for the root), in the order of a lexical walk (filepath.WalkDir's).
+// Dot-files, ignored paths and symbolic links are skipped: following links
+// could leave the vault or loop. An unreadable folder below under is
+// logged and skipped. onDir, when not nil, is called for each folder
+// before its entries are read, so a watch it adds misses nothing created
+// afterwards.
+//
+// Each note file is stated relative to its open folder (statIn: fstatat
+// on Linux), not by its path from the root: a restart states every note
+// (100k at a time), and the kernel's lookup of each path's folders was
+// most of that cost.
 func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, err error) {
 	start := filepath.Join(m.cfg.Root, filepath.FromSlash(under))
-	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		rel := m.rel(p)
+	info, err := os.Lstat(start)
+	if err != nil {
+		return nil, err
+	}
+	rel := m.rel(start)
+	switch {
+	case info.Mode().IsRegular() && isTempName(info.Name()):
+		m.removeStaleTemp(rel, fs.FileInfoToDirEntry(info))
+		return nil, nil
+	case rel != "" && m.ignore.skip(rel), info.Mode()&fs.ModeSymlink != 0:
+		return nil, nil
+	case !info.IsDir():
+		// A file where a folder was (a watch's event raced a change):
+		// listed alone, as filepath.WalkDir would.
+		if info.Mode().IsRegular() && isNotePath(rel) {
+			files = []fileStat{{path: rel, size: info.Size(), mtime: info.ModTime(), ino: confine.Inode(info)}}
+		}
+		return files, nil
+	}
+	w := walker{m: m, onDir: onDir} // the index is not read: a restore fills it meanwhile
+	if err := w.dir(start, rel, true); err != nil {
+		return nil, err
+	}
+	return w.files, nil
+}
+
+// walker is one walk's state (see Mirror.walk).
+type walker struct {
+	m     *Mirror
+	onDir func(rel string)
+	files []fileStat
+}
+
+// dir lists the folder at path (vault-relative rel) and below. Only the
+// walk's first folder (top) reports an error; a folder below it that
+// cannot be read is logged and skipped.
+func (w *walker) dir(path, rel string, top bool) error {
+	if w.onDir != nil {
+		w.onDir(rel)
+	}
+	f, err := os.Open(path)
+	var entries []fs.DirEntry
+	if err == nil {
+		entries, err = f.ReadDir(-1)
 		if err != nil {
-			if p == start {
-				return err
-			}
-			m.log.Warn("vault: skipping unreadable path", "path", rel, "err", err)
-			return nil
+			_ = f.Close()
 		}
-		if d.Type().IsRegular() && isTempName(d.Name()) {
-			m.removeStaleTemp(rel, d)
-			return nil
+	}
+	if err != nil {
+		if top {
+			return err
 		}
-		if rel != "" && m.ignore.skip(rel) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		w.m.log.Warn("vault: skipping unreadable path", "path", rel, "err", err)
+		return nil
+	}
+	defer f.Close()
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, d := range entries {
+		name := d.Name()
+		child := name
+		if rel != "" {
+			child = rel + "/" + name
+		}
+		if d.Type().IsRegular() && isTempName(name) {
+			w.m.removeStaleTemp(child, d)
+			continue
+		}
+		if w.m.ignore.skip(child) {
+			continue
 		}
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
-			return nil
 		case d.IsDir():
-			if onDir != nil {
-				onDir(rel)
+			if err := w.dir(filepath.Join(path, name), child, false); err != nil {
+				return err
 			}
-		case d.Type().IsRegular() && isNotePath(rel):
-			info, err := d.Info()
-			if err != nil {
-				return nil // removed while walking
+		case d.Type().IsRegular() && isNotePath(child):
+			st, ok := statIn(f, name, d)
+			if !ok {
+				continue // removed while walking
 			}
-			files = append(files, fileStat{path: rel, size: info.Size(), mtime: info.ModTime(), ino: confine.Inode(info)})
+			st.path = child
+			w.files = append(w.files, st)
 		}
-		return nil
-	})
-	return files, err
+	}
+	return nil
 }
 
 // rel turns an absolute path under the root into a vault-relative one.
