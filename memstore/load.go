@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -260,7 +261,10 @@ func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) err
 			nd.targets, pool = pool[:len(targets):len(targets)], pool[len(targets):]
 			copy(nd.targets, targets)
 			nd.out = slices.Clone(targets)
-			slices.SortFunc(nd.out, compareNodes)
+			// Slots are handed out in ID order here, so comparing them
+			// sorts by ID without reading the IDs (each from another
+			// node: a cache miss per comparison).
+			slices.SortFunc(nd.out, func(a, b *node) int { return cmp.Compare(a.slot, b.slot) })
 			for _, t := range nd.out {
 				t.in = append(t.in, nd) // nd comes in ID order: t.in stays sorted
 			}
