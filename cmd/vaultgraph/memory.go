@@ -33,6 +33,27 @@ func boundHeapHeadroom(logger *slog.Logger) {
 	logger.Debug("garbage collector target set for a long-lived process", "gogc", longLivedGCPercent)
 }
 
+// warmStartGCPercent is the collector's target while a long-lived owner
+// restores a store that holds the vault (a warm start), instead of
+// longLivedGCPercent: the heap grows from nothing to what the vault needs
+// (~310 MB at 100k notes), almost all of it live, and at 50 the collector
+// marked that growing heap about three times over, ~0.5 CPU-s of a 100k
+// restart's ~3 (docs/BENCHMARKS.md). The start's peak is set by the live
+// heap at its end, not by this target, and the soft limit that follows
+// the live heap takes over once the first sync is done (followLiveHeap).
+const warmStartGCPercent = 100
+
+// relaxHeapForWarmStart sets warmStartGCPercent for a warm start and
+// returns what puts the long-lived target back (at the end of the first
+// sync); it does nothing when the user tuned the collector.
+func relaxHeapForWarmStart() (restore func()) {
+	if userTunedGC() {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(warmStartGCPercent)
+	return func() { debug.SetGCPercent(prev) }
+}
+
 // After its first sync, a long-lived owner holds the vault and mostly
 // answers calls: its live heap changes slowly (loads of the search
 // indexes, edits), while what it allocates for calls is garbage at once.

@@ -83,3 +83,28 @@ func TestFollowLiveHeap(t *testing.T) {
 	cancel()
 	waitLimit("after the context ended", func(l int64) bool { return l == math.MaxInt64 })
 }
+
+// A warm start runs the collector at warmStartGCPercent and puts the
+// long-lived target back after it; a user's GOGC or GOMEMLIMIT is left
+// alone.
+func TestRelaxHeapForWarmStart(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetGCPercent(longLivedGCPercent)
+	restore := relaxHeapForWarmStart()
+	if got := debug.SetGCPercent(warmStartGCPercent); got != warmStartGCPercent {
+		t.Fatalf("during the warm start: GC percent %d, want %d", got, warmStartGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(longLivedGCPercent); got != longLivedGCPercent {
+		t.Fatalf("after it: GC percent %d, want %d", got, longLivedGCPercent)
+	}
+
+	t.Setenv("GOGC", "300")
+	debug.SetGCPercent(300)
+	relaxHeapForWarmStart()()
+	if got := debug.SetGCPercent(300); got != 300 {
+		t.Fatalf("GOGC set by the user: GC percent %d, want 300", got)
+	}
+}

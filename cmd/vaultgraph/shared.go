@@ -137,10 +137,15 @@ func becomeOwner(ctx context.Context, cfg *config.Config, logger *slog.Logger, l
 func (o *ownerRole) run(ctx context.Context, opts ownerOptions) {
 	// A store that holds the vault's notes from an earlier run answers
 	// reads worth having meanwhile (server.FirstSync).
+	restoreGC := func() {}
 	if n, err := o.a.store.CountNotes(ctx, o.a.primary.Key); err == nil && n > 0 {
 		o.firstSync.Warm()
+		if opts.warm {
+			restoreGC = relaxHeapForWarmStart()
+		}
 	}
 	err := o.a.syncVault(ctx)
+	restoreGC()
 	if err != nil {
 		if opts.fail != nil && ctx.Err() == nil {
 			opts.fail(err) // before Finish: a caller waiting on Done sees it
