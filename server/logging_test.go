@@ -14,16 +14,26 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
+// Every tool call is logged with the same keys: a read-only tool's
+// answer at DEBUG, a changing tool's at INFO, a handler's failure at
+// ERROR. At the default level (INFO) a read leaves no line.
 func TestNewLogsEachToolCallWithFixedKeys(t *testing.T) {
+	for _, level := range []slog.Level{slog.LevelDebug, slog.LevelInfo} {
+		t.Run(level.String(), func(t *testing.T) { testToolCallLines(t, level) })
+	}
+}
+
+func testToolCallLines(t *testing.T, level slog.Level) {
 	var logs bytes.Buffer
-	logger := slog.New(slog.NewJSONHandler(&logs, nil))
-	ok := tools.Tool{Toolset: tools.ToolsetGraph, Tool: mcp.NewTool("ok", mcp.WithReadOnlyHintAnnotation(true)),
-		Handler: func(_ context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText("secret note text"), nil
-		}}
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: level}))
+	answer := func(_ context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("secret note text"), nil
+	}
+	ok := tools.Tool{Toolset: tools.ToolsetGraph, Tool: mcp.NewTool("ok", mcp.WithReadOnlyHintAnnotation(true)), Handler: answer}
+	write := tools.Tool{Toolset: tools.ToolsetGraph, Tool: mcp.NewTool("write", mcp.WithReadOnlyHintAnnotation(false)), Handler: answer}
 	boom := tools.Tool{Toolset: tools.ToolsetGraph, Tool: mcp.NewTool("boom", mcp.WithReadOnlyHintAnnotation(true)),
 		Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { panic("kaput") }}
-	srv := server.New(server.Options{Version: "1.2.3", Tools: []tools.Tool{ok, boom}, Logger: logger})
+	srv := server.New(server.Options{Version: "1.2.3", Tools: []tools.Tool{ok, write, boom}, Logger: logger})
 
 	c, err := client.NewInProcessClient(srv)
 	if err != nil {
@@ -43,32 +53,50 @@ func TestNewLogsEachToolCallWithFixedKeys(t *testing.T) {
 	if _, err := c.CallTool(t.Context(), callRequest("ok", map[string]any{"q": "secret argument"})); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := c.CallTool(t.Context(), callRequest("write", map[string]any{"q": "secret argument"})); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.CallTool(t.Context(), callRequest("boom", nil)); err == nil {
 		t.Fatal("a panicking handler must fail the call")
 	}
 
-	var lines []map[string]any
+	lines := map[string]map[string]any{}
 	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
 			t.Fatal(err)
 		}
 		if m["msg"] == "tool call" {
-			lines = append(lines, m)
+			name, _ := m["tool"].(string)
+			if _, dup := lines[name]; dup {
+				t.Fatalf("two lines for %s:\n%s", name, logs.String())
+			}
+			lines[name] = m
 		}
 	}
-	if len(lines) != 2 {
-		t.Fatalf("%d tool call lines:\n%s", len(lines), logs.String())
+	want := map[string]string{"write": "INFO", "boom": "ERROR"}
+	if level == slog.LevelDebug {
+		want["ok"] = "DEBUG"
 	}
-	first, second := lines[0], lines[1]
-	if first["tool"] != "ok" || first["toolset"] != "graph" || first["outcome"] != "ok" || first["level"] != "INFO" {
-		t.Errorf("ok line: %v", first)
+	if len(lines) != len(want) {
+		t.Fatalf("%d tool call lines, want %d:\n%s", len(lines), len(want), logs.String())
 	}
-	if _, has := first["duration_s"].(float64); !has {
-		t.Errorf("no duration_s: %v", first)
+	for name, lvl := range want {
+		m := lines[name]
+		if m["level"] != lvl || m["toolset"] != "graph" {
+			t.Errorf("%s line: %v, want level %s", name, m, lvl)
+		}
+		if _, has := m["duration_s"].(float64); !has {
+			t.Errorf("no duration_s: %v", m)
+		}
 	}
-	if second["outcome"] != "error" || second["level"] != "ERROR" || !strings.Contains(second["err"].(string), "kaput") {
-		t.Errorf("panic line: %v", second)
+	for _, name := range []string{"ok", "write"} {
+		if m := lines[name]; m != nil && m["outcome"] != "ok" {
+			t.Errorf("%s line: %v", name, m)
+		}
+	}
+	if boom := lines["boom"]; boom["outcome"] != "error" || !strings.Contains(boom["err"].(string), "kaput") {
+		t.Errorf("panic line: %v", boom)
 	}
 	if strings.Contains(logs.String(), "secret") {
 		t.Error("arguments or results reached the log")

@@ -25,7 +25,8 @@ type Options struct {
 	Version string
 	// Tools are the tools to register, as tools.Select returned them.
 	Tools []tools.Tool
-	// Logger receives one line per tool call; nil means slog.Default().
+	// Logger receives one line per tool call (logCalls says at which
+	// level); nil means slog.Default().
 	Logger *slog.Logger
 	// Metrics, when set, counts every tool call by outcome and times it.
 	Metrics *metrics.Metrics
@@ -89,7 +90,7 @@ func New(opts Options) *mcpserver.MCPServer {
 		mcpserver.WithToolCapabilities(false),
 		// Logging first, so it is the outermost middleware and sees the
 		// error WithRecovery makes of a panic.
-		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets, opts.Metrics)),
+		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets, readOnly, opts.Metrics)),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolHandlerMiddleware(reportProgress),
 		mcpserver.WithToolFilter(readOnlyPrincipalFilter),
