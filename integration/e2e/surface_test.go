@@ -179,7 +179,11 @@ func TestResourcesPromptsCompletionsAndLogs(t *testing.T) {
 			if err := c.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelInfo}}); err != nil {
 				t.Fatal(err)
 			}
-			getNode(t, c, map[string]any{"id": "home.md"}) // logs "tool call" at INFO
+			// A read that answers is logged at DEBUG, below serve's level;
+			// an error result is logged at INFO.
+			if r := callTool(t, c, "get_node", map[string]any{"id": " "}); !r.isError {
+				t.Fatalf("get_node with a blank id: %s, want an error result", r.text)
+			}
 			if !eventually(callTimeout, func() bool {
 				mu.Lock()
 				defer mu.Unlock()
