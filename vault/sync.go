@@ -221,9 +221,10 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 }
 
 // dropUnchangedLocked removes from the queue the notes the store already
-// has with the same content (those only that only accepts, when not nil), unless one of their links is on a key whose
-// candidates changed since the store was written (a note answering to it
-// was added or removed), which can change what the link resolves to.
+// has with the same content (when only is not nil, just those it
+// accepts), unless one of their links is on a key whose candidates
+// changed since the store was written (a note answering to it was added
+// or removed), which can change what the link resolves to.
 func (m *Mirror) dropUnchangedLocked(hashes map[string]string, only func(id string) bool) {
 	if m.cfg.Rewrite || len(m.pending) == 0 {
 		return // nothing to drop (a restart of an unchanged vault)
