@@ -41,26 +41,23 @@ var errTooLarge = errors.New("file too large")
 // on Linux), not by its path from the root: a restart states every note
 // (100k at a time), and the kernel's lookup of each path's folders was
 // most of that cost.
-func (m *Mirror) walk(under string, onDir func(rel string)) (files []fileStat, err error) {
+func (m *Mirror) walk(under string, onDir func(rel string)) ([]fileStat, error) {
 	start := filepath.Join(m.cfg.Root, filepath.FromSlash(under))
 	info, err := os.Lstat(start)
 	if err != nil {
 		return nil, err
 	}
-	rel := m.rel(start)
-	switch {
-	case info.Mode().IsRegular() && isTempName(info.Name()):
-		m.removeStaleTemp(rel, fs.FileInfoToDirEntry(info))
+	rel, d := m.rel(start), fs.FileInfoToDirEntry(info)
+	switch m.classify(rel, d) {
+	case tempEntry:
+		m.removeStaleTemp(rel, d)
 		return nil, nil
-	case rel != "" && m.ignore.skip(rel), info.Mode()&fs.ModeSymlink != 0:
+	case skipEntry:
 		return nil, nil
-	case !info.IsDir():
+	case noteEntry:
 		// A file where a folder was (a watch's event raced a change):
 		// listed alone, as filepath.WalkDir would.
-		if info.Mode().IsRegular() && isNotePath(rel) {
-			files = []fileStat{{path: rel, size: info.Size(), mtime: info.ModTime(), ino: confine.Inode(info)}}
-		}
-		return files, nil
+		return []fileStat{{path: rel, size: info.Size(), mtime: info.ModTime(), ino: confine.Inode(info)}}, nil
 	}
 	w := walker{m: m, onDir: onDir} // the index is not read: a restore fills it meanwhile
 	if err := w.dir(start, rel, true); err != nil {
@@ -106,20 +103,14 @@ func (w *walker) dir(path, rel string, top bool) error {
 		if rel != "" {
 			child = rel + "/" + name
 		}
-		if d.Type().IsRegular() && isTempName(name) {
+		switch w.m.classify(child, d) {
+		case tempEntry:
 			w.m.removeStaleTemp(child, d)
-			continue
-		}
-		if w.m.ignore.skip(child) {
-			continue
-		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-		case d.IsDir():
+		case dirEntry:
 			if err := w.dir(filepath.Join(path, name), child, false); err != nil {
 				return err
 			}
-		case d.Type().IsRegular() && isNotePath(child):
+		case noteEntry:
 			st, ok := statIn(f, name, d)
 			if !ok {
 				continue // removed while walking
@@ -129,6 +120,36 @@ func (w *walker) dir(path, rel string, top bool) error {
 		}
 	}
 	return nil
+}
+
+// entryKind is what a walk does with a path it lists (Mirror.classify).
+type entryKind int
+
+const (
+	skipEntry entryKind = iota // ignored, a symbolic link, or no note
+	tempEntry                  // an atomic write's temporary or redo file: removeStaleTemp
+	dirEntry                   // a folder: walked
+	noteEntry                  // a note file: listed
+)
+
+// classify sorts the vault-relative path rel, listed as d, for a walk: the
+// walk's first path and every entry below it by the same rules. Temporary
+// files come before the ignore rules, so a killed write's leftovers are
+// cleaned up even in an ignored folder; symbolic links are never followed
+// (they could leave the vault or loop). The root ("") is never ignored.
+func (m *Mirror) classify(rel string, d fs.DirEntry) entryKind {
+	t := d.Type()
+	switch {
+	case t.IsRegular() && isTempName(d.Name()):
+		return tempEntry
+	case rel != "" && m.ignore.skip(rel), t&fs.ModeSymlink != 0:
+		return skipEntry
+	case d.IsDir():
+		return dirEntry
+	case t.IsRegular() && isNotePath(rel):
+		return noteEntry
+	}
+	return skipEntry
 }
 
 // rel turns an absolute path under the root into a vault-relative one.
