@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,16 +16,11 @@ import (
 // among them, the i-th with generation gen's text.
 func deferredNotes(n, gen int) []core.Note {
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(gen)))
-	words := strings.Fields("graph note link vault Alpha beta Gamma delta the and café Ünïcode 2024")
 	notes := make([]core.Note, n)
 	for i := range notes {
-		var text strings.Builder
-		for range 3 + rng.IntN(30) {
-			text.WriteString(words[rng.IntN(len(words))] + " ")
-		}
-		fmt.Fprintf(&text, "word%d gen%d", i, gen)
+		text := randomText(rng, 3+rng.IntN(30)) + fmt.Sprintf("word%d gen%d", i, gen)
 		notes[i] = core.Note{
-			ID: fmt.Sprintf("n%05d.md", i), Title: fmt.Sprintf("Note %d", i), Content: text.String(),
+			ID: fmt.Sprintf("n%05d.md", i), Title: fmt.Sprintf("Note %d", i), Content: text,
 			Keys: []string{fmt.Sprintf("note %d", i)}, Hash: fmt.Sprintf("h%d-%d", i, gen),
 		}
 		for range rng.IntN(4) {
@@ -105,13 +99,7 @@ func TestDeferredKeywordPostings(t *testing.T) {
 	queries := []string{"alpha", "café", "ünïcode delta", "2024 graph", "gen1", "word7", "word150 gen0", "note"}
 	same := func(what string) {
 		t.Helper()
-		for _, q := range queries {
-			want, err := plain.KeywordSearch(ctx, "p", q, 40)
-			require.NoError(t, err)
-			got, err := deferred.KeywordSearch(ctx, "p", q, 40)
-			require.NoError(t, err)
-			require.Equal(t, want, got, "%s: %q", what, q)
-		}
+		requireSameKeywordSearches(t, plain, deferred, queries, 40, what)
 	}
 
 	// A failed read leaves the index deferred; the next search builds it.

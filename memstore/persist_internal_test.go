@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,13 +124,7 @@ func TestWrittenTermVectorsLeaveMemory(t *testing.T) {
 
 		want := New()
 		require.NoError(t, want.UpsertNotes(ctx, "p", final))
-		for _, q := range queries {
-			got, err := s.KeywordSearch(ctx, "p", q, 10)
-			require.NoError(t, err)
-			exp, err := want.KeywordSearch(ctx, "p", q, 10)
-			require.NoError(t, err)
-			assert.Equal(t, exp, got, "staged=%v query %q", staged, q)
-		}
+		requireSameKeywordSearches(t, want, s, queries, 10, fmt.Sprintf("staged=%v", staged))
 		require.NoError(t, s.Close(ctx))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,19 +20,15 @@ import (
 // claiming one key, for the staged write tests.
 func stagedNotes(n int, seed uint64) []core.Note {
 	rng := rand.New(rand.NewPCG(seed, 9))
-	words := strings.Fields("graph note link vault Alpha beta Gamma delta the and café Ünïcode 2024")
 	notes := make([]core.Note, n)
 	for i := range notes {
-		var text strings.Builder
-		for range 5 + rng.IntN(40) {
-			text.WriteString(words[rng.IntN(len(words))] + " ")
-		}
+		text := memstore.RandomText(rng, 5+rng.IntN(40))
 		key := fmt.Sprintf("note %d", i)
 		if i%97 == 5 {
 			key = "shared key" // claimed by several notes: the smallest ID wins
 		}
 		notes[i] = core.Note{
-			ID: fmt.Sprintf("n%05d.md", i), Title: fmt.Sprintf("Note %d", i), Content: text.String(),
+			ID: fmt.Sprintf("n%05d.md", i), Title: fmt.Sprintf("Note %d", i), Content: text,
 			Tags: []string{fmt.Sprintf("t%d", rng.IntN(7))}, Keys: []string{key}, Hash: fmt.Sprintf("h%d", i),
 		}
 		for range rng.IntN(6) {
