@@ -87,6 +87,23 @@ func newKwIndex() *kwIndex {
 	return &kwIndex{terms: map[string]int32{}, slots: map[string]int32{}}
 }
 
+// reserveTerms makes room for n terms in an empty index.
+func (x *kwIndex) reserveTerms(n int) {
+	if len(x.names) > 0 || n <= 0 {
+		return
+	}
+	x.terms = make(map[string]int32, n)
+	x.names = make([]string, 0, n)
+	x.post = make([]postings, 0, n)
+	x.df = make([]int32, 0, n)
+}
+
+// maxTermsReserved bounds what a dictionary's last key can make a load
+// reserve, so that a damaged key cannot make it allocate gigabytes (at
+// most ~90 MB, garbage once the load finds the damage); a 100k-note vault
+// has ~155k terms, and a larger dictionary just grows past it.
+const maxTermsReserved = 1 << 20
+
 // term returns the number of term, numbering it when new.
 func (x *kwIndex) term(t string) int32 {
 	if n, ok := x.terms[t]; ok {

@@ -395,6 +395,9 @@ func (s *Store) loadVectors(project string, g *graph) error {
 	errChunk := errors.New("chunk full")
 	g.mu.Lock()
 	g.search.rowsHint = int(g.slots)
+	// Every node gets a record: reserved at once, not grown slot by slot
+	// (~17 MB of garbage at 100k notes, while the heap is at its largest).
+	g.search.records = slices.Grow(g.search.records, int(g.slots)-len(g.search.records))
 	g.mu.Unlock()
 	var c vectorChunk
 	for from, more := "", true; more; {

@@ -90,9 +90,12 @@ func (l *linkers) build(entries []*entry) {
 	for _, e := range entries {
 		links += len(e.links)
 	}
-	numbers := make([]int32, 0, links) // each note's keys' numbers, in eachKey's order
+	// Each note's distinct keys' numbers, note after note: the fill below
+	// walks them instead of the links again.
+	numbers := make([]int32, 0, links+len(entries))
+	seen := make(map[string]struct{})
 	for _, e := range entries {
-		eachKey(e.links, func(key string) {
+		eachKeyWith(seen, e.links, func(key string) {
 			i, ok := l.base[key]
 			if !ok {
 				i = int32(len(l.spans))
@@ -102,6 +105,7 @@ func (l *linkers) build(entries []*entry) {
 			l.spans[i].n++
 			numbers = append(numbers, i)
 		})
+		numbers = append(numbers, -1) // the note's end
 	}
 	off := uint32(0)
 	for i := range l.spans {
@@ -111,12 +115,12 @@ func (l *linkers) build(entries []*entry) {
 	l.block = make([]*entry, off)
 	j := 0
 	for _, e := range entries {
-		eachKey(e.links, func(string) {
+		for ; numbers[j] >= 0; j++ {
 			sp := &l.spans[numbers[j]]
 			l.block[sp.off+sp.n] = e
 			sp.n++
-			j++
-		})
+		}
+		j++ // past the note's end
 	}
 	l.spans = slices.Clip(l.spans)
 }
