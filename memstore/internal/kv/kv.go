@@ -44,7 +44,8 @@ var ErrNewerSchema = errors.New("written by a newer version")
 
 // DB is a transactional store of JSON values in named buckets.
 type DB struct {
-	bolt *bolt.DB // nil for an in-memory DB
+	bolt *bolt.DB  // nil for an in-memory DB
+	tree *treeFile // the lookups' walk of the file (walk.go); nil in memory
 
 	// read counts the bytes read through the file's mapping since its
 	// pages were last released (see Tx.read).
@@ -82,8 +83,9 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}
-	db := &DB{bolt: b}
+	db := &DB{bolt: b, tree: openTreeFile(path, b)}
 	if err := db.checkSchema(); err != nil {
+		db.tree.close()
 		_ = b.Close()
 		return nil, fmt.Errorf("kv: open %s: %w", path, err)
 	}
@@ -142,6 +144,7 @@ func (db *DB) Close() error {
 	if db.bolt == nil {
 		return nil
 	}
+	db.tree.close()
 	if err := db.bolt.Close(); err != nil {
 		return fmt.Errorf("kv: close: %w", err)
 	}
@@ -266,7 +269,9 @@ func (tx *Tx) GetRaw(bucket, key string) []byte { return tx.raw(bucket, key) }
 // all with one cursor. A read of many keys in one transaction (a get_node
 // depth=1 answer reads twenty bodies) then opens no bucket handle and
 // makes no cursor or copy of the key for each, which were most of what
-// it allocated. Call the function during the transaction only.
+// it allocated. Call the function during the transaction only; a value
+// it returns is valid until its next call (in a read transaction it may
+// lie in a buffer the function reuses, see walk.go).
 func (tx *Tx) Lookup(bucket string) func(key string) []byte {
 	if tx.bolt == nil {
 		return func(key string) []byte { return tx.mem[bucket][key] }
@@ -275,14 +280,35 @@ func (tx *Tx) Lookup(bucket string) func(key string) []byte {
 	if b == nil {
 		return func(string) []byte { return nil }
 	}
-	c := b.Cursor()
-	return func(key string) []byte {
+	var c *bolt.Cursor
+	seek := func(key string) []byte {
+		if c == nil {
+			c = b.Cursor()
+		}
 		k, v := c.Seek(viewBytes(key))
 		tx.read(lookupCost + len(v))
 		if string(k) != key {
 			return nil
 		}
 		return v // nil for a nested bucket, as Get
+	}
+	// A read transaction walks the tree itself (walk.go). A write
+	// transaction's pages may be dirty in memory, and an inline bucket
+	// (root 0) lies inside its parent's page: both through bbolt.
+	root := uint64(b.Root())
+	if tx.writable || tx.db.tree == nil || root == 0 {
+		return seek
+	}
+	info := tx.db.bolt.Info()
+	l := &treeLookup{tx: tx, tf: tx.db.tree, version: tx.Version(), root: root, data: mapping(info),
+		pages: uint64(tx.bolt.Size()) / uint64(info.PageSize)}
+	l.leaves = l.tf.leavesAt(l.version, root)
+	return func(key string) []byte {
+		if v, ok := l.get(viewBytes(key)); ok {
+			return v
+		}
+		atomic.AddInt64(&tx.db.tree.fallbacks, 1)
+		return seek(key)
 	}
 }
 
