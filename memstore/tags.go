@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -71,38 +70,65 @@ func (g *graph) anyTag(tags []string, limit int) []*node {
 	return core.MergeSorted(lists, byNodeID, limit)
 }
 
-// allTags walks the shortest list of the notes matching one tag and keeps
-// the notes found in every other tag's list, stopping at limit.
+// allTags finds the notes matching every tag among those matching the
+// tag that fewest notes match: in each of that tag's lists (its own and
+// its nested tags'), in ID order, the first limit notes whose own tags
+// match every tag, then the first limit of those merged. A note is in
+// the list of each of its normalised tags, so matching its tags is being
+// in one of a tag's lists; and a note among the first limit of the
+// answer is among the first limit found in its own list. No list is
+// merged whole or searched: with a tag that many notes match through
+// nested tags, merging its lists (thousands of notes, an ID comparison
+// each, both IDs a cache miss away) was most of a search_by_tags call in
+// mode all (docs/BENCHMARKS.md).
 func (g *graph) allTags(tags []string, limit int) []*node {
 	want := normalizeTags(tags)
-	sets := make([]nodeList, len(want))
-	for i, t := range want {
+	var fewest [][]*node
+	least := -1
+	for _, t := range want {
 		lists := g.tagLists(t)
-		switch len(lists) {
-		case 0:
+		n := 0
+		for _, l := range lists {
+			n += len(l)
+		}
+		if n == 0 {
 			return nil
-		case 1:
-			sets[i] = lists[0]
-		default:
-			sets[i] = core.MergeSorted(lists, byNodeID, 0)
+		}
+		if least < 0 || n < least {
+			fewest, least = lists, n
 		}
 	}
-	slices.SortFunc(sets, func(a, b nodeList) int { return len(a) - len(b) })
-	var out []*node
-	for _, n := range sets[0] {
-		if len(out) >= limit {
-			break
+	found := make([][]*node, 0, len(fewest))
+	for _, l := range fewest {
+		var in []*node
+		for _, n := range l {
+			if len(in) >= limit {
+				break
+			}
+			if n.hasAllTags(want) {
+				in = append(in, n)
+			}
 		}
-		if inAll(n, sets[1:]) {
-			out = append(out, n)
-		}
+		found = append(found, in)
 	}
-	return out
+	if len(found) == 1 {
+		return found[0]
+	}
+	return core.MergeSorted(found, byNodeID, limit)
 }
 
-func inAll(n *node, sets []nodeList) bool {
-	for _, l := range sets {
-		if i := l.index(n.ID); i == len(l) || l[i] != n {
+// hasAllTags reports whether nd carries, for every normalised tag of
+// want, that tag or one nested under it (core.TagMatches).
+func (nd *node) hasAllTags(want []string) bool {
+	for _, t := range want {
+		found := false
+		for _, tag := range nd.Tags {
+			if core.TagMatches(core.NormalizeTag(tag), t) {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}
