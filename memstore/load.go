@@ -2,13 +2,13 @@ package memstore
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -44,7 +44,7 @@ func (s *Store) loadGraph(project string, states *stateSink) (*graph, error) {
 		if states != nil {
 			states.version = tx.Version()
 		}
-		return g.build(recs, states, tx.Reread)
+		return g.build(recs, tx.GetRaw(targetsBucket, project), states, tx.Reread)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load notes of %s: %w", project, err)
@@ -196,35 +196,66 @@ type rawRecord struct{ id, rec []byte }
 // are visited in ID order. The nodes' strings are copied into shared
 // arena blocks: a few hundred allocations for 100k notes. Every node gets
 // its ID (and, beside it, its title) first, so a link's target is known
-// before its note is decoded, and each record is then decoded once;
-// states, when not nil, is given each
-// note's state as its record is read. reread is told the bytes of each
-// record decoded (their pages are touched again: kv.Tx.Reread).
-func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) error {
+// before its note is decoded, and each record is then decoded once.
+//
+// A link's target is the node at the position the table of targets
+// (targets.go) gives it where the table is proven to fit, else found by
+// its ID; either way the pass reads nothing of the target node (its ID
+// comes from a list of the IDs, its position is its slot), and each
+// node's incoming list is filled after the pass, all in one block, from
+// the out-lists: the pass touched every target node at random (a cache
+// miss each, ~700k at 100k notes) for nothing else. states, when not
+// nil, is given each note's state as its record is read. reread is told
+// the bytes of each record decoded (their pages are touched again:
+// kv.Tx.Reread).
+func (g *graph) build(recs []rawRecord, table []byte, states *stateSink, reread func(int)) error {
 	if !slices.IsSortedFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) }) {
 		slices.SortFunc(recs, func(a, b rawRecord) int { return bytes.Compare(a.id, b.id) })
 	}
 	nodes := make([]node, len(recs)) // one allocation for every node
 	g.all = make(nodeList, len(recs))
 	g.notes = make(map[string]*node, len(recs))
+	// Every ID, each with its title right after it (a view of a note
+	// lists the ID and title of each of its links' targets, viewLinks:
+	// side by side they are one cache line to fetch instead of two), in
+	// one block, so that the pass below makes a target's ID from its
+	// position (idAt) without reading its node: the offsets are a small
+	// array, the nodes are not.
+	size := 0
+	for _, r := range recs {
+		size += len(r.id) + len(recordTitle(r.rec))
+	}
+	names := make([]byte, 0, size)
+	idOff := make([]uint32, len(recs))
+	idAt := func(p int, n int) string { return unsafe.String(&names[idOff[p]], n) }
 	a := newArena(0)
+	idHash := newIDHasher()
 	for i, r := range recs {
 		nd := &nodes[i]
 		nd.slot = int32(i)
-		// The title right after the ID: a view of a note lists the ID and
-		// title of each of its links' targets (viewLinks), and side by side
-		// they are one cache line to fetch instead of two.
-		nd.ID = a.str(r.id)
+		idOff[i] = uint32(len(names))
+		names = append(names, r.id...)
 		title := recordTitle(r.rec)
-		nd.Title = a.str(title)
+		names = append(names, title...)
 		reread(len(title))
+		nd.ID = idAt(i, len(r.id))
+		if len(title) > 0 {
+			nd.Title = unsafe.String(&names[int(idOff[i])+len(r.id)], len(title))
+		}
 		g.all[i] = nd
 		g.notes[nd.ID] = nd
+		idHash.add(nd.ID)
 	}
 	g.slots = int32(len(recs))
 	g.slotNodes = slices.Clone(g.all) // slot i is the i-th note
-	var targets, pool []*node
+	hints := newTargetHints(table, len(recs), idHash.sum())
+	var targetPool, outPool []*node
 	var all []link
+	var first []int32                    // a note's distinct targets' positions, in first-link order
+	edges := make([]int32, 0, len(recs)) // every note's out-list as positions, by note
+	outEnd := make([]int32, len(recs))   // note i's are edges[outEnd[i-1]:outEnd[i]]
+	in := make([]int32, len(recs))       // incoming edges by position
+	hinted := 0
 	for i, nd := range g.all {
 		r, size, mtime, err := decodeHot(a, nd, recs[i].rec)
 		if err != nil {
@@ -239,7 +270,8 @@ func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) err
 			nd.links, all = all[:c:c], all[c:]
 		}
 		st := states.start(nd, size, mtime, c)
-		targets = targets[:0]
+		hints.note(c, r)
+		first = first[:0]
 		for j := range nd.links {
 			raw := r.bytes()
 			key := r.bytes()
@@ -248,22 +280,34 @@ func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) err
 			r.bytes() // heading
 			embed := r.byte() == 1
 			l := &nd.links[j]
-			if len(target) > 0 {
-				if l.target = g.notes[string(target)]; l.target == nil {
+			p := -1
+			if hint := hints.position(); len(target) > 0 {
+				if hint >= 0 && hint < len(nodes) {
+					p = hint // proven to be the note target names (targets.go)
+					hinted++
+				} else if t := g.notes[unsafeString(target)]; t != nil {
+					p = int(t.slot)
+				} else {
 					g.pending.add(string(target), nd, j) // resolves when it is written
 				}
 			}
-			if k, ok := windowKey(unsafeString(key), l.target); ok {
-				l.key = k
+			targetID := ""
+			if p >= 0 {
+				// target's bytes are the ID's: the key is found in them
+				// (in cache) and made a window into the ID.
+				l.target, targetID = &nodes[p], idAt(p, len(target))
+			}
+			if from, ok := keyWindow(unsafeString(key), unsafeString(target), p >= 0); ok {
+				l.key = targetID[from : from+len(key)]
 			} else {
 				l.key = a.str(key)
 			}
 			if st != nil {
-				states.link(st, j, raw, l, embed)
+				states.link(st, j, raw, l.key, targetID, embed)
 			}
-			if t := l.target; t != nil {
-				if !slices.Contains(targets, t) {
-					targets = append(targets, t)
+			if p >= 0 {
+				if !slices.Contains(first, int32(p)) {
+					first = append(first, int32(p))
 				}
 				continue
 			}
@@ -272,21 +316,29 @@ func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) err
 		if r.err != nil {
 			return fmt.Errorf("note %s: links: %w", nd.ID, r.err)
 		}
-		if len(targets) > 0 {
-			if len(pool) < len(targets) {
-				pool = make([]*node, max(len(targets), 4096)) // many notes' targets per allocation
+		if n := len(first); n > 0 {
+			if len(targetPool) < n {
+				targetPool = make([]*node, max(n, 4096)) // many notes' targets per allocation
 			}
-			nd.targets, pool = pool[:len(targets):len(targets)], pool[len(targets):]
-			copy(nd.targets, targets)
-			nd.out = slices.Clone(targets)
-			// Slots are handed out in ID order here, so comparing them
-			// sorts by ID without reading the IDs (each from another
-			// node: a cache miss per comparison).
-			slices.SortFunc(nd.out, func(a, b *node) int { return cmp.Compare(a.slot, b.slot) })
-			for _, t := range nd.out {
-				t.in = append(t.in, nd) // nd comes in ID order: t.in stays sorted
+			if len(outPool) < n {
+				outPool = make([]*node, max(n, 4096))
+			}
+			nd.targets, targetPool = targetPool[:n:n], targetPool[n:]
+			nd.out, outPool = outPool[:n:n], outPool[n:]
+			for k, p := range first {
+				nd.targets[k] = &nodes[p]
+			}
+			// Positions are slots, handed out in ID order: sorting them
+			// sorts the out-list by ID without reading an ID.
+			from := len(edges)
+			edges = append(edges, first...)
+			slices.Sort(edges[from:])
+			for k, p := range edges[from:] {
+				nd.out[k] = &nodes[p]
+				in[p]++
 			}
 		}
+		outEnd[i] = int32(len(edges))
 		for _, t := range nd.normTags() {
 			ti := g.tagIndex(t)
 			ti.list = append(ti.list, nd)
@@ -294,11 +346,52 @@ func (g *graph) build(recs []rawRecord, states *stateSink, reread func(int)) err
 		g.indexEntity(nd)
 		states.done()
 	}
-	for _, nd := range g.all {
-		nd.in = slices.Clip(nd.in)
+	// The incoming lists, windows of one block: in[p] becomes the end of
+	// p's window as the notes linking to it are put in, in ID order (so
+	// each list is sorted).
+	block := make(nodeList, len(edges))
+	end := 0
+	for p, n := range in {
+		in[p] = int32(end)
+		end += int(n)
+	}
+	from := int32(0)
+	for src, to := range outEnd {
+		for _, p := range edges[from:to] {
+			block[in[p]] = &nodes[src]
+			in[p]++
+		}
+		from = to
+	}
+	start := int32(0)
+	for p := range nodes {
+		if end := in[p]; end > start {
+			nodes[p].in = block[start:end:end]
+			start = end
+		}
 	}
 	g.version++
+	if loadHook != nil {
+		loadHook(hinted)
+	}
 	return nil
+}
+
+// loadHook, when set (tests), is told after each graph build how many
+// link targets the build took from the table of targets (targets.go).
+var loadHook func(hinted int)
+
+// keyWindow is windowKey for a link to the note with ID targetID (when
+// resolved): where key starts in the ID.
+func keyWindow(key, targetID string, resolved bool) (from int, ok bool) {
+	if !resolved {
+		return 0, key == ""
+	}
+	stem := strings.TrimSuffix(targetID, ".md")
+	if !strings.HasSuffix(stem, key) {
+		return 0, false
+	}
+	return len(stem) - len(key), true
 }
 
 // decodeHot sets on nd (its ID and title set) what memory keeps of its note record

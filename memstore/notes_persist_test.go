@@ -23,8 +23,13 @@ import (
 
 // noteOps is a deterministic stream of note writes: op i of a seed is the
 // same in every process, so a test can replay on an in-memory store what a
-// killed child acknowledged.
-type noteOps struct{ seed uint64 }
+// killed child acknowledged. With stamps, a third of the ops are followed
+// by a stamp (which writes the table of link targets the next load takes
+// targets from, until a write leaves it stale: memstore/targets.go).
+type noteOps struct {
+	seed   uint64
+	stamps bool
+}
 
 const opsProject = "p"
 
@@ -62,9 +67,19 @@ func (o noteOps) note(r *rand.Rand, name string, round int) core.Note {
 }
 
 // apply runs op i on s: an upsert of 1-4 notes, a staged upsert of several,
-// or a delete.
+// or a delete (and a stamp, see noteOps).
 func (o noteOps) apply(ctx context.Context, s *memstore.Store, i int) error {
 	r := rand.New(rand.NewPCG(o.seed, uint64(i)))
+	if err := o.op(ctx, s, r, i); err != nil {
+		return err
+	}
+	if o.stamps && r.IntN(3) == 0 {
+		return s.StampStates(ctx, opsProject, "v1")
+	}
+	return nil
+}
+
+func (o noteOps) op(ctx context.Context, s *memstore.Store, r *rand.Rand, i int) error {
 	switch k := r.IntN(10); {
 	case k < 2:
 		var ids []string
@@ -155,7 +170,7 @@ func TestNotesSurviveReopening(t *testing.T) {
 	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			ctx, dir := t.Context(), t.TempDir()
-			ops := noteOps{seed: seed}
+			ops := noteOps{seed: seed, stamps: true}
 			r := rand.New(rand.NewPCG(seed, 99))
 			want := memstore.New()
 			got, err := memstore.Open(dir)
@@ -183,6 +198,8 @@ const (
 	envNotesDir  = "MEMSTORE_TEST_NOTES_DIR"
 	envNotesSeed = "MEMSTORE_TEST_NOTES_SEED"
 	envNotesFrom = "MEMSTORE_TEST_NOTES_FROM"
+	// envNotesStamps: the child stamps too (noteOps.stamps).
+	envNotesStamps = "MEMSTORE_TEST_NOTES_STAMPS"
 )
 
 // TestChildNoteWriter applies the note operations of a seed from a given
@@ -200,7 +217,7 @@ func TestChildNoteWriter(t *testing.T) {
 		os.Exit(3)
 	}
 	fmt.Println("open")
-	ops := noteOps{seed: seed}
+	ops := noteOps{seed: seed, stamps: os.Getenv(envNotesStamps) != ""}
 	for i := from; ; i++ {
 		if err := ops.apply(t.Context(), s, i); err != nil {
 			fmt.Println("op failed:", err)
@@ -225,7 +242,7 @@ func TestAcknowledgedNotesSurviveSIGKILL(t *testing.T) {
 	}
 	t.Logf("seed %d (MEMSTORE_CRASH_SEED replays it)", seed)
 	ctx, dir := t.Context(), t.TempDir()
-	ops := noteOps{seed: seed}
+	ops := noteOps{seed: seed, stamps: true}
 	rng := rand.New(rand.NewPCG(seed, 1))
 	done := 0 // operations known to be on disk
 	rounds := 12
@@ -234,7 +251,7 @@ func TestAcknowledgedNotesSurviveSIGKILL(t *testing.T) {
 	}
 	landedInFlight := 0
 	for round := range rounds {
-		cmd := child(t, "TestChildNoteWriter", envNotesDir+"="+dir,
+		cmd := child(t, "TestChildNoteWriter", envNotesDir+"="+dir, envNotesStamps+"=1",
 			fmt.Sprintf("%s=%d", envNotesSeed, seed), fmt.Sprintf("%s=%d", envNotesFrom, done))
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)

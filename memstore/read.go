@@ -532,13 +532,11 @@ func (k *stateSink) start(nd *node, size int64, mtime time.Time, links int) *cor
 }
 
 // link sets the j-th link of st: its text as written raw, and memory's
-// key and target of it, l.
-func (k *stateSink) link(st *core.NoteState, j int, raw []byte, l *link, embed bool) {
+// key and target ID of it (the build passes the ID without reading the
+// target's node).
+func (k *stateSink) link(st *core.NoteState, j int, raw []byte, key, target string, embed bool) {
 	cl := &st.Links[j]
-	cl.Raw, cl.Key, cl.Embed = k.arena.str(raw), l.key, embed
-	if l.target != nil {
-		cl.Target = l.target.ID
-	}
+	cl.Raw, cl.Key, cl.Target, cl.Embed = k.arena.str(raw), key, target, embed
 }
 
 // done ends the state begun by start, passing the chunk on when full.

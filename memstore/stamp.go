@@ -53,17 +53,37 @@ func (s *Store) StampStates(ctx context.Context, project, stamp string) error {
 	if err := s.check(ctx); err != nil {
 		return fmt.Errorf("memstore: stamp states: %w", err)
 	}
+	// The table of link targets (targets.go) is written with the stamp,
+	// from the graph in memory, under its read lock: a writer takes the
+	// graph's lock before its transaction, so this one does too.
+	s.mu.RLock()
+	g := s.projects[project]
+	s.mu.RUnlock()
+	if g != nil {
+		g.mu.RLock()
+		defer g.mu.RUnlock()
+	}
 	err := s.kv.Update(func(tx *kv.Tx) error {
 		v := tx.Version() // this commit's: the one before it is v-1
 		if v == 0 || v-1 != tx.Own() {
 			return errNoStamp
 		}
+		withTable := g != nil && !g.dropped && g.linked()
 		if rec := tx.GetRaw(stampsBucket, project); rec != nil {
-			if sv, n := binary.Uvarint(rec); n > 0 && sv == v-1 && string(rec[n:]) == stamp {
-				// Recorded at the last commit, which was this opener's:
-				// nothing to commit (a process stamps again when it
-				// stops, mostly with nothing written since its sync).
+			if sv, n := binary.Uvarint(rec); n > 0 && sv == v-1 && string(rec[n:]) == stamp &&
+				(!withTable || tx.GetRaw(targetsBucket, project) != nil) {
+				// Recorded at the last commit, which was this opener's,
+				// with a table of targets (written with the stamp, so
+				// current; a store stamped before tables were written
+				// gets one now): nothing to commit (a process stamps
+				// again when it stops, mostly with nothing written
+				// since its sync).
 				return errStamped
+			}
+		}
+		if withTable {
+			if err := putTargetTable(tx, project, g.targetTable()); err != nil {
+				return err
 			}
 		}
 		return tx.PutRaw(stampsBucket, project, append(binary.AppendUvarint(nil, v), stamp...))
