@@ -53,6 +53,9 @@ type graph struct {
 	// the restart for a core.
 	searchLoad func()
 	searchOnce sync.Once
+	// termsOnDisk: the keyword dictionary of a graph loaded from disk is
+	// not read yet (Store.ensureTerms reads it under mu).
+	termsOnDisk bool
 	// dropped marks a graph the store forgot after a failed write (see
 	// Store.forget); a writer that finds it set takes the store's new one.
 	dropped bool

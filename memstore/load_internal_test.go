@@ -28,6 +28,9 @@ func TestLoadTermsReservesTheDictionary(t *testing.T) {
 	require.NoError(t, err)
 	g, err = s.loadedGraph(project)
 	require.NoError(t, err)
+	g.mu.Lock()
+	require.NoError(t, s.ensureTerms(project, g)) // read at the first need, not by the load
+	g.mu.Unlock()
 	x := g.search.keywords
 	require.Equal(t, want, x.names)
 	require.Equal(t, len(want), cap(x.names), "reserved at the dictionary's size")

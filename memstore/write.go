@@ -108,6 +108,10 @@ func (s *Store) lockForWrite(project string) (*graph, error) {
 		}
 		g.mu.Lock()
 		if !g.dropped {
+			if err := s.ensureTerms(project, g); err != nil { // a write may number terms
+				g.mu.Unlock()
+				return nil, core.NewProviderError("read state", err)
+			}
 			return g, nil
 		}
 		g.mu.Unlock()
