@@ -154,6 +154,25 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 	if len(x.slots) == 0 {
 		x.slots = make(map[string]int32, len(g.all))
 	}
+	// A first walk counts each term's postings, a second puts them. The
+	// first cannot know which notes the second will skip (written since
+	// the load): for such a note the counts are off, which costs room,
+	// never postings.
+	sizer := x.newPostingsSizer()
+	g.mu.Unlock()
+	err = s.kv.View(func(tx *kv.Tx) error {
+		return tx.ForEachRaw(kwDocsBucket(project), func(_, rec []byte) error {
+			if _, n := binary.Uvarint(rec); n > 0 {
+				sizer.add(rec[n:])
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	x.reservePostings(sizer)
 	g.mu.Unlock()
 	var chunk []doc
 	var vecs []byte // the chunk's term vectors, reused by the next chunk

@@ -1,6 +1,9 @@
 package memstore
 
 import (
+	"bytes"
+	"encoding/binary"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -48,4 +51,66 @@ func TestLoadTermsReservesTheDictionary(t *testing.T) {
 	require.ErrorIs(t, s.loadTerms(project, x), errBadRecord)
 	require.LessOrEqual(t, cap(x.names), maxTermsReserved)
 	require.NoError(t, s.Close(ctx))
+}
+
+// A load's posting lists are each a window of one block at the size the
+// first walk counted (no room left over), and hold what lists grown note
+// by note hold; a list written after the load grows out of its window
+// without touching its neighbours'.
+func TestLoadKeywordsReservesThePostings(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	const project = "p"
+	s, err := Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.UpsertNotes(ctx, project, deferredNotes(300, 0)))
+	require.NoError(t, s.Close(ctx))
+
+	s, err = Open(dir)
+	require.NoError(t, err)
+	defer s.Close(ctx)
+	g, err := s.graph(project)
+	require.NoError(t, err)
+	<-g.keywordsReady
+	g.mu.RLock()
+	x := g.search.keywords
+	want := newKwIndex()
+	for _, name := range x.names {
+		want.term(name)
+	}
+	require.NoError(t, s.kv.View(func(tx *kv.Tx) error {
+		return tx.ForEach(kwDocsBucket(project), func(id string, rec []byte) error {
+			length, n := binary.Uvarint(rec)
+			want.putDoc(kwDoc{id: id, length: int32(length), onDisk: true}, rec[n:])
+			return nil
+		})
+	}))
+	require.Equal(t, len(want.post), len(x.post))
+	for term := range x.post {
+		require.Equal(t, want.post[term], x.post[term], "term %q", x.names[term])
+		require.Equal(t, len(x.post[term].data), cap(x.post[term].data), "term %q: room counted exactly", x.names[term])
+	}
+	before := slices.Clone(x.post)
+	kept := make([][]byte, len(before))
+	for term, p := range before {
+		kept[term] = bytes.Clone(p.data)
+	}
+	g.mu.RUnlock()
+
+	mem := New()
+	require.NoError(t, mem.UpsertNotes(ctx, project, deferredNotes(300, 0)))
+	for _, w := range []*Store{s, mem} {
+		require.NoError(t, w.UpsertNotes(ctx, project, deferredNotes(300, 1)[:20]))
+	}
+	g.mu.RLock()
+	for term, p := range before {
+		require.Equal(t, kept[term], p.data, "term %q: its window was written into", x.names[term])
+	}
+	g.mu.RUnlock()
+	for _, q := range []string{"graph vault", "gen1 word3", "café delta"} {
+		got, err := s.KeywordSearch(ctx, project, q, 10)
+		require.NoError(t, err)
+		want, err := mem.KeywordSearch(ctx, project, q, 10)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "query %q", q)
+	}
 }
