@@ -31,5 +31,7 @@ type Embedder interface {
 	// similarity). A text with nothing to embed (empty, or only characters
 	// the model does not know) gives a zero vector. A failure of a remote
 	// service is a *ProviderError naming the URL and model that failed.
+	// Embed keeps nothing of texts once it returns: the caller may reuse
+	// their memory (semantic.Indexer does).
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
