@@ -77,8 +77,18 @@ const (
 // limit is then lifted). It does nothing when the user tuned the
 // collector (GOGC or GOMEMLIMIT set).
 func followLiveHeap(ctx context.Context, logger *slog.Logger) {
+	if limitByLiveHeap(ctx, func(live uint64) uint64 { return live + live/liveHeadroomDiv + limitSlack }) {
+		logger.Debug("memory limit follows the live heap", "headroom_percent", 100/liveHeadroomDiv, "slack_mib", limitSlack>>20)
+	}
+}
+
+// limitByLiveHeap sets the soft memory limit to limitOf(the live heap),
+// now and after every garbage collection, until ctx ends (the limit is
+// then lifted). It does nothing and reports false when the user tuned the
+// collector (GOGC or GOMEMLIMIT set).
+func limitByLiveHeap(ctx context.Context, limitOf func(live uint64) uint64) bool {
 	if userTunedGC() {
-		return
+		return false
 	}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	set := func() {
@@ -86,11 +96,9 @@ func followLiveHeap(ctx context.Context, logger *slog.Logger) {
 		if sample[0].Value.Kind() != metrics.KindUint64 {
 			return // not reported by this runtime: leave GOGC alone to do it
 		}
-		live := sample[0].Value.Uint64()
-		debug.SetMemoryLimit(int64(min(live+live/liveHeadroomDiv+limitSlack, math.MaxInt64/2)))
+		debug.SetMemoryLimit(int64(min(limitOf(sample[0].Value.Uint64()), math.MaxInt64/2)))
 	}
 	set()
-	logger.Debug("memory limit follows the live heap", "headroom_percent", 100/liveHeadroomDiv, "slack_mib", limitSlack>>20)
 	// A collection frees the sentinel and runs its cleanup, which sets
 	// the limit from the heap that collection found live and arms the
 	// next sentinel: one cheap call per collection, nothing in between.
@@ -106,6 +114,7 @@ func followLiveHeap(ctx context.Context, logger *slog.Logger) {
 		}, struct{}{})
 	}
 	arm()
+	return true
 }
 
 // gcSentinel is the object whose cleanup marks a collection's end. It

@@ -10,6 +10,8 @@ import (
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestBoundHeapHeadroomKeepsTheUsersSetting(t *testing.T) {
@@ -107,4 +109,48 @@ func TestRelaxHeapForWarmStart(t *testing.T) {
 	if got := debug.SetGCPercent(300); got != 300 {
 		t.Fatalf("GOGC set by the user: GC percent %d, want 300", got)
 	}
+}
+
+// boundSyncHeap sets the one-shot sync's budget as the memory limit while
+// the live heap is small, raises the collector's target once the live
+// heap is an eighth of the budget, lifts the limit when its context ends,
+// and leaves a user's GOGC or GOMEMLIMIT alone.
+func TestBoundSyncHeap(t *testing.T) {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	gcPercent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	debug.SetMemoryLimit(math.MaxInt64)
+	boundSyncHeap(t.Context(), logger)
+	require.Equal(t, int64(math.MaxInt64), limit(), "GOMEMLIMIT set by the user: no limit of ours")
+
+	t.Setenv("GOMEMLIMIT", "")
+	ctx, cancel := context.WithCancel(t.Context())
+	boundSyncHeap(ctx, logger)
+	require.Equal(t, int64(syncHeapBudget), limit(), "a small live heap: the budget")
+	runtime.GC() // the cleanup sets it again from this collection's live heap
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	if metrics.Read(live); live[0].Value.Uint64() < syncHeapBudget/8 {
+		require.Equal(t, 100, gcPercent(), "a small live heap: GOGC as it was")
+	}
+	ballast := make([]byte, syncHeapBudget/8)
+	for i := range ballast {
+		ballast[i] = byte(i)
+	}
+	for i := 0; i < 200 && gcPercent() != syncGCPercent; i++ {
+		runtime.GC() // the cleanups run after the collection, on their own goroutine
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.Equal(t, syncGCPercent, gcPercent(), "a live heap of an eighth of the budget: the budget's own target")
+	runtime.KeepAlive(ballast)
+	cancel()
+	for i := 0; i < 200 && limit() != math.MaxInt64; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.Equal(t, int64(math.MaxInt64), limit(), "lifted once the sync is over")
 }

@@ -28,7 +28,9 @@ files are created, edited, moved or deleted: the worker to run beside a shared
 
 With the embedded store, when another vaultgraph process owns the vault's store,
 sync asks it to sync (--adopt is then refused); sync --watch waits to own the store,
-a standby that takes over when the owner exits.
+a standby that takes over when the owner exits. A sync without --watch keeps its
+memory under a budget of 512 MiB, more only when the vault's live data needs it
+(GOGC or GOMEMLIMIT in the environment replace this).
 
 A store that is down does not stop --watch: changes are queued and applied
 with backoff once it is back. Without --watch, sync exits 1 when the store
@@ -121,6 +123,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 			return syncErr
 		}
 	}
+	boundSyncHeap(ctx, logger) // this process exits after the sync
 	c := &connector{cfg: cfg, logger: logger, opts: opts}
 	defer c.stop(context.WithoutCancel(ctx))
 	own, _, w, err := c.find(ctx, owner.KindSync)
