@@ -113,7 +113,7 @@ func TestRelaxHeapForWarmStart(t *testing.T) {
 
 // boundSyncHeap sets the one-shot sync's budget as the memory limit while
 // the live heap is small, raises the collector's target once the live
-// heap is an eighth of the budget, lifts the limit when its context ends,
+// heap is syncGCFromLive, lifts the limit when its context ends,
 // and leaves a user's GOGC or GOMEMLIMIT alone.
 func TestBoundSyncHeap(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -134,10 +134,10 @@ func TestBoundSyncHeap(t *testing.T) {
 	require.Equal(t, int64(syncHeapBudget), limit(), "a small live heap: the budget")
 	runtime.GC() // the cleanup sets it again from this collection's live heap
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	if metrics.Read(live); live[0].Value.Uint64() < syncHeapBudget/8 {
+	if metrics.Read(live); live[0].Value.Uint64() < syncGCFromLive {
 		require.Equal(t, 100, gcPercent(), "a small live heap: GOGC as it was")
 	}
-	ballast := make([]byte, syncHeapBudget/8)
+	ballast := make([]byte, syncGCFromLive)
 	for i := range ballast {
 		ballast[i] = byte(i)
 	}
@@ -145,7 +145,7 @@ func TestBoundSyncHeap(t *testing.T) {
 		runtime.GC() // the cleanups run after the collection, on their own goroutine
 		time.Sleep(10 * time.Millisecond)
 	}
-	require.Equal(t, syncGCPercent, gcPercent(), "a live heap of an eighth of the budget: the budget's own target")
+	require.Equal(t, syncGCPercent, gcPercent(), "a live heap of syncGCFromLive: the budget's own target")
 	runtime.KeepAlive(ballast)
 	cancel()
 	for i := 0; i < 200 && limit() != math.MaxInt64; i++ {

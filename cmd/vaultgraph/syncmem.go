@@ -40,17 +40,23 @@ func prepareOneShot(store core.StoreProvider) {
 // the binary and the state file's mapped pages (~25 MB measured).
 const syncHeapBudget = 512 << 20
 
-// syncGCPercent is the collector's target once the live heap is an
-// eighth of the budget or more (64 MiB): the heap may then grow to the
-// budget between collections, where GOGC 100 collected at twice the live
-// heap, below it. A large vault's write, whose live heap grows to most of
-// the budget, then collects less often early on, which pays for the
-// collections near the budget at its end (at 100k notes, 38-43
-// collections instead of 45-52 with GOGC 100 under the same limit:
-// docs/BENCHMARKS.md, "Cold sync memory, session 2026-11-26 13:33
-// (h32)"). A small vault keeps GOGC 100 and its small heap; at 10k
-// notes, GOGC 300 from the start took the peak from ~180 to 250-300 MiB.
+// syncGCPercent is the collector's target once the live heap is
+// syncGCFromLive or more: the heap may then grow to the budget between
+// collections, where GOGC 100 collected at twice the live heap, below it.
+// A large vault's write, whose live heap grows to most of the budget, then
+// collects less often early on, which pays for the collections near the
+// budget at its end (at 100k notes, 38-46 collections instead of 45-52
+// with GOGC 100 under the same limit: docs/BENCHMARKS.md, "Cold sync
+// memory, session 2026-11-26 13:33 (h32)").
 const syncGCPercent = 300
+
+// syncGCFromLive is the live heap from which syncGCPercent applies: a
+// quarter of the budget. Below it the sync keeps GOGC 100 and a heap of
+// about twice what is live, so a small vault's sync stays small: the live
+// heap of a 10k-note sync ends near 70 MB, and from an eighth of the
+// budget (64 MiB) its peak went from 180-206 to 219-302 MiB (GOGC 300
+// from the start: 250-300).
+const syncGCFromLive = syncHeapBudget / 4
 
 // boundSyncHeap keeps a one-shot sync's heap under syncHeapBudget (see
 // above) until ctx ends, unless the user set GOGC or GOMEMLIMIT. The
@@ -59,12 +65,12 @@ const syncGCPercent = 300
 func boundSyncHeap(ctx context.Context, logger *slog.Logger) {
 	var raised atomic.Bool // the cleanups of successive collections run one after another
 	bounded := limitByLiveHeap(ctx, func(live uint64) uint64 {
-		if live >= syncHeapBudget/8 && !raised.Swap(true) {
+		if live >= syncGCFromLive && !raised.Swap(true) {
 			debug.SetGCPercent(syncGCPercent)
 		}
 		return max(syncHeapBudget, live+live/liveHeadroomDiv+limitSlack)
 	})
 	if bounded {
-		logger.Debug("memory limit of a one-shot sync", "budget_mib", syncHeapBudget>>20, "gogc_from_live_mib", syncHeapBudget>>22)
+		logger.Debug("memory limit of a one-shot sync", "budget_mib", syncHeapBudget>>20, "gogc_from_live_mib", syncGCFromLive>>20)
 	}
 }
