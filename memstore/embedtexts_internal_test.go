@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
-	"github.com/vaultgraph/vaultgraph/embedding/flat"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 	"github.com/vaultgraph/vaultgraph/semantic"
 )
@@ -38,9 +37,6 @@ func TestAppendStoredVectorIsJSONMarshal(t *testing.T) {
 			}
 			want, err := json.Marshal(storedVector{Model: tc.model, Hash: tc.hash, Vector: encodeVector(vec)})
 			require.NoError(t, err)
-			norm := flat.Normalize(vec)
-			got := normalizeInto(make([]float32, dim), vec)
-			require.Equal(t, norm, got, "normalizeInto is flat.Normalize")
 			prefix := []byte("prefix")
 			rec := appendStoredVector(prefix, tc.model, tc.hash, vec)
 			require.Equal(t, "prefix"+string(want), string(rec), "model %q, dim %d", tc.model, dim)

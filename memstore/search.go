@@ -625,7 +625,7 @@ func (s *Store) SetNoteVectors(ctx context.Context, project, model string, vecto
 		if g.notes[v.ID] == nil {
 			continue
 		}
-		vec := normalizeInto(slab[len(slab):len(slab)+len(v.Vector)], v.Vector)
+		vec := flat.NormalizeInto(slab[len(slab):len(slab)+len(v.Vector)], v.Vector)
 		slab = slab[:len(slab)+len(vec)]
 		start := len(buf)
 		buf = appendStoredVector(buf, model, v.Hash, vec)
@@ -671,23 +671,6 @@ type vectorScratch struct {
 }
 
 var vectorScratchPool = sync.Pool{New: func() any { return new(vectorScratch) }}
-
-// normalizeInto is flat.Normalize writing into dst (len(v)): nil for a
-// vector without a direction, as Normalize.
-func normalizeInto(dst, v []float32) []float32 {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
-		return nil
-	}
-	inv := 1 / math.Sqrt(sum)
-	for i, x := range v {
-		dst[i] = float32(float64(x) * inv)
-	}
-	return dst
-}
 
 // appendStoredVector appends the record json.Marshal writes for
 // storedVector{model, hash, encodeVector(vec)}, byte for byte, without

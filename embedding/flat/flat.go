@@ -141,7 +141,12 @@ func (x *Index) scan(q []float32, k, lo, hi int) topHeap {
 
 // Normalize returns v scaled to unit length, or nil for an empty or zero
 // vector (or one holding NaN or infinity): nothing to search with.
-func Normalize(v []float32) []float32 {
+func Normalize(v []float32) []float32 { return NormalizeInto(nil, v) }
+
+// NormalizeInto is Normalize writing into the first len(v) elements of
+// dst when its capacity allows (a buffer the caller reuses for a batch of
+// vectors), into a new slice otherwise.
+func NormalizeInto(dst, v []float32) []float32 {
 	var sum float64
 	for _, x := range v {
 		sum += float64(x) * float64(x)
@@ -149,12 +154,15 @@ func Normalize(v []float32) []float32 {
 	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
 		return nil
 	}
-	inv := 1 / math.Sqrt(sum)
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
+	if cap(dst) < len(v) {
+		dst = make([]float32, len(v))
 	}
-	return out
+	dst = dst[:len(v)]
+	inv := 1 / math.Sqrt(sum)
+	for i, x := range v {
+		dst[i] = float32(float64(x) * inv)
+	}
+	return dst
 }
 
 // dotGo is the dot product of two vectors of equal length, unrolled by

@@ -135,6 +135,26 @@ func TestNormalize(t *testing.T) {
 
 func posInf() float64 { var z float64; return 1 / z }
 
+// NormalizeInto writes Normalize's vector into the caller's buffer when it
+// has room (and into a new slice when not), and keeps nothing else of it.
+func TestNormalizeInto(t *testing.T) {
+	v := []float32{3, 4, 12}
+	buf := make([]float32, 5)
+	got := NormalizeInto(buf[1:1], v)
+	if len(got) != 3 || &got[0] != &buf[1] || got[0] != Normalize(v)[0] || got[2] != Normalize(v)[2] {
+		t.Fatalf("NormalizeInto into room = %v (buffer %v), want Normalize's %v in the buffer", got, buf, Normalize(v))
+	}
+	if buf[0] != 0 || buf[4] != 0 {
+		t.Fatalf("NormalizeInto wrote outside its vector: %v", buf)
+	}
+	if got := NormalizeInto(buf[:0:2], v); len(got) != 3 || &got[0] == &buf[0] {
+		t.Fatalf("NormalizeInto without room = %v, want a new slice", got)
+	}
+	if got := NormalizeInto(buf, []float32{0, 0}); got != nil {
+		t.Fatalf("NormalizeInto of a zero vector = %v, want nil", got)
+	}
+}
+
 func TestSetRefusesAnotherDimension(t *testing.T) {
 	defer func() {
 		if recover() == nil {
