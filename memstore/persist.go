@@ -276,12 +276,30 @@ func (s *Store) bodiesCutFrom(project string, nodes []*node, cutFrom int, withFr
 	}
 	err := s.kv.View(func(tx *kv.Tx) error {
 		get := tx.Lookup(bodiesBucket(project))
+		// A head without its frontmatter needs only the record's first
+		// bytes: a neighbour of hundreds of kilobytes is not read whole.
+		head := get
+		if !withFrontmatter && cutFrom < len(nodes) {
+			head = tx.LookupPrefix(bodiesBucket(project), bodyHeadBytes)
+		}
 		for i, nd := range nodes {
-			rec := get(nd.ID)
+			cut := i >= cutFrom
+			var rec []byte
+			if cut {
+				rec = head(nd.ID)
+			} else {
+				rec = get(nd.ID)
+			}
 			if rec == nil {
 				continue // written before bodies were kept: no text
 			}
-			b, err := decodeBody(nd.ID, rec, i >= cutFrom, withFrontmatter)
+			var b body
+			var err error
+			if cut && !withFrontmatter {
+				b, err = decodeBodyHead(nd.ID, rec)
+			} else {
+				b, err = decodeBody(nd.ID, rec, cut, withFrontmatter)
+			}
 			if err != nil {
 				return err
 			}

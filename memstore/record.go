@@ -276,6 +276,35 @@ func decodeBody(id string, rec []byte, cut, withFrontmatter bool) (body, error) 
 	return out, nil
 }
 
+// bodyHeadBytes is how much of a body record decodeBodyHead needs: the
+// version byte, the content's length (a uvarint, at most 10 bytes) and
+// contentHead's characters, each at most 4 bytes (utf8.UTFMax; an invalid
+// byte counts as one character).
+const bodyHeadBytes = 1 + binary.MaxVarintLen64 + (core.ContextContentChars+1)*utf8.UTFMax
+
+// decodeBodyHead is decodeBody with the content cut to its head and no
+// frontmatter, from the record's first bodyHeadBytes at least (all of a
+// shorter record): what a view of a neighbour shows. The record's end is
+// not read, so a record cut short after its head is not noticed here.
+func decodeBodyHead(id string, rec []byte) (body, error) {
+	r := recordReader{b: rec}
+	if v := r.byte(); v != recordVersion {
+		return body{}, fmt.Errorf("body of %s: record version %d: %w", id, v, errBadRecord)
+	}
+	n := r.uvarint()
+	if r.err != nil {
+		return body{}, fmt.Errorf("body of %s: %w", id, r.err)
+	}
+	content := r.b
+	if n < uint64(len(content)) {
+		content = content[:n]
+	} else if n > uint64(len(content)) && len(rec) < bodyHeadBytes {
+		// The whole record was read, and its content is not all there.
+		return body{}, fmt.Errorf("body of %s: %w", id, errBadRecord)
+	}
+	return body{content: string(contentHead(content))}, nil
+}
+
 // contentHead cuts content to its first core.ContextContentChars+1
 // characters (as core.TruncateContent counts them): enough for any
 // truncation a view of a neighbour makes.

@@ -1,8 +1,11 @@
 package memstore
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -47,4 +50,39 @@ func TestContentHeadAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = contentHead(b) }); n != 0 {
 		t.Errorf("contentHead allocates %v times, want 0", n)
 	}
+}
+
+// TestBodyHeadFromPrefix: decodeBodyHead, given only a body record's
+// first bodyHeadBytes (what a neighbour's view reads of it), finds the
+// content head decodeBody finds in the whole record, for contents of
+// every length around the cut, multi-byte and invalid bytes included; and
+// a whole record whose content is cut short is an error.
+func TestBodyHeadFromPrefix(t *testing.T) {
+	pieces := []string{"a", "é", "日", "😀", "\xff", "\xc3", " ", "\n"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	contents := []string{"", "short", strings.Repeat("😀", core.ContextContentChars+1), strings.Repeat("\xff", 5000)}
+	for range 300 {
+		var sb strings.Builder
+		n := rng.IntN(3 * bodyHeadBytes / 2)
+		for sb.Len() < n {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		contents = append(contents, sb.String())
+	}
+	for _, c := range contents {
+		rec, err := encodeBody(nil, &core.Note{ID: "n", Content: c, Frontmatter: map[string]any{"k": "v"}})
+		require.NoError(t, err)
+		want, err := decodeBody("n", rec, true, false)
+		require.NoError(t, err)
+		got, err := decodeBodyHead("n", rec[:min(len(rec), bodyHeadBytes)])
+		require.NoError(t, err)
+		require.Equal(t, want.content, got.content, "content of %d bytes", len(c))
+		require.Nil(t, got.frontmatter)
+	}
+	rec, err := encodeBody(nil, &core.Note{ID: "n", Content: "a content cut short"})
+	require.NoError(t, err)
+	_, err = decodeBodyHead("n", rec[:6])
+	require.ErrorIs(t, err, errBadRecord)
+	_, err = decodeBodyHead("n", []byte{recordVersion + 1, 0})
+	require.ErrorIs(t, err, errBadRecord)
 }

@@ -777,12 +777,13 @@ func (s *Store) rescore(project string, g *graph, model string, q []float32, can
 	bucket := vectorBucketPrefix + project
 	var c vectorChunk // one record at a time
 	err := s.kv.View(func(tx *kv.Tx) error {
+		get := tx.Lookup(bucket) // read with pread: maps none of the file (kv's walk.go)
 		for _, cand := range cands {
 			nd := g.bySlot(cand.Row)
 			if nd == nil {
 				continue
 			}
-			rec := tx.GetRaw(bucket, nd.ID)
+			rec := get(nd.ID)
 			if rec == nil {
 				continue
 			}

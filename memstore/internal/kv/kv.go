@@ -179,7 +179,18 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 // View runs fn in a read-only transaction that sees one consistent state.
 func (db *DB) View(fn func(tx *Tx) error) error {
 	if db.bolt != nil {
-		return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{bolt: btx, db: db}) })
+		return db.bolt.View(func(btx *bolt.Tx) error {
+			tx := &Tx{bolt: btx, db: db}
+			defer db.tree.recycle(tx)
+			err := fn(tx)
+			if tx.mapped >= releaseAtEnd {
+				// A scan (a start's load of every record, a count):
+				// what it mapped is not read again soon.
+				db.read.Store(0)
+				releasePages(btx)
+			}
+			return err
+		})
 	}
 	db.mu.RLock()
 	defer db.mu.RUnlock()
@@ -193,6 +204,12 @@ type Tx struct {
 	mem      map[string]map[string][]byte
 	writable bool
 	undo     []undoEntry // in-memory writes to revert on rollback
+	// buffers are the pooled buffers this read transaction's lookups
+	// read values into (walk.go), given back when it ends.
+	buffers []*[]byte
+	// mapped counts the bytes this transaction read through the mapping
+	// (see Tx.read).
+	mapped int
 }
 
 type undoEntry struct {
@@ -272,9 +289,21 @@ func (tx *Tx) GetRaw(bucket, key string) []byte { return tx.raw(bucket, key) }
 // it allocated. Call the function during the transaction only; a value
 // it returns is valid until its next call (in a read transaction it may
 // lie in a buffer the function reuses, see walk.go).
-func (tx *Tx) Lookup(bucket string) func(key string) []byte {
+func (tx *Tx) Lookup(bucket string) func(key string) []byte { return tx.LookupPrefix(bucket, -1) }
+
+// LookupPrefix is Lookup for the first n bytes of each value at most (a
+// shorter value whole); n < 0 means whole values. A read of a value's head
+// (a neighbour's first characters) then reads from the file only that
+// much of a note of hundreds of kilobytes.
+func (tx *Tx) LookupPrefix(bucket string, n int) func(key string) []byte {
+	cut := func(v []byte) []byte {
+		if n >= 0 && len(v) > n {
+			return v[:n:n]
+		}
+		return v
+	}
 	if tx.bolt == nil {
-		return func(key string) []byte { return tx.mem[bucket][key] }
+		return func(key string) []byte { return cut(tx.mem[bucket][key]) }
 	}
 	b := tx.bolt.Bucket(viewBytes(bucket))
 	if b == nil {
@@ -290,7 +319,7 @@ func (tx *Tx) Lookup(bucket string) func(key string) []byte {
 		if string(k) != key {
 			return nil
 		}
-		return v // nil for a nested bucket, as Get
+		return cut(v) // nil for a nested bucket, as Get
 	}
 	// A read transaction walks the tree itself (walk.go). A write
 	// transaction's pages may be dirty in memory, and an inline bucket
@@ -299,10 +328,8 @@ func (tx *Tx) Lookup(bucket string) func(key string) []byte {
 	if tx.writable || tx.db.tree == nil || root == 0 {
 		return seek
 	}
-	info := tx.db.bolt.Info()
-	l := &treeLookup{tx: tx, tf: tx.db.tree, version: tx.Version(), root: root, data: mapping(info),
-		pages: uint64(tx.bolt.Size()) / uint64(info.PageSize)}
-	l.leaves = l.tf.leavesAt(l.version, root)
+	l := &treeLookup{tx: tx, tf: tx.db.tree, version: tx.Version(), root: root, limit: n,
+		pages: uint64(tx.bolt.Size()) / uint64(tx.db.tree.pageSize)}
 	return func(key string) []byte {
 		if v, ok := l.get(viewBytes(key)); ok {
 			return v
@@ -361,6 +388,11 @@ func (tx *Tx) Get(bucket, key string, v any) (bool, error) {
 
 func (tx *Tx) raw(bucket, key string) []byte {
 	if tx.bolt != nil {
+		if !tx.writable && tx.db.tree != nil {
+			// Through the walk, which maps nothing (walk.go); its buffers
+			// are this lookup's alone, valid during the transaction.
+			return tx.Lookup(bucket)(key)
+		}
 		b := tx.bolt.Bucket([]byte(bucket))
 		if b == nil {
 			return nil
@@ -524,6 +556,14 @@ func (tx *Tx) ForEachBefore(bucket, before string, fn func(key string, value []b
 // minor fault, not a disk read.
 const releaseAfter = 16 << 20
 
+// releaseAtEnd is how many bytes a read transaction reads through the
+// mapping from which its end releases the mapped pages too. Lookups read
+// with pread (walk.go); what reads through the mapping are scans, mostly
+// a start's loads of every record, and their last pages stayed resident
+// until some later read counted to releaseAfter: after a 100k start,
+// ~19 MiB of the file for as long as serve ran (docs/BENCHMARKS.md).
+const releaseAtEnd = 1 << 20
+
 // lookupCost is what one lookup (a Get, or a cursor's Seek) is counted as
 // having made resident besides its value: not the one leaf page it reads,
 // but the kernel's fault-around window, 64 KiB on Linux
@@ -538,6 +578,7 @@ const lookupCost = 64 << 10
 // transaction only counts (the next read transaction releases): its
 // commit may remap the file.
 func (tx *Tx) read(n int) {
+	tx.mapped += n
 	if tx.db == nil || tx.db.read.Add(int64(n)) < releaseAfter || tx.writable {
 		return
 	}

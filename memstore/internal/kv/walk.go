@@ -5,24 +5,23 @@ import (
 	"encoding/binary"
 	"os"
 	"sync"
-	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// A read transaction's lookups (Tx.Lookup) walk the B+tree themselves:
-// its branch pages from copies on the heap, its leaves through bbolt's
-// mapping of the file as before. Through bbolt's cursor, a lookup of a
-// random key after a release of the mapped pages (releasePages, every
-// 16 MiB counted) faulted in its lowest branch page again as well as its
-// leaf, each fault mapping 64 KiB around it: at 100k notes the bodies'
-// tree is five levels deep, 1,721 branch pages over 48,010 leaves, so
-// the lowest branch level alone is some 1,660 pages a random lookup
-// almost never finds mapped. Page faults and the release were most of a
-// get_node depth=1 call's time in the handler (docs/BENCHMARKS.md). The
-// copies of the branch pages (cut after their last key: ~3.4 MB for the
-// bodies of 100k notes) are read once with pread, which maps nothing,
-// and kept for the file's version; a lookup then faults in only its leaf.
+// A read transaction's lookups (Tx.Lookup, Tx.GetRaw) walk the B+tree
+// themselves and read the file with pread: its branch pages from copies
+// on the heap, read once and kept for the file's version (~3.4 MB for the
+// bodies of 100k notes), its leaves and values into pooled buffers. So a
+// lookup maps nothing. Through bbolt's mapping, a random lookup faulted in
+// its leaf and the kernel mapped 64 KiB around it (fault-around), and
+// pages read through the mapping stay in the resident set until released
+// (releasePages, every 16 MiB counted): a search's rescoring, reading the
+// stored vectors of ~100 candidates, kept 25-50 MB of the file resident at
+// 100k notes and was most of what serve's peak held above its heap
+// (docs/BENCHMARKS.md). A read of a value's head (Tx.LookupPrefix: a
+// neighbour's first characters) reads only its first bytes, where the
+// mapping faulted one page of it.
 //
 // The walk is bbolt's Cursor.Seek on the file's format (pages of
 // db.Info().PageSize: a 16-byte header {id, flags, count, overflow}, then
@@ -31,7 +30,7 @@ import (
 // element). It is exact for the reason bbolt's readers are: the pages
 // reachable from a read transaction's root are not rewritten while it is
 // open (a commit writes only pages freed before the oldest open reader
-// began, with pwrite, never through the mapping), so a copy made at a
+// began, with pwrite, never through the mapping), so a page read at a
 // version is that version's page. Anything it does not expect (a page
 // whose header is not the page asked for, an unknown flag, a size out of
 // bounds, a short read, an inline bucket) makes the lookup ask bbolt's
@@ -50,13 +49,12 @@ type treeFile struct {
 	version  uint64
 	branches map[uint64][]byte
 	bytes    int
-	// leafLevel is, per tree root of that version, the level its leaves
-	// are at (bbolt's trees are balanced): a page there is read through
-	// the mapping, one above it with pread, so that a branch page read
-	// the first time maps nothing (its fault would map 64 KiB of other
-	// notes' leaves around it). Only a guess: a leaf read with pread is
-	// used as read, a branch found through the mapping copied.
-	leafLevel map[uint64]int
+
+	// buffers holds the read transactions' buffers between them (*[]byte):
+	// pages and values read with pread, given back when the transaction
+	// ends (Tx.done), so that a call reading twenty bodies allocates
+	// nothing for them.
+	buffers sync.Pool
 
 	// fallbacks counts the lookups that met something the walk does
 	// not read and asked bbolt (for tests: none on a sound file).
@@ -64,8 +62,13 @@ type treeFile struct {
 }
 
 // maxBranchBytes bounds the branch pages' copies: a larger file's
-// lookups read the branch pages that did not fit through the mapping.
+// lookups read the branch pages that did not fit with pread each time.
 const maxBranchBytes = 8 << 20
+
+// maxPooledBuffer is the largest buffer kept for the next transaction: a
+// value larger than this (a note of a megabyte) is read into a buffer of
+// its own, left to the collector.
+const maxPooledBuffer = 256 << 10
 
 func openTreeFile(path string, b *bolt.DB) *treeFile {
 	f, err := os.Open(path)
@@ -81,6 +84,32 @@ func (tf *treeFile) close() {
 	}
 }
 
+// buffer returns a pooled buffer of at least n bytes, noted in tx so that
+// it goes back to the pool when tx ends.
+func (tf *treeFile) buffer(tx *Tx, n int) []byte {
+	if n > maxPooledBuffer {
+		return make([]byte, n)
+	}
+	bp, _ := tf.buffers.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	if cap(*bp) < n {
+		*bp = make([]byte, max(n, tf.pageSize))
+	}
+	tx.buffers = append(tx.buffers, bp)
+	return (*bp)[:n]
+}
+
+// recycle gives tx's buffers back to the pool: its values are no longer
+// used (they were valid only during the transaction).
+func (tf *treeFile) recycle(tx *Tx) {
+	for _, bp := range tx.buffers {
+		tf.buffers.Put(bp)
+	}
+	tx.buffers = nil
+}
+
 // branch returns the copy of branch page id as of version, or nil.
 func (tf *treeFile) branch(version, id uint64) []byte {
 	tf.mu.Lock()
@@ -91,46 +120,21 @@ func (tf *treeFile) branch(version, id uint64) []byte {
 	return tf.branches[id]
 }
 
-// at makes version the one whose copies are kept, forgetting an older
-// one's; it reports false for a version older than the one kept (a read
-// transaction that began before a commit: it keeps nothing). tf.mu is
-// held.
-func (tf *treeFile) at(version uint64) bool {
-	if version < tf.version {
-		return false
-	}
-	if version > tf.version || tf.branches == nil {
-		tf.version, tf.branches, tf.bytes, tf.leafLevel = version, map[uint64][]byte{}, 0, map[uint64]int{}
-	}
-	return true
-}
-
-// keep keeps a copy of branch page id as of version, up to its last key.
+// keep keeps a copy of branch page id as of version, up to its last key,
+// forgetting an older version's copies; a read transaction older than the
+// version kept (it began before a commit) keeps nothing.
 func (tf *treeFile) keep(version, id uint64, page []byte, used int) {
 	tf.mu.Lock()
 	defer tf.mu.Unlock()
-	if tf.at(version) && tf.bytes+used <= maxBranchBytes {
+	if version < tf.version {
+		return
+	}
+	if version > tf.version || tf.branches == nil {
+		tf.version, tf.branches, tf.bytes = version, map[uint64][]byte{}, 0
+	}
+	if tf.bytes+used <= maxBranchBytes {
 		tf.branches[id] = bytes.Clone(page[:used])
 		tf.bytes += used
-	}
-}
-
-// leavesAt returns the level of the leaves of the tree at root as of
-// version, -1 when not known yet.
-func (tf *treeFile) leavesAt(version, root uint64) int {
-	tf.mu.Lock()
-	defer tf.mu.Unlock()
-	if l, ok := tf.leafLevel[root]; ok && tf.version == version {
-		return l
-	}
-	return -1
-}
-
-func (tf *treeFile) setLeavesAt(version, root uint64, level int) {
-	tf.mu.Lock()
-	defer tf.mu.Unlock()
-	if tf.at(version) {
-		tf.leafLevel[root] = level
 	}
 }
 
@@ -150,10 +154,13 @@ type treeLookup struct {
 	tf      *treeFile
 	version uint64
 	root    uint64
-	data    unsafe.Pointer // bbolt's mapping of the file
-	pages   uint64         // the file's pages at this version (bbolt's high-water mark)
-	leaves  int            // tf.leavesAt(root), looked up once
-	buf     []byte         // a page read with pread
+	pages   uint64 // the file's pages at this version (bbolt's high-water mark)
+	// limit is the most bytes of a value get returns (its head); < 0 for
+	// the whole value.
+	limit int
+	// page and value are the buffers a lookup reads into, reused by the
+	// next (see Tx.Lookup); GetRaw's lookups have buffers of their own.
+	page, value []byte
 }
 
 // get returns the value of key, nil when the bucket does not hold it
@@ -162,8 +169,8 @@ type treeLookup struct {
 // valid until the next get.
 func (l *treeLookup) get(key []byte) (value []byte, ok bool) {
 	id := l.root
-	for level := range maxTreeDepth {
-		page, fresh, ok := l.page(id, level)
+	for range maxTreeDepth {
+		page, whole, fresh, ok := l.read(id)
 		if !ok {
 			return nil, false
 		}
@@ -177,6 +184,13 @@ func (l *treeLookup) get(key []byte) (value []byte, ok bool) {
 		}
 		branch := flags == branchPageFlag
 		i, exact, end, ok := searchPage(page, count, key, branch)
+		if !ok && !whole {
+			// An element or key lies on the leaf's overflow pages (a
+			// leaf of a few elements, one of them large): read them all.
+			if page, ok = l.run(id, page); ok {
+				i, exact, end, ok = searchPage(page, count, key, branch)
+			}
+		}
 		if !ok {
 			return nil, false
 		}
@@ -193,10 +207,6 @@ func (l *treeLookup) get(key []byte) (value []byte, ok bool) {
 			id = binary.NativeEndian.Uint64(page[e+8:])
 			continue
 		}
-		if level != l.leaves {
-			l.leaves = level
-			l.tf.setLeavesAt(l.version, l.root, level)
-		}
 		if !exact {
 			return nil, true
 		}
@@ -206,14 +216,84 @@ func (l *treeLookup) get(key []byte) (value []byte, ok bool) {
 		pos := e + int(binary.NativeEndian.Uint32(page[e+4:]))
 		ksize := int(binary.NativeEndian.Uint32(page[e+8:]))
 		vsize := int(binary.NativeEndian.Uint32(page[e+12:]))
-		start := pos + ksize
-		if vsize < 0 || start+vsize > len(page) {
-			return nil, false
-		}
-		l.tx.read(vsize)
-		return page[start : start+vsize : start+vsize], true
+		return l.valueAt(id, page, pos+ksize, vsize)
 	}
 	return nil, false
+}
+
+// valueAt returns the value of vsize bytes at start in leaf page id, of
+// which page holds the first bytes, cut to l.limit; what page does not
+// hold is read with pread.
+func (l *treeLookup) valueAt(id uint64, page []byte, start, vsize int) ([]byte, bool) {
+	size := l.tf.pageSize
+	overflow := int(binary.NativeEndian.Uint32(page[12:]))
+	if vsize < 0 || start < 0 || start+vsize > (1+overflow)*size {
+		return nil, false
+	}
+	n := vsize
+	if l.limit >= 0 && l.limit < n {
+		n = l.limit
+	}
+	if start+n <= len(page) {
+		return page[start : start+n : start+n], true
+	}
+	if cap(l.value) < n {
+		l.value = l.tf.buffer(l.tx, n)
+	}
+	buf := l.value[:n]
+	if got, _ := l.tf.f.ReadAt(buf, int64(id)*int64(size)+int64(start)); got != n {
+		return nil, false
+	}
+	return buf, true
+}
+
+// read returns page id read with pread, or the copy of it as a branch
+// page (not fresh). A branch page comes whole, with its overflow pages; a
+// leaf's first page only (whole is false when it has overflow pages),
+// where its elements begin. Its header is checked to be that page's.
+func (l *treeLookup) read(id uint64) (page []byte, whole, fresh, ok bool) {
+	if p := l.tf.branch(l.version, id); p != nil {
+		return p, true, false, true
+	}
+	size := l.tf.pageSize
+	if id >= l.pages {
+		return nil, false, false, false
+	}
+	if l.page == nil {
+		l.page = l.tf.buffer(l.tx, size)
+	}
+	buf := l.page[:size]
+	if n, _ := l.tf.f.ReadAt(buf, int64(id)*int64(size)); n != size || binary.NativeEndian.Uint64(buf) != id {
+		return nil, false, false, false
+	}
+	overflow := uint64(binary.NativeEndian.Uint32(buf[12:]))
+	if id+1+overflow > l.pages {
+		return nil, false, false, false
+	}
+	if overflow == 0 {
+		return buf, true, true, true
+	}
+	if binary.NativeEndian.Uint16(buf[8:]) != branchPageFlag {
+		return buf, false, true, true
+	}
+	buf, ok = l.run(id, buf)
+	return buf, ok, true, ok
+}
+
+// run returns leaf or branch page id with all its overflow pages, of
+// which first is the first page, read with pread into l.value.
+func (l *treeLookup) run(id uint64, first []byte) ([]byte, bool) {
+	size := l.tf.pageSize
+	total := int(1+binary.NativeEndian.Uint32(first[12:])) * size
+	if cap(l.value) < total {
+		l.value = l.tf.buffer(l.tx, total)
+	}
+	buf := l.value[:total]
+	copy(buf, first)
+	if n, _ := l.tf.f.ReadAt(buf[size:], int64(id+1)*int64(size)); n != total-size {
+		return nil, false
+	}
+	return buf, true
 }
 
 // searchPage finds, among the count elements of a branch or leaf page,
@@ -256,54 +336,4 @@ func searchPage(page []byte, count int, key []byte, branch bool) (i int, exact b
 		}
 	}
 	return lo, exact, end, true
-}
-
-// page returns page id, at level of the tree, with its overflow pages:
-// the copy of a branch page, or the page through the mapping at the
-// leaves' level, or the page read with pread above it (fresh: a branch
-// page not copied yet), its header checked to be that page's.
-func (l *treeLookup) page(id uint64, level int) (page []byte, fresh, ok bool) {
-	if p := l.tf.branch(l.version, id); p != nil {
-		return p, false, true
-	}
-	size := l.tf.pageSize
-	if id >= l.pages {
-		return nil, false, false
-	}
-	if level == l.leaves {
-		p := unsafe.Slice((*byte)(unsafe.Add(l.data, uintptr(id)*uintptr(size))), size)
-		l.tx.read(lookupCost)
-		n := 1 + uint64(binary.NativeEndian.Uint32(p[12:]))
-		if binary.NativeEndian.Uint64(p) != id || id+n > l.pages {
-			return nil, false, false
-		}
-		p = unsafe.Slice(unsafe.SliceData(p), int(n)*size)
-		return p, binary.NativeEndian.Uint16(p[8:]) == branchPageFlag, true
-	}
-	if cap(l.buf) < size {
-		l.buf = make([]byte, size)
-	}
-	buf := l.buf[:size]
-	if n, _ := l.tf.f.ReadAt(buf, int64(id)*int64(size)); n != size || binary.NativeEndian.Uint64(buf) != id {
-		return nil, false, false
-	}
-	if overflow := uint64(binary.NativeEndian.Uint32(buf[12:])); overflow > 0 {
-		if id+1+overflow > l.pages {
-			return nil, false, false
-		}
-		total := int(1+overflow) * size
-		grown := make([]byte, total)
-		copy(grown, buf)
-		if n, _ := l.tf.f.ReadAt(grown[size:], int64(id+1)*int64(size)); n != total-size {
-			return nil, false, false
-		}
-		l.buf, buf = grown, grown
-	}
-	return buf, true, true
-}
-
-// mapping is the address of bbolt's mapping of the file, which
-// bolt.Info gives as a number: not memory the Go collector manages.
-func mapping(info *bolt.Info) unsafe.Pointer {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&info.Data))
 }

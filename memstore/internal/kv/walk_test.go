@@ -12,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 )
 
 // walkValue is key i's value in the walk's tests: sizes from empty to
@@ -25,19 +24,25 @@ func walkValue(i, round int) []byte {
 
 // lookupsMatchBolt checks, in one read transaction, that Lookup returns
 // bbolt's own Get for every key written, for keys between, before and
-// after them, and for a nested bucket's name; and that the walk never
-// fell back to bbolt.
+// after them, and for a nested bucket's name; that LookupPrefix returns
+// its first bytes, and that GetRaw's values stay what bbolt holds until
+// the transaction ends; and that the walk never fell back to bbolt.
 func lookupsMatchBolt(t *testing.T, db *DB, bucket string, keys []string) {
 	t.Helper()
 	before := atomic.LoadInt64(&db.tree.fallbacks)
 	require.NoError(t, db.View(func(tx *Tx) error {
 		get := tx.Lookup(bucket)
+		prefixes := map[int]func(string) []byte{}
+		for _, n := range []int{0, 1, 100, 4000, 4096, 5000} {
+			prefixes[n] = tx.LookupPrefix(bucket, n)
+		}
 		b := tx.bolt.Bucket([]byte(bucket))
 		asked := append([]string{"", "\x00", "~~~~", "nested"}, keys...)
 		for _, k := range keys {
 			asked = append(asked, k+"0", k[:len(k)-1])
 		}
-		for _, i := range rand.Perm(len(asked)) {
+		kept := map[string][]byte{} // GetRaw's values, checked at the end
+		for j, i := range rand.Perm(len(asked)) {
 			k := asked[i]
 			var want []byte
 			if b != nil {
@@ -46,6 +51,27 @@ func lookupsMatchBolt(t *testing.T, db *DB, bucket string, keys []string) {
 			got := get(k)
 			if !bytes.Equal(want, got) || (want == nil) != (got == nil) {
 				t.Fatalf("key %q: Lookup gave %d bytes (nil %v), bbolt %d (nil %v)", k, len(got), got == nil, len(want), want == nil)
+			}
+			for n, prefix := range prefixes {
+				got, want := prefix(k), want
+				if len(want) > n {
+					want = want[:n]
+				}
+				if !bytes.Equal(want, got) || (want == nil) != (got == nil) {
+					t.Fatalf("key %q: LookupPrefix %d gave %d bytes (nil %v), want %d (nil %v)", k, n, len(got), got == nil, len(want), want == nil)
+				}
+			}
+			if j%7 == 0 {
+				kept[k] = tx.GetRaw(bucket, k)
+			}
+		}
+		for k, v := range kept {
+			var want []byte
+			if b != nil {
+				want = b.Get([]byte(k))
+			}
+			if !bytes.Equal(want, v) {
+				t.Fatalf("key %q: GetRaw's value changed during the transaction", k)
 			}
 		}
 		return nil
@@ -195,40 +221,78 @@ func TestWalkedLookupFallsBackToBolt(t *testing.T) {
 	}
 }
 
-// TestWalkedLookupsKeepFewFilePagesResident looks values up in a random
-// order with Lookup, as calls reading bodies do: the leaves it reads
-// through the mapping count towards the release as bbolt's lookups did,
-// so what stays resident of the file is bounded as before, and the
-// branch pages it reads with pread add nothing to it.
-func TestWalkedLookupsKeepFewFilePagesResident(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
-	db, err := Open(path, time.Second)
+// TestConcurrentLookupsKeepTheirBuffers runs read transactions on several
+// goroutines while a writer commits new versions: each transaction's
+// values lie in pooled buffers, which must not be handed to another
+// transaction before it ends (the values it holds must stay its own).
+func TestConcurrentLookupsKeepTheirBuffers(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "state.db"), time.Second)
 	require.NoError(t, err)
 	defer db.Close()
-	const n = 100_000
-	for start := 0; start < n; start += 10_000 {
+	const n = 3000
+	key := func(i int) string { return fmt.Sprintf("notes/%05d.md", i) }
+	put := func(round int) {
 		require.NoError(t, db.Update(func(tx *Tx) error {
-			for i := start; i < start+10_000; i++ {
-				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), walkValue(i, 0)); err != nil {
+			for i := range n {
+				if err := tx.PutRaw("b", key(i), walkValue(i, round)); err != nil {
 					return err
 				}
 			}
 			return nil
 		}))
 	}
-	require.NoError(t, db.bolt.View(func(btx *bolt.Tx) error { releasePages(btx); return nil }))
-	i := 0
-	for range 3 * releaseAfter / lookupCost {
-		i = (i + 7919) % n
-		require.NoError(t, db.View(func(tx *Tx) error {
-			if v := tx.Lookup("b")(fmt.Sprintf("k%07d", i)); !bytes.Equal(v, walkValue(i, 0)) {
-				t.Fatalf("value %d", i)
+	put(0)
+	stop := make(chan struct{})
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		for round := 1; ; round++ {
+			select {
+			case <-stop:
+				return
+			default:
+				put(round % 2)
 			}
-			return nil
-		}))
+		}
+	}()
+	errs := make(chan error, 8)
+	for w := range 8 {
+		go func() {
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			for range 150 {
+				err := db.View(func(tx *Tx) error {
+					get := tx.Lookup("b")
+					held := map[int][]byte{}
+					for range 10 {
+						i := r.IntN(n)
+						held[i] = tx.GetRaw("b", key(i))
+						v := get(key(i))
+						if !bytes.Equal(v, held[i]) {
+							return fmt.Errorf("key %d: Lookup and GetRaw differ", i)
+						}
+					}
+					for i, v := range held { // one version: round 0 or 1, unchanged
+						if !bytes.Equal(v, walkValue(i, 0)) && !bytes.Equal(v, walkValue(i, 1)) {
+							return fmt.Errorf("key %d: a held value changed during its transaction", i)
+						}
+						if !bytes.Equal(v, tx.GetRaw("b", key(i))) {
+							return fmt.Errorf("key %d: a held value is not the transaction's", i)
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
 	}
-	resident := mappedResident(t, path)
-	t.Logf("%d random lookups: %d KiB of the file resident, %d KiB of branch pages copied", 3*releaseAfter/lookupCost, resident>>10, db.tree.bytes>>10)
-	assert.LessOrEqual(t, resident, releaseAfter+releaseAfter/2, "file pages resident")
+	for range 8 {
+		assert.NoError(t, <-errs)
+	}
+	close(stop)
+	<-writerDone
 	assert.Zero(t, atomic.LoadInt64(&db.tree.fallbacks))
 }
