@@ -164,3 +164,50 @@ func TestLookupsMapNothing(t *testing.T) {
 		t.Fatalf("%d lookups fell back to bbolt's cursor", f)
 	}
 }
+
+// TestWritesKeepFewFilePagesResident rewrites values at random keys in
+// many write transactions and reads nothing, as a one-shot sync's
+// embedding pass stores vectors while its reads use pread: the pages
+// bbolt reads through the mapping to change them must be released as
+// they count up, not left resident until some scan.
+func TestWritesKeepFewFilePagesResident(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	db, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n = 100_000
+	value := bytes.Repeat([]byte("v"), 700)
+	for start := 0; start < n; start += 10_000 {
+		if err := db.Update(func(tx *Tx) error {
+			for i := start; i < start+10_000; i++ {
+				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), value); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	i := 0
+	for range 200 {
+		if err := db.Update(func(tx *Tx) error {
+			for range 100 {
+				i = (i + 7919) % n
+				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), value); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resident := mappedResident(t, path)
+	t.Logf("20,000 random rewrites: %d KiB of the file resident", resident>>10)
+	if resident > releaseAfter+releaseAfter/2 {
+		t.Fatalf("%d KiB of the file resident, want at most about releaseAfter (%d KiB)", resident>>10, releaseAfter>>10)
+	}
+}
