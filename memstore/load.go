@@ -106,20 +106,55 @@ func (s *Store) loadTerms(project string, x *kwIndex) error {
 }
 
 // loadSearch fills the search index of a graph just loaded: its vectors,
-// then its keyword index, closing the ready signal of each. A failure
-// leaves what was loaded (searches see less) and is retried by the next
-// load.
+// then its keyword dictionary and index, closing the ready signal of
+// each. A failure leaves what was loaded (searches see less) and is
+// retried by the next load; no caller hears of it, so it is logged
+// (warnLoad), before the ready signal, so that whoever waits for it finds
+// the warning written.
 func (s *Store) loadSearch(project string, g *graph) {
 	func() {
 		defer close(g.vectorsReady)
-		_ = s.loadVectors(project, g) // a failure: searches see what is loaded
+		if err := s.loadVectors(project, g); err != nil {
+			s.warnLoad(project, "vectors", "semantic searches find only the notes whose vectors loaded", err)
+		}
 	}()
 	defer close(g.keywordsReady)
+	// The dictionary first, on its own: its failure also fails every note
+	// write (lockForWrite reads it too), which the warning must say.
+	g.mu.Lock()
+	err := s.ensureTerms(project, g)
+	g.mu.Unlock()
+	if err != nil {
+		s.warnLoad(project, "keyword dictionary", "keyword searches find nothing stored and note writes fail", err)
+		return
+	}
 	missing, err := s.loadKeywords(project, g)
 	if err != nil {
+		s.warnLoad(project, "keyword index", keywordsPartial, err)
 		return
 	}
 	s.buildKeywords(project, g, missing)
+}
+
+// keywordsPartial is what a keyword index loaded in part means to a user.
+const keywordsPartial = "keyword searches find only the notes indexed so far"
+
+// warnLoad logs that part of a project's search index could not be loaded
+// from the state file (a damaged record, a failing disk), with what that
+// means (effect) and the remedy: the vault is the source of truth for
+// notes, so a state folder synced again from it is whole. Until then
+// searches answer from what loaded, and nothing else would tell the user
+// why they find less. A load cut short by Close is not logged: the error
+// is the closed file's, not damage.
+func (s *Store) warnLoad(project, part, effect string, err error) {
+	if s.closed.Load() {
+		return
+	}
+	s.logger.Warn("embedded store: part of the search index could not be loaded from the state file; searches answer from what loaded",
+		"project", project, "part", part, "effect", effect, "err", err,
+		"state_folder", s.dir,
+		"remedy", "stop vaultgraph, delete the state folder and run `vaultgraph sync` (with the same --state-dir, if one is set) "+
+			"to rebuild it from the vault: the notes' vectors are embedded again, and the memories and change log kept in it are lost")
 }
 
 // loadKeywords puts the persisted term vectors of a graph's notes into
@@ -522,8 +557,10 @@ func (s *Store) buildKeywords(project string, g *graph, nodes []*node) {
 		bodies, err := s.bodiesOf(project, part, false, false)
 		g.mu.RUnlock()
 		if err != nil {
-			// The store is closed or the disk fails: searches see what is
-			// indexed; the next load tries again.
+			// The store is closed (not logged), or a record is damaged or
+			// the disk fails: searches see what is indexed; the next load
+			// tries again.
+			s.warnLoad(project, "keyword index", keywordsPartial, err)
 			return
 		}
 		analyses := make([]keyword.Analysis, len(items))
@@ -545,7 +582,10 @@ func (s *Store) buildKeywords(project string, g *graph, nodes []*node) {
 		err = s.persistKeywords(project, g, done)
 		g.mu.Unlock()
 		if err != nil {
-			return // kept in memory; the next load analyses them again
+			// This chunk is kept in memory, the rest is not indexed; the
+			// next load analyses them all again.
+			s.warnLoad(project, "keyword index", keywordsPartial, err)
+			return
 		}
 	}
 }

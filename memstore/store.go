@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,13 @@ type Store struct {
 
 	kv     *kv.DB
 	closed atomic.Bool
+
+	// dir is the state directory (Open's; "" for New), named by the
+	// warnings that tell the user to delete it.
+	dir string
+	// logger hears what goes wrong where no caller gets an error: the
+	// background load of a project's search index (load.go, warnLoad).
+	logger *slog.Logger
 
 	chunks chunkIndex // document chunks, see chunks.go
 
@@ -81,6 +89,7 @@ type Option func(*options)
 
 type options struct {
 	lockTimeout time.Duration
+	logger      *slog.Logger
 }
 
 // WithLockTimeout sets how long Open waits for the state directory's lock
@@ -89,10 +98,21 @@ func WithLockTimeout(d time.Duration) Option {
 	return func(o *options) { o.lockTimeout = d }
 }
 
+// WithLogger sets the logger that hears what goes wrong in the store's
+// background work, which no call returns: a part of a project's search
+// index that could not be loaded from the state file is logged as a
+// warning. By default such warnings are discarded; nil also discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(o *options) { o.logger = l }
+}
+
+// discardLogger is the logger of a store given none.
+var discardLogger = slog.New(slog.DiscardHandler)
+
 // New returns a store that keeps everything in memory, project records
 // included: for tests and throwaway use.
 func New() *Store {
-	return &Store{projects: map[string]*graph{}, kv: kv.NewMemory()}
+	return &Store{projects: map[string]*graph{}, kv: kv.NewMemory(), logger: discardLogger}
 }
 
 // Open returns a store whose durable data lives in dir (created if
@@ -104,6 +124,9 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.logger == nil {
+		o.logger = discardLogger
+	}
 	db, err := kv.Open(filepath.Join(dir, StateFileName), o.lockTimeout)
 	if errors.Is(err, kv.ErrLocked) {
 		return nil, fmt.Errorf("memstore: open %s: %w (waited %s; is another vaultgraph running?)", dir, ErrStateLocked, o.lockTimeout)
@@ -111,7 +134,7 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memstore: open %s: %w", dir, err)
 	}
-	return &Store{projects: map[string]*graph{}, kv: db}, nil
+	return &Store{projects: map[string]*graph{}, kv: db, dir: dir, logger: o.logger}, nil
 }
 
 // Close releases the state file and its lock. Every later call fails with

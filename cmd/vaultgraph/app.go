@@ -88,7 +88,7 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (co
 		return s, nil
 	default:
 		dir := vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
-		s, err := memstore.Open(dir)
+		s, err := memstore.Open(dir, memstore.WithLogger(logger))
 		if err != nil {
 			return nil, fmt.Errorf("open embedded store in %s: %w", dir, err)
 		}

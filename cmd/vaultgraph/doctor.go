@@ -180,7 +180,7 @@ func doctorStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, r
 		return s, nil
 	default:
 		dir := vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
-		s, err := memstore.Open(dir)
+		s, err := memstore.Open(dir, memstore.WithLogger(logger))
 		if errors.Is(err, memstore.ErrStateLocked) {
 			r.ok("store: embedded in %s, held by a running vaultgraph (serve or sync); the graph is compared when none runs", dir)
 			return nil, nil

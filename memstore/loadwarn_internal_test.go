@@ -1,0 +1,231 @@
+package memstore
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
+)
+
+// logRecorder is a slog.Handler that keeps every record it is given. It is
+// safe for concurrent use: the store logs from its background loads.
+type logRecorder struct {
+	mu   sync.Mutex
+	recs []loggedRecord
+}
+
+// loggedRecord is one record a logRecorder kept, its attributes as text.
+type loggedRecord struct {
+	level slog.Level
+	msg   string
+	attrs map[string]string
+}
+
+func (h *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	rec := loggedRecord{level: r.Level, msg: r.Message, attrs: map[string]string{}}
+	r.Attrs(func(a slog.Attr) bool {
+		rec.attrs[a.Key] = a.Value.String()
+		return true
+	})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.recs = append(h.recs, rec)
+	return nil
+}
+
+// WithAttrs and WithGroup keep nothing: the store logs through its logger
+// as given, never a derived one.
+func (h *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *logRecorder) WithGroup(string) slog.Handler      { return h }
+
+func (h *logRecorder) records() []loggedRecord {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]loggedRecord(nil), h.recs...)
+}
+
+// storeLoadWarnNotes stores in dir what the tests below load: notes with
+// texts (term vectors, a dictionary) and vectors of model "m".
+func storeLoadWarnNotes(t *testing.T, dir string) {
+	t.Helper()
+	ctx := t.Context()
+	s, err := Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{
+		{ID: "a.md", Path: "a.md", Title: "alpha", Content: "walrus tusk", Hash: "1"},
+		{ID: "b.md", Path: "b.md", Title: "beta", Content: "otter walrus", Hash: "2"},
+		{ID: "c.md", Path: "c.md", Title: "gamma", Content: "narwhal", Hash: "3"},
+	}))
+	require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{
+		{ID: "a.md", Hash: "1", Vector: []float32{1, 0}},
+		{ID: "b.md", Hash: "2", Vector: []float32{0, 1}},
+		{ID: "c.md", Hash: "3", Vector: []float32{1, 1}},
+	}))
+	require.NoError(t, s.Close(ctx))
+}
+
+// damageState changes the state file in dir with fn, in a store of its
+// own that is closed again.
+func damageState(t *testing.T, dir string, fn func(tx *kv.Tx) error) {
+	t.Helper()
+	s, err := Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.kv.Update(fn))
+	require.NoError(t, s.Close(t.Context()))
+}
+
+// searchBoth runs a vector and a keyword search of project p, which wait
+// for the background load of each part of its search index, and returns
+// their hits: searches still answer when a part did not load.
+func searchBoth(t *testing.T, s *Store) (vector, keyword []core.ScoredID) {
+	t.Helper()
+	ctx := t.Context()
+	vector, err := s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 10)
+	require.NoError(t, err)
+	keyword, err = s.KeywordSearch(ctx, "p", "walrus", 10)
+	require.NoError(t, err)
+	return vector, keyword
+}
+
+// requireLoadWarning checks that w is a load warning of project p's part,
+// naming the damaged record and telling the user what to do.
+func requireLoadWarning(t *testing.T, w loggedRecord, part, dir, damaged string) {
+	t.Helper()
+	require.Equal(t, slog.LevelWarn, w.level)
+	assert.Contains(t, w.msg, "search index could not be loaded")
+	assert.Equal(t, "p", w.attrs["project"])
+	assert.Equal(t, part, w.attrs["part"])
+	assert.NotEmpty(t, w.attrs["effect"])
+	assert.Contains(t, w.attrs["err"], damaged)
+	assert.Equal(t, dir, w.attrs["state_folder"])
+	assert.Contains(t, w.attrs["remedy"], "delete the state folder and run `vaultgraph sync`")
+}
+
+// A damaged vector record and a damaged term vector leave the search
+// index partial, as before, and each is logged once as a warning that
+// names the project, the part and the record, with the remedy.
+func TestDamagedSearchRecordsAreLogged(t *testing.T) {
+	dir := t.TempDir()
+	storeLoadWarnNotes(t, dir)
+	damageState(t, dir, func(tx *kv.Tx) error {
+		if err := tx.PutRaw(vectorBucketPrefix+"p", "b.md", []byte("not a vector")); err != nil {
+			return err
+		}
+		return tx.PutRaw(kwDocsBucket("p"), "b.md", []byte{0x80}) // a length cut short
+	})
+
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	vector, keyword := searchBoth(t, s)
+	assert.Empty(t, vector, "the vectors' one chunk held the damaged record")
+	assert.Empty(t, keyword, "the term vectors' one chunk held the damaged record")
+
+	got := logs.records()
+	require.Len(t, got, 2, "one warning per part that failed")
+	requireLoadWarning(t, got[0], "vectors", dir, "b.md")
+	requireLoadWarning(t, got[1], "keyword index", dir, "b.md")
+	assert.Contains(t, got[0].attrs["err"], "decode vector")
+	assert.Contains(t, got[1].attrs["err"], errBadRecord.Error())
+}
+
+// A damaged keyword dictionary is logged as such, with what it also
+// breaks: the note writes, which fail with the read error.
+func TestDamagedKeywordDictionaryIsLogged(t *testing.T) {
+	dir := t.TempDir()
+	storeLoadWarnNotes(t, dir)
+	damageState(t, dir, func(tx *kv.Tx) error {
+		// The dictionary holds fewer terms: this key is out of order.
+		return tx.PutRaw(kwTermsBucket("p"), termKey(100), []byte("out of order"))
+	})
+
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	vector, keyword := searchBoth(t, s)
+	assert.Len(t, vector, 3, "the vectors are sound")
+	assert.Empty(t, keyword)
+
+	got := logs.records()
+	require.Len(t, got, 1)
+	requireLoadWarning(t, got[0], "keyword dictionary", dir, "out of order")
+	assert.Contains(t, got[0].attrs["effect"], "note writes fail")
+	err = s.UpsertNotes(t.Context(), "p", []core.Note{{ID: "d.md", Path: "d.md", Title: "delta", Content: "x", Hash: "4"}})
+	require.ErrorIs(t, err, errBadRecord)
+	assert.Len(t, logs.records(), 1, "a failed write returns its error; the load logged once")
+}
+
+// A note without a term vector is analysed from its body by the load
+// (buildKeywords): a damaged body stops that analysis, which is logged as
+// the keyword index's.
+func TestDamagedBodyOfUnindexedNoteIsLogged(t *testing.T) {
+	dir := t.TempDir()
+	storeLoadWarnNotes(t, dir)
+	damageState(t, dir, func(tx *kv.Tx) error {
+		if _, err := tx.Delete(kwDocsBucket("p"), "b.md"); err != nil {
+			return err
+		}
+		return tx.PutRaw(bodiesBucket("p"), "b.md", []byte("damaged"))
+	})
+
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	vector, keyword := searchBoth(t, s)
+	assert.Len(t, vector, 3)
+	assert.Len(t, keyword, 1, "a.md's term vector loaded, b.md is not indexed")
+
+	got := logs.records()
+	require.Len(t, got, 1)
+	requireLoadWarning(t, got[0], "keyword index", dir, "body of b.md")
+}
+
+// A sound state logs nothing, a note stored without a term vector (as
+// before term vectors were kept: buildKeywords analyses it) included.
+func TestSoundStateLogsNoWarning(t *testing.T) {
+	dir := t.TempDir()
+	storeLoadWarnNotes(t, dir)
+	damageState(t, dir, func(tx *kv.Tx) error {
+		_, err := tx.Delete(kwDocsBucket("p"), "b.md")
+		return err
+	})
+
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	vector, keyword := searchBoth(t, s)
+	assert.Len(t, vector, 3)
+	assert.Len(t, keyword, 2, "b.md analysed again by the load")
+	assert.Empty(t, logs.records())
+}
+
+// A load that Close cuts short fails to read the closed file: that is no
+// damage, and nothing is logged.
+func TestLoadCutShortByCloseLogsNothing(t *testing.T) {
+	dir := t.TempDir()
+	storeLoadWarnNotes(t, dir)
+
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	g, err := s.loadedGraph("p") // the search load not started yet
+	require.NoError(t, err)
+	require.NotNil(t, g)
+	require.NoError(t, s.Close(t.Context()))
+	g.startSearch()
+	<-g.vectorsReady
+	<-g.keywordsReady
+	assert.Empty(t, logs.records())
+}
