@@ -122,10 +122,7 @@ func TestDamagedSearchRecordsAreLogged(t *testing.T) {
 		return tx.PutRaw(kwDocsBucket("p"), "b.md", []byte{0x80}) // a length cut short
 	})
 
-	logs := &logRecorder{}
-	s, err := Open(dir, WithLogger(slog.New(logs)))
-	require.NoError(t, err)
-	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	s, logs := openRecorded(t, dir)
 	vector, keyword := searchBoth(t, s)
 	assert.Empty(t, vector, "the vectors' one chunk held the damaged record")
 	assert.Empty(t, keyword, "the term vectors' one chunk held the damaged record")
@@ -148,10 +145,7 @@ func TestDamagedKeywordDictionaryIsLogged(t *testing.T) {
 		return tx.PutRaw(kwTermsBucket("p"), termKey(100), []byte("out of order"))
 	})
 
-	logs := &logRecorder{}
-	s, err := Open(dir, WithLogger(slog.New(logs)))
-	require.NoError(t, err)
-	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	s, logs := openRecorded(t, dir)
 	vector, keyword := searchBoth(t, s)
 	assert.Len(t, vector, 3, "the vectors are sound")
 	assert.Empty(t, keyword)
@@ -160,7 +154,7 @@ func TestDamagedKeywordDictionaryIsLogged(t *testing.T) {
 	require.Len(t, got, 1)
 	requireLoadWarning(t, got[0], "keyword dictionary", dir, "out of order")
 	assert.Contains(t, got[0].attrs["effect"], "note writes fail")
-	err = s.UpsertNotes(t.Context(), "p", []core.Note{{ID: "d.md", Path: "d.md", Title: "delta", Content: "x", Hash: "4"}})
+	err := s.UpsertNotes(t.Context(), "p", []core.Note{{ID: "d.md", Path: "d.md", Title: "delta", Content: "x", Hash: "4"}})
 	require.ErrorIs(t, err, errBadRecord)
 	assert.Len(t, logs.records(), 1, "a failed write returns its error; the load logged once")
 }
@@ -178,10 +172,7 @@ func TestDamagedBodyOfUnindexedNoteIsLogged(t *testing.T) {
 		return tx.PutRaw(bodiesBucket("p"), "b.md", []byte("damaged"))
 	})
 
-	logs := &logRecorder{}
-	s, err := Open(dir, WithLogger(slog.New(logs)))
-	require.NoError(t, err)
-	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	s, logs := openRecorded(t, dir)
 	vector, keyword := searchBoth(t, s)
 	assert.Len(t, vector, 3)
 	assert.Len(t, keyword, 1, "a.md's term vector loaded, b.md is not indexed")
@@ -201,10 +192,7 @@ func TestSoundStateLogsNoWarning(t *testing.T) {
 		return err
 	})
 
-	logs := &logRecorder{}
-	s, err := Open(dir, WithLogger(slog.New(logs)))
-	require.NoError(t, err)
-	defer func() { require.NoError(t, s.Close(t.Context())) }()
+	s, logs := openRecorded(t, dir)
 	vector, keyword := searchBoth(t, s)
 	assert.Len(t, vector, 3)
 	assert.Len(t, keyword, 2, "b.md analysed again by the load")
@@ -228,4 +216,15 @@ func TestLoadCutShortByCloseLogsNothing(t *testing.T) {
 	<-g.vectorsReady
 	<-g.keywordsReady
 	assert.Empty(t, logs.records())
+}
+
+// openRecorded opens the store in dir with a logger whose records it
+// returns; the store is closed when the test ends.
+func openRecorded(t *testing.T, dir string) (*Store, *logRecorder) {
+	t.Helper()
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Close(context.Background())) })
+	return s, logs
 }

@@ -108,26 +108,8 @@ func mappedResident(t *testing.T, path string) int {
 // through the mapping at each transaction's start: its meta pages and
 // the root of its buckets.
 func TestLookupsMapNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
-	db, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	const n = 100_000
-	for start := 0; start < n; start += 10_000 {
-		err := db.Update(func(tx *Tx) error {
-			for i := start; i < start+10_000; i++ {
-				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), walkValue(i, 0)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	db, path := filledDB(t, n, func(i int) []byte { return walkValue(i, 0) })
 	if err := db.bolt.View(func(btx *bolt.Tx) error { releasePages(btx); return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -171,26 +153,9 @@ func TestLookupsMapNothing(t *testing.T) {
 // bbolt reads through the mapping to change them must be released as
 // they count up, not left resident until some scan.
 func TestWritesKeepFewFilePagesResident(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
-	db, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	const n = 100_000
 	value := bytes.Repeat([]byte("v"), 700)
-	for start := 0; start < n; start += 10_000 {
-		if err := db.Update(func(tx *Tx) error {
-			for i := start; i < start+10_000; i++ {
-				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), value); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db, path := filledDB(t, n, func(int) []byte { return value })
 	i := 0
 	for range 200 {
 		if err := db.Update(func(tx *Tx) error {
@@ -210,4 +175,31 @@ func TestWritesKeepFewFilePagesResident(t *testing.T) {
 	if resident > releaseAfter+releaseAfter/2 {
 		t.Fatalf("%d KiB of the file resident, want at most about releaseAfter (%d KiB)", resident>>10, releaseAfter>>10)
 	}
+}
+
+// filledDB opens a DB in a temporary folder, closed when the test ends,
+// holding n values (value(i) at key "k%07d" of bucket "b"), written in
+// transactions of 10,000.
+func filledDB(t *testing.T, n int, value func(i int) []byte) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.db")
+	db, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	for start := 0; start < n; start += 10_000 {
+		err := db.Update(func(tx *Tx) error {
+			for i := start; i < min(start+10_000, n); i++ {
+				if err := tx.PutRaw("b", fmt.Sprintf("k%07d", i), value(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, path
 }
