@@ -578,8 +578,9 @@ const releaseAfter = 16 << 20
 // ~19 MiB of the file for as long as serve ran (docs/BENCHMARKS.md).
 const releaseAtEnd = 1 << 20
 
-// lookupCost is what one lookup (a Get, or a cursor's Seek) is counted as
-// having made resident besides its value: not the one leaf page it reads,
+// lookupCost is what one lookup through the mapping (a write
+// transaction's Get or cursor Seek, a page bbolt reads to change it) is
+// counted as having made resident besides its value: not the one leaf page it reads,
 // but the kernel's fault-around window, 64 KiB on Linux
 // (fault_around_bytes; bbolt's MADV_RANDOM does not turn it off), plus the
 // branch pages on the way. Counted as a page, 16 MiB of lookups left

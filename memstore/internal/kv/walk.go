@@ -52,7 +52,7 @@ type treeFile struct {
 
 	// buffers holds the read transactions' buffers between them (*[]byte):
 	// pages and values read with pread, given back when the transaction
-	// ends (Tx.done), so that a call reading twenty bodies allocates
+	// ends (recycle, from DB.View), so that a call reading twenty bodies allocates
 	// nothing for them.
 	buffers sync.Pool
 
