@@ -164,11 +164,6 @@ func (s *Store) warnLoad(project, part, effect string, err error) {
 // or deleted since the load. It returns the notes that have none (stored
 // before term vectors were kept).
 func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err error) {
-	type doc struct {
-		id         string
-		length     int32
-		start, end int // the term vector in vecs
-	}
 	const chunkSize = 4096
 	errChunk := errors.New("chunk full")
 	x := g.search.keywords
@@ -177,7 +172,6 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		g.mu.Unlock()
 		return nil, err
 	}
-	terms := len(x.names)
 	// The index keeps the loaded vectors' postings, not the vectors: they
 	// stay in kwdocs, read again only to replace or delete a note.
 	x.readVec = s.termVecReader(project)
@@ -209,10 +203,13 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 	g.mu.Lock()
 	x.reservePostings(sizer)
 	g.mu.Unlock()
-	var chunk []doc
+	var chunk []loadedDoc
 	var vecs []byte // the chunk's term vectors, reused by the next chunk
 	for from, more := "", true; more; {
 		chunk, vecs = chunk[:0], vecs[:0]
+		if keywordChunkHook != nil {
+			keywordChunkHook()
+		}
 		err := s.kv.View(func(tx *kv.Tx) error {
 			return tx.ForEachFrom(kwDocsBucket(project), from, func(id string, rec []byte) error {
 				if len(chunk) == chunkSize {
@@ -225,13 +222,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 				}
 				start := len(vecs)
 				vecs = append(vecs, rec[n:]...)
-				vec := vecs[start:]
-				valid := true
-				eachTerm(vec, func(term, _ int32) { valid = valid && int(term) < terms })
-				if !valid {
-					return fmt.Errorf("term vector of %s: %w", id, errBadRecord)
-				}
-				chunk = append(chunk, doc{id, int32(length), start, len(vecs)})
+				chunk = append(chunk, loadedDoc{id, int32(length), start, len(vecs)})
 				return nil
 			})
 		})
@@ -242,13 +233,9 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		default:
 			more = false
 		}
-		g.mu.Lock()
-		for _, d := range chunk {
-			if nd := g.notes[d.id]; nd != nil && nd.gen == 0 { // not written since the load
-				x.putLoaded(nd.ID, d.length, vecs[d.start:d.end]) // the node's ID string, not the key's copy
-			}
+		if err := applyLoaded(g, chunk, vecs); err != nil {
+			return nil, err
 		}
-		g.mu.Unlock()
 	}
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -258,6 +245,45 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		}
 	}
 	return missing, nil
+}
+
+// keywordChunkHook, set by tests only, runs before loadKeywords reads each
+// chunk, with no lock held.
+var keywordChunkHook func()
+
+// loadedDoc is a term vector loadKeywords read: its note, its length and
+// where the vector lies in the chunk's buffer.
+type loadedDoc struct {
+	id         string
+	length     int32
+	start, end int
+}
+
+// applyLoaded puts a chunk of term vectors read from kwdocs into g's
+// keyword index, skipping notes written or deleted since the load. Their
+// term numbers are checked here, under the lock, against the dictionary
+// as it is now: a write committed while the chunk was read can have put a
+// term vector with terms numbered after the load began (a record it
+// skips, its note written since), so a bound taken before the read would
+// call a sound record damaged and drop the whole index.
+func applyLoaded(g *graph, chunk []loadedDoc, vecs []byte) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	x := g.search.keywords
+	for _, d := range chunk {
+		nd := g.notes[d.id]
+		if nd == nil || nd.gen != 0 { // deleted, or written since the load
+			continue
+		}
+		vec := vecs[d.start:d.end]
+		valid := true
+		eachTerm(vec, func(term, _ int32) { valid = valid && int(term) < len(x.names) })
+		if !valid {
+			return fmt.Errorf("term vector of %s: %w", d.id, errBadRecord)
+		}
+		x.putLoaded(nd.ID, d.length, vec) // the node's ID string, not the key's copy
+	}
+	return nil
 }
 
 // rawRecord is a note record as the file holds it: ID and record bytes,

@@ -3,11 +3,14 @@ package memstore
 import (
 	"bytes"
 	"encoding/binary"
+	"log/slog"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
@@ -113,4 +116,46 @@ func TestLoadKeywordsReservesThePostings(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, got, "query %q", q)
 	}
+}
+
+// A note written while the keyword index loads can number new terms and
+// commit its term vector before the load reads that part of kwdocs: the
+// load skips the note (its write indexed it) and takes the record for
+// sound, never for damage that drops every loaded note from searches.
+func TestLoadKeywordsAcceptsTermsNumberedMeanwhile(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
+	storeLoadWarnNotes(t, dir)
+	logs := &logRecorder{}
+	s, err := Open(dir, WithLogger(slog.New(logs)))
+	require.NoError(t, err)
+	defer func() { _ = s.Close(ctx) }()
+
+	var once sync.Once
+	var hookErr error
+	keywordChunkHook = func() {
+		once.Do(func() {
+			hookErr = s.UpsertNotes(ctx, "p", []core.Note{
+				{ID: "b.md", Path: "b.md", Title: "beta", Content: "capybara", Hash: "5"},
+				{ID: "d.md", Path: "d.md", Title: "delta", Content: "quokka walrus", Hash: "4"},
+			})
+		})
+	}
+	t.Cleanup(func() { keywordChunkHook = nil })
+
+	ids := func(query string) []string {
+		hits, err := s.KeywordSearch(ctx, "p", query, 10) // waits for the load
+		require.NoError(t, err)
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	require.Equal(t, []string{"a.md", "d.md"}, ids("walrus"))
+	require.NoError(t, hookErr)
+	require.Equal(t, []string{"c.md"}, ids("narwhal"), "a note loaded from disk")
+	require.Equal(t, []string{"b.md"}, ids("capybara"))
+	require.Equal(t, []string{"d.md"}, ids("quokka"))
+	require.Empty(t, logs.records(), "no load warning")
 }

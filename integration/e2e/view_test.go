@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -205,7 +206,11 @@ func TestWebView(t *testing.T) {
 				}
 			}
 			screenshot(t, ctx, "live")
-			run(t, ctx, "back to the overview", chromedp.Navigate(base+"/view/#"), waitJS(`window.vgState.mode === "overview"`))
+			// The panel reads the store, the overview the view's own copy,
+			// which a change feed brings up to date a moment later (the page
+			// gets it as a delta): wait for the count, not for a time.
+			run(t, ctx, fmt.Sprintf("back to the overview, which counts %d notes", want+4), chromedp.Navigate(base+"/view/#"),
+				waitJS(fmt.Sprintf(`window.vgState.mode === "overview" && window.vgState.total === %d`, want+4)))
 			if s := pageState(t, ctx); s.Total != want+4 {
 				t.Errorf("overview after the edits: %d notes, want %d", s.Total, want+4)
 			}
