@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 )
 
 // longLivedGCPercent is the garbage collector's target for processes that
@@ -105,6 +106,7 @@ func limitByLiveHeap(ctx context.Context, limitOf func(live uint64) uint64) bool
 	var arm func()
 	arm = func() {
 		runtime.AddCleanup(new(gcSentinel), func(struct{}) {
+			defer notifyLimitSet()
 			if ctx.Err() != nil {
 				debug.SetMemoryLimit(math.MaxInt64)
 				return
@@ -115,6 +117,18 @@ func limitByLiveHeap(ctx context.Context, limitOf func(live uint64) uint64) bool
 	}
 	arm()
 	return true
+}
+
+// limitSet, set by tests only, is called after a collection's cleanup has
+// set the limit again (or lifted it): what a test waits for instead of
+// sleeping. Atomic: the cleanups of limits armed by other tests run on
+// the runtime's own goroutine.
+var limitSet atomic.Pointer[func()]
+
+func notifyLimitSet() {
+	if fn := limitSet.Load(); fn != nil {
+		(*fn)()
+	}
 }
 
 // gcSentinel is the object whose cleanup marks a collection's end. It

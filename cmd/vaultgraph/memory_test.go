@@ -48,17 +48,11 @@ func TestFollowLiveHeap(t *testing.T) {
 		metrics.Read(s)
 		return s[0].Value.Uint64()
 	}
-	// waitLimit collects until the cleanup has run and the limit says ok.
 	waitLimit := func(what string, ok func(int64) bool) {
 		t.Helper()
-		for range 200 {
-			runtime.GC()
-			if ok(limit()) {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !collectUntil(t, func() bool { return ok(limit()) }) {
+			t.Fatalf("%s: limit %d MiB, live heap %d MiB", what, limit()>>20, live()>>20)
 		}
-		t.Fatalf("%s: limit %d MiB, live heap %d MiB", what, limit()>>20, live()>>20)
 	}
 
 	t.Setenv("GOMEMLIMIT", "")
@@ -141,16 +135,37 @@ func TestBoundSyncHeap(t *testing.T) {
 	for i := range ballast {
 		ballast[i] = byte(i)
 	}
-	for i := 0; i < 200 && gcPercent() != syncGCPercent; i++ {
-		runtime.GC() // the cleanups run after the collection, on their own goroutine
-		time.Sleep(10 * time.Millisecond)
-	}
+	collectUntil(t, func() bool { return gcPercent() == syncGCPercent })
 	require.Equal(t, syncGCPercent, gcPercent(), "a live heap of syncGCFromLive: the budget's own target")
 	runtime.KeepAlive(ballast)
 	cancel()
-	for i := 0; i < 200 && limit() != math.MaxInt64; i++ {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	collectUntil(t, func() bool { return limit() == math.MaxInt64 })
 	require.Equal(t, int64(math.MaxInt64), limit(), "lifted once the sync is over")
+}
+
+// collectUntil runs collections until done says so, each time waiting for
+// a collection's cleanup to have set the memory limit (limitSet: the
+// cleanups run after the collection, on the runtime's goroutine), for at
+// most a minute in all; it reports whether done said so.
+func collectUntil(t *testing.T, done func() bool) bool {
+	t.Helper()
+	set := make(chan struct{}, 1)
+	hear := func() {
+		select {
+		case set <- struct{}{}:
+		default:
+		}
+	}
+	limitSet.Store(&hear)
+	defer limitSet.Store(nil)
+	deadline := time.After(time.Minute)
+	for !done() {
+		runtime.GC()
+		select {
+		case <-set:
+		case <-deadline:
+			return done()
+		}
+	}
+	return true
 }
