@@ -74,10 +74,31 @@ func (s *Store) ensureTerms(project string, g *graph) error {
 	if err := s.loadTerms(project, x); err != nil {
 		clear(x.terms)
 		x.names, x.post, x.df, x.persisted = x.names[:0], x.post[:0], x.df[:0], 0
-		return fmt.Errorf("load keyword terms of %s: %w", project, err)
+		if !errors.Is(err, errBadRecord) {
+			return fmt.Errorf("load keyword terms of %s: %w", project, err)
+		}
+		// A damaged dictionary: every term vector numbers its terms by it,
+		// so both go, and the load analyses every note's text again
+		// (buildKeywords: the notes it finds without a term vector).
+		// Nothing is lost: the index is made from the notes' text.
+		if err := s.dropKeywords(project); err != nil {
+			return fmt.Errorf("load keyword terms of %s: %w", project, err)
+		}
+		s.warnRebuilt(project, "keyword dictionary", 1, "", "every note's text is analysed again; keyword searches find each note once it is", err)
 	}
 	g.termsOnDisk = false
 	return nil
+}
+
+// dropKeywords deletes the project's keyword dictionary and term vectors
+// from the state file.
+func (s *Store) dropKeywords(project string) error {
+	return s.updateOutsideNotes(func(tx *kv.Tx) error {
+		if err := tx.DeleteBucket(kwTermsBucket(project)); err != nil {
+			return err
+		}
+		return tx.DeleteBucket(kwDocsBucket(project))
+	})
 }
 
 // loadTerms reads the keyword dictionary into an empty index.
@@ -114,9 +135,11 @@ func (s *Store) loadTerms(project string, x *kwIndex) error {
 func (s *Store) loadSearch(project string, g *graph) {
 	func() {
 		defer close(g.vectorsReady)
-		if err := s.loadVectors(project, g); err != nil {
+		bad, err := s.loadVectors(project, g)
+		if err != nil {
 			s.warnLoad(project, "vectors", "semantic searches find only the notes whose vectors loaded", err)
 		}
+		bad.report(s, project, "vectors", "the notes are embedded again by the next sync (their vectors are stale)")
 	}()
 	defer close(g.keywordsReady)
 	// The dictionary first, on its own: its failure also fails every note
@@ -128,12 +151,50 @@ func (s *Store) loadSearch(project string, g *graph) {
 		s.warnLoad(project, "keyword dictionary", "keyword searches find nothing stored and note writes fail", err)
 		return
 	}
-	missing, err := s.loadKeywords(project, g)
+	missing, bad, err := s.loadKeywords(project, g)
+	bad.report(s, project, "keyword index", "the notes' text is analysed again and their term vectors written anew")
 	if err != nil {
 		s.warnLoad(project, "keyword index", keywordsPartial, err)
 		return
 	}
 	s.buildKeywords(project, g, missing)
+}
+
+// damaged counts the records a load found damaged and left out, to be
+// made again from the notes, and names the first.
+type damaged struct {
+	n     int
+	first string
+	err   error // the first one's
+}
+
+func (d *damaged) add(id string, err error) {
+	if d.n == 0 {
+		d.first, d.err = id, err
+	}
+	d.n++
+}
+
+// report logs the damage found in a part of the search index, if any
+// (see Store.warnRebuilt).
+func (d damaged) report(s *Store, project, part, rebuilt string) {
+	if d.n > 0 {
+		s.warnRebuilt(project, part, d.n, d.first, rebuilt, d.err)
+	}
+}
+
+// warnRebuilt logs that records of part of a project's search index were
+// damaged in the state file and are made again from the notes (rebuilt
+// says how): the user loses nothing and has nothing to do, but damage
+// that comes back points at the disk.
+func (s *Store) warnRebuilt(project, part string, records int, first, rebuilt string, err error) {
+	if s.closed.Load() {
+		return
+	}
+	s.logger.Warn("embedded store: damaged search records in the state file were left out and are made again from the notes; nothing is lost",
+		"project", project, "part", part, "records", records, "first", first, "rebuilt", rebuilt, "err", err,
+		"state_folder", s.dir,
+		"hint", "nothing to do; if this warning comes back after a restart, check the disk holding the state folder")
 }
 
 // keywordsPartial is what a keyword index loaded in part means to a user.
@@ -161,16 +222,18 @@ func (s *Store) warnLoad(project, part, effect string, err error) {
 // its keyword index, a chunk at a time: each read in a transaction of its
 // own, then applied under the write lock (never taken inside a
 // transaction: a writer holds it while it commits), skipping notes written
-// or deleted since the load. It returns the notes that have none (stored
-// before term vectors were kept).
-func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err error) {
+// or deleted since the load. A damaged record is left out (bad counts
+// them): its note has no term vector then. It returns the notes that have
+// none (stored before term vectors were kept, or whose record was
+// damaged), which buildKeywords analyses again.
+func (s *Store) loadKeywords(project string, g *graph) (missing []*node, bad damaged, err error) {
 	const chunkSize = 4096
 	errChunk := errors.New("chunk full")
 	x := g.search.keywords
 	g.mu.Lock()
 	if err := s.ensureTerms(project, g); err != nil {
 		g.mu.Unlock()
-		return nil, err
+		return nil, bad, err
 	}
 	// The index keeps the loaded vectors' postings, not the vectors: they
 	// stay in kwdocs, read again only to replace or delete a note.
@@ -198,7 +261,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		})
 	})
 	if err != nil {
-		return nil, err
+		return nil, bad, err
 	}
 	g.mu.Lock()
 	x.reservePostings(sizer)
@@ -218,7 +281,8 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 				}
 				length, n := binary.Uvarint(rec)
 				if n <= 0 {
-					return fmt.Errorf("term vector of %s: %w", id, errBadRecord)
+					bad.add(id, fmt.Errorf("term vector of %s: %w", id, errBadRecord))
+					return nil
 				}
 				start := len(vecs)
 				vecs = append(vecs, rec[n:]...)
@@ -229,13 +293,11 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 		switch {
 		case errors.Is(err, errChunk):
 		case err != nil:
-			return nil, err
+			return nil, bad, err
 		default:
 			more = false
 		}
-		if err := applyLoaded(g, chunk, vecs); err != nil {
-			return nil, err
-		}
+		applyLoaded(g, chunk, vecs, &bad)
 	}
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -244,7 +306,7 @@ func (s *Store) loadKeywords(project string, g *graph) (missing []*node, err err
 			missing = append(missing, nd)
 		}
 	}
-	return missing, nil
+	return missing, bad, nil
 }
 
 // keywordChunkHook, set by tests only, runs before loadKeywords reads each
@@ -260,13 +322,14 @@ type loadedDoc struct {
 }
 
 // applyLoaded puts a chunk of term vectors read from kwdocs into g's
-// keyword index, skipping notes written or deleted since the load. Their
-// term numbers are checked here, under the lock, against the dictionary
-// as it is now: a write committed while the chunk was read can have put a
-// term vector with terms numbered after the load began (a record it
-// skips, its note written since), so a bound taken before the read would
-// call a sound record damaged and drop the whole index.
-func applyLoaded(g *graph, chunk []loadedDoc, vecs []byte) error {
+// keyword index, skipping notes written or deleted since the load, and
+// leaving out (counted in bad) a vector that numbers a term the
+// dictionary does not have. The term numbers are checked here, under the
+// lock, against the dictionary as it is now: a write committed while the
+// chunk was read can have put a term vector with terms numbered after the
+// load began (a record it skips, its note written since), which a bound
+// taken before the read would call damaged.
+func applyLoaded(g *graph, chunk []loadedDoc, vecs []byte, bad *damaged) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	x := g.search.keywords
@@ -279,11 +342,11 @@ func applyLoaded(g *graph, chunk []loadedDoc, vecs []byte) error {
 		valid := true
 		eachTerm(vec, func(term, _ int32) { valid = valid && int(term) < len(x.names) })
 		if !valid {
-			return fmt.Errorf("term vector of %s: %w", d.id, errBadRecord)
+			bad.add(d.id, fmt.Errorf("term vector of %s: %w", d.id, errBadRecord))
+			continue
 		}
 		x.putLoaded(nd.ID, d.length, vec) // the node's ID string, not the key's copy
 	}
-	return nil
 }
 
 // rawRecord is a note record as the file holds it: ID and record bytes,

@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
@@ -109,11 +110,13 @@ func requireLoadWarning(t *testing.T, w loggedRecord, part, dir, damaged string)
 	assert.Contains(t, w.attrs["remedy"], "delete the state folder and run `vaultgraph sync`")
 }
 
-// A damaged vector record and a damaged term vector leave the search
-// index partial, as before, and each is logged once as a warning that
-// names the project, the part and the record, with the remedy.
-func TestDamagedSearchRecordsAreLogged(t *testing.T) {
-	dir := t.TempDir()
+// A damaged vector record and a damaged term vector are left out of the
+// load and made again from the note: its text is analysed again (and its
+// term vector written anew), its vector is stale (the next sync's
+// embedding writes it anew). Each part logs one warning that names the
+// project, the part and the record, and says nothing is lost.
+func TestDamagedSearchRecordsAreRebuilt(t *testing.T) {
+	ctx, dir := t.Context(), t.TempDir()
 	storeLoadWarnNotes(t, dir)
 	damageState(t, dir, func(tx *kv.Tx) error {
 		if err := tx.PutRaw(vectorBucketPrefix+"p", "b.md", []byte("not a vector")); err != nil {
@@ -124,39 +127,92 @@ func TestDamagedSearchRecordsAreLogged(t *testing.T) {
 
 	s, logs := openRecorded(t, dir)
 	vector, keyword := searchBoth(t, s)
-	assert.Empty(t, vector, "the vectors' one chunk held the damaged record")
-	assert.Empty(t, keyword, "the term vectors' one chunk held the damaged record")
+	assert.ElementsMatch(t, []string{"a.md", "c.md"}, hitIDs(vector), "b.md's vector left out")
+	assert.ElementsMatch(t, []string{"a.md", "b.md"}, hitIDs(keyword), "b.md's text analysed again")
+	stale, err := s.StaleVectors(ctx, "p", "m")
+	require.NoError(t, err)
+	assert.Equal(t, []core.StaleNote{{ID: "b.md", Hash: "2"}}, stale, "to be embedded again")
 
 	got := logs.records()
-	require.Len(t, got, 2, "one warning per part that failed")
-	requireLoadWarning(t, got[0], "vectors", dir, "b.md")
-	requireLoadWarning(t, got[1], "keyword index", dir, "b.md")
+	require.Len(t, got, 2, "one warning per part")
+	requireRebuiltWarning(t, got[0], "vectors", dir, "b.md")
+	requireRebuiltWarning(t, got[1], "keyword index", dir, "b.md")
 	assert.Contains(t, got[0].attrs["err"], "decode vector")
 	assert.Contains(t, got[1].attrs["err"], errBadRecord.Error())
+
+	// The term vector was written anew; the vector is, once embedded.
+	require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{{ID: "b.md", Hash: "2", Vector: []float32{0, 1}}}))
+	require.NoError(t, s.Close(ctx))
+	s, logs = openRecorded(t, dir)
+	vector, keyword = searchBoth(t, s)
+	assert.Len(t, vector, 3)
+	assert.ElementsMatch(t, []string{"a.md", "b.md"}, hitIDs(keyword))
+	assert.Empty(t, logs.records(), "repaired on disk")
 }
 
-// A damaged keyword dictionary is logged as such, with what it also
-// breaks: the note writes, which fail with the read error.
-func TestDamagedKeywordDictionaryIsLogged(t *testing.T) {
-	dir := t.TempDir()
-	storeLoadWarnNotes(t, dir)
-	damageState(t, dir, func(tx *kv.Tx) error {
-		// The dictionary holds fewer terms: this key is out of order.
-		return tx.PutRaw(kwTermsBucket("p"), termKey(100), []byte("out of order"))
-	})
+// A damaged keyword dictionary is dropped with every term vector, and
+// every note's text is analysed again, whether the load or a note write
+// meets the damage first: searches find every note, writes succeed, and
+// the next start finds a sound dictionary.
+func TestDamagedKeywordDictionaryIsRebuilt(t *testing.T) {
+	for _, writeFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("write first %v", writeFirst), func(t *testing.T) {
+			ctx, dir := t.Context(), t.TempDir()
+			storeLoadWarnNotes(t, dir)
+			damageState(t, dir, func(tx *kv.Tx) error {
+				// The dictionary holds fewer terms: this key is out of order.
+				return tx.PutRaw(kwTermsBucket("p"), termKey(100), []byte("out of order"))
+			})
 
-	s, logs := openRecorded(t, dir)
-	vector, keyword := searchBoth(t, s)
-	assert.Len(t, vector, 3, "the vectors are sound")
-	assert.Empty(t, keyword)
+			s, logs := openRecorded(t, dir)
+			write := func() {
+				require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{{ID: "d.md", Path: "d.md", Title: "delta", Content: "walrus again", Hash: "4"}}))
+			}
+			if writeFirst {
+				write() // beside the search load it starts
+			}
+			vector, keyword := searchBoth(t, s)
+			if !writeFirst {
+				write()
+				_, keyword = searchBoth(t, s)
+			}
+			assert.Len(t, vector, 3, "the vectors are sound")
+			assert.ElementsMatch(t, []string{"a.md", "b.md", "d.md"}, hitIDs(keyword))
 
-	got := logs.records()
-	require.Len(t, got, 1)
-	requireLoadWarning(t, got[0], "keyword dictionary", dir, "out of order")
-	assert.Contains(t, got[0].attrs["effect"], "note writes fail")
-	err := s.UpsertNotes(t.Context(), "p", []core.Note{{ID: "d.md", Path: "d.md", Title: "delta", Content: "x", Hash: "4"}})
-	require.ErrorIs(t, err, errBadRecord)
-	assert.Len(t, logs.records(), 1, "a failed write returns its error; the load logged once")
+			got := logs.records()
+			require.Len(t, got, 1, "one warning")
+			requireRebuiltWarning(t, got[0], "keyword dictionary", dir, "out of order")
+
+			require.NoError(t, s.Close(ctx))
+			s, logs = openRecorded(t, dir)
+			_, keyword = searchBoth(t, s)
+			assert.ElementsMatch(t, []string{"a.md", "b.md", "d.md"}, hitIDs(keyword))
+			assert.Empty(t, logs.records(), "repaired on disk")
+		})
+	}
+}
+
+// hitIDs lists the IDs of hits.
+func hitIDs(hits []core.ScoredID) []string {
+	var ids []string
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+	}
+	return ids
+}
+
+// requireRebuiltWarning checks that w says records of project p's part
+// were damaged and are made again, naming what (first or the error).
+func requireRebuiltWarning(t *testing.T, w loggedRecord, part, dir, damaged string) {
+	t.Helper()
+	require.Equal(t, slog.LevelWarn, w.level)
+	assert.Contains(t, w.msg, "made again from the notes; nothing is lost")
+	assert.Equal(t, "p", w.attrs["project"])
+	assert.Equal(t, part, w.attrs["part"])
+	assert.NotEmpty(t, w.attrs["rebuilt"])
+	assert.Contains(t, w.attrs["first"]+" "+w.attrs["err"], damaged)
+	assert.Equal(t, dir, w.attrs["state_folder"])
+	assert.Contains(t, w.attrs["hint"], "nothing to do")
 }
 
 // A note without a term vector is analysed from its body by the load

@@ -390,7 +390,7 @@ func (x *searchIndex) unset(nd *node) {
 // (vectorChunk): the load's garbage was two copies of every vector (its
 // bytes and its floats, ~250 MB at 100k notes), which kept the collector
 // running and the heap at its target while the start built everything else.
-func (s *Store) loadVectors(project string, g *graph) error {
+func (s *Store) loadVectors(project string, g *graph) (bad damaged, err error) {
 	const chunkSize = 2048
 	errChunk := errors.New("chunk full")
 	g.mu.Lock()
@@ -402,14 +402,16 @@ func (s *Store) loadVectors(project string, g *graph) error {
 	var c vectorChunk
 	for from, more := "", true; more; {
 		c.reset()
-		err := s.kv.View(func(tx *kv.Tx) error {
+		err = s.kv.View(func(tx *kv.Tx) error {
 			return tx.ForEachFrom(vectorBucketPrefix+project, from, func(id string, value []byte) error {
 				if len(c.entries) == chunkSize {
 					from = id
 					return errChunk
 				}
 				if err := c.add(id, value); err != nil {
-					return fmt.Errorf("decode vector of %s: %w", id, err)
+					// Left out: the note has no vector, so the next sync's
+					// embedding finds it stale and embeds it again.
+					bad.add(id, fmt.Errorf("decode vector of %s: %w", id, err))
 				}
 				return nil
 			})
@@ -417,7 +419,7 @@ func (s *Store) loadVectors(project string, g *graph) error {
 		switch {
 		case errors.Is(err, errChunk):
 		case err != nil:
-			return err
+			return bad, err
 		default:
 			more = false
 		}
@@ -436,7 +438,7 @@ func (s *Store) loadVectors(project string, g *graph) error {
 		}
 		g.mu.Unlock()
 	}
-	return nil
+	return bad, nil
 }
 
 // vectorChunk is a chunk of stored vectors decoded for loadVectors: their

@@ -202,9 +202,11 @@ func (s *Store) graphForWrite(project string) (*graph, error) {
 	if g == nil {
 		g = newGraph()
 		g.search.keywords.deferred = s.deferPostings.Load()
-		if err := s.loadVectors(project, g); err != nil {
+		bad, err := s.loadVectors(project, g)
+		if err != nil {
 			return nil, core.NewProviderError("read state", err)
 		}
+		bad.report(s, project, "vectors", "the notes are embedded again by the next sync (their vectors are stale)")
 		s.projects[project] = g
 	}
 	return g, nil

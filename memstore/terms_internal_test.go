@@ -55,9 +55,10 @@ func TestKeywordTermsReadOnFirstNeed(t *testing.T) {
 	require.Equal(t, before, search())
 }
 
-// A damaged dictionary fails the writes that would number terms (each
-// tries to read it again), not the load: the graph answers.
-func TestDamagedKeywordTermsFailWritesNotReads(t *testing.T) {
+// A damaged dictionary fails neither the reads nor the writes that would
+// number terms: the first to meet it drops it with the term vectors, and
+// every note's text is analysed again.
+func TestDamagedKeywordTermsFailNothing(t *testing.T) {
 	ctx, dir := t.Context(), t.TempDir()
 	s, err := Open(dir)
 	require.NoError(t, err)
@@ -77,13 +78,14 @@ func TestDamagedKeywordTermsFailWritesNotReads(t *testing.T) {
 	nb, err := s.Neighbors(ctx, "p", "a.md", core.DirectionOut, 0)
 	require.NoError(t, err)
 	require.Len(t, nb, 1)
-	for range 2 {
-		err = s.UpsertNotes(ctx, "p", []core.Note{{ID: "c.md", Path: "c.md", Title: "gamma", Content: "x", Hash: "3"}})
-		require.ErrorIs(t, err, errBadRecord)
-		var pe *core.ProviderError
-		require.ErrorAs(t, err, &pe)
-	}
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{{ID: "c.md", Path: "c.md", Title: "gamma", Content: "x", Hash: "3"}}))
 	n, err := s.CountNotes(ctx, "p")
 	require.NoError(t, err)
-	require.Equal(t, 2, n)
+	require.Equal(t, 3, n)
+	for q, want := range map[string]string{"walrus": "a.md", "otter": "b.md", "gamma": "c.md"} {
+		hits, err := s.KeywordSearch(ctx, "p", q, 10)
+		require.NoError(t, err)
+		require.Len(t, hits, 1, q)
+		require.Equal(t, want, hits[0].ID, q)
+	}
 }
