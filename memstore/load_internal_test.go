@@ -145,10 +145,7 @@ func TestLoadKeywordsAcceptsTermsNumberedMeanwhile(t *testing.T) {
 	ids := func(query string) []string {
 		hits, err := s.KeywordSearch(ctx, "p", query, 10) // waits for the load
 		require.NoError(t, err)
-		var out []string
-		for _, h := range hits {
-			out = append(out, h.ID)
-		}
+		out := hitIDs(hits)
 		slices.Sort(out)
 		return out
 	}

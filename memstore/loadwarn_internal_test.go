@@ -100,14 +100,21 @@ func searchBoth(t *testing.T, s *Store) (vector, keyword []core.ScoredID) {
 // naming the damaged record and telling the user what to do.
 func requireLoadWarning(t *testing.T, w loggedRecord, part, dir, damaged string) {
 	t.Helper()
-	require.Equal(t, slog.LevelWarn, w.level)
-	assert.Contains(t, w.msg, "search index could not be loaded")
-	assert.Equal(t, "p", w.attrs["project"])
-	assert.Equal(t, part, w.attrs["part"])
+	requireWarningOf(t, w, part, dir, "search index could not be loaded")
 	assert.NotEmpty(t, w.attrs["effect"])
 	assert.Contains(t, w.attrs["err"], damaged)
-	assert.Equal(t, dir, w.attrs["state_folder"])
 	assert.Contains(t, w.attrs["remedy"], "delete the state folder and run `vaultgraph sync`")
+}
+
+// requireWarningOf checks that w is a warning saying msg about project
+// p's part, naming the state folder dir.
+func requireWarningOf(t *testing.T, w loggedRecord, part, dir, msg string) {
+	t.Helper()
+	require.Equal(t, slog.LevelWarn, w.level)
+	assert.Contains(t, w.msg, msg)
+	assert.Equal(t, "p", w.attrs["project"])
+	assert.Equal(t, part, w.attrs["part"])
+	assert.Equal(t, dir, w.attrs["state_folder"])
 }
 
 // A damaged vector record and a damaged term vector are left out of the
@@ -205,13 +212,9 @@ func hitIDs(hits []core.ScoredID) []string {
 // were damaged and are made again, naming what (first or the error).
 func requireRebuiltWarning(t *testing.T, w loggedRecord, part, dir, damaged string) {
 	t.Helper()
-	require.Equal(t, slog.LevelWarn, w.level)
-	assert.Contains(t, w.msg, "made again from the notes; nothing is lost")
-	assert.Equal(t, "p", w.attrs["project"])
-	assert.Equal(t, part, w.attrs["part"])
+	requireWarningOf(t, w, part, dir, "made again from the notes; nothing is lost")
 	assert.NotEmpty(t, w.attrs["rebuilt"])
 	assert.Contains(t, w.attrs["first"]+" "+w.attrs["err"], damaged)
-	assert.Equal(t, dir, w.attrs["state_folder"])
 	assert.Contains(t, w.attrs["hint"], "nothing to do")
 }
 
