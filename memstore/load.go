@@ -139,7 +139,7 @@ func (s *Store) loadSearch(project string, g *graph) {
 		if err != nil {
 			s.warnLoad(project, "vectors", "semantic searches find only the notes whose vectors loaded", err)
 		}
-		bad.report(s, project, "vectors", "the notes are embedded again by the next sync (their vectors are stale)")
+		bad.report(s, project, "vectors", vectorsRebuilt)
 	}()
 	defer close(g.keywordsReady)
 	// The dictionary first, on its own: its failure also fails every note
@@ -159,6 +159,10 @@ func (s *Store) loadSearch(project string, g *graph) {
 	}
 	s.buildKeywords(project, g, missing)
 }
+
+// vectorsRebuilt says how damaged vectors are made again: the notes are
+// stale (StaleVectors), so a sync's embedding pass embeds them.
+const vectorsRebuilt = "the notes' vectors are stale and embedded again by the sync's embedding pass"
 
 // damaged counts the records a load found damaged and left out, to be
 // made again from the notes, and names the first.

@@ -206,7 +206,7 @@ func (s *Store) graphForWrite(project string) (*graph, error) {
 		if err != nil {
 			return nil, core.NewProviderError("read state", err)
 		}
-		bad.report(s, project, "vectors", "the notes are embedded again by the next sync (their vectors are stale)")
+		bad.report(s, project, "vectors", vectorsRebuilt)
 		s.projects[project] = g
 	}
 	return g, nil
