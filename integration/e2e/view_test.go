@@ -195,8 +195,10 @@ func TestWebView(t *testing.T) {
 			for _, e := range edits {
 				start := time.Now()
 				writeFile(t, vault, e.file, e.content)
-				run(t, ctx, "wait for the backlink from "+e.id,
-					waitJS(`!!document.querySelector('#backlinks a[data-id="`+e.id+`"]')`))
+				// The backlink comes from the store, the neighbours drawn
+				// from the view's copy: wait for both.
+				run(t, ctx, "wait for the backlink from "+e.id+" and its node",
+					waitJS(`!!document.querySelector('#backlinks a[data-id="`+e.id+`"]') && window.vgState.around.includes("`+e.id+`")`))
 				t.Logf("%s written on disk reached the open page in %s (the watcher's debounce included)", e.file, time.Since(start).Round(time.Millisecond))
 			}
 			s := pageState(t, ctx)
