@@ -32,6 +32,8 @@ type viewState struct {
 	Path        []string `json:"path"`
 	Live        bool     `json:"live"`
 	Deltas      int      `json:"deltas"`
+	Received    int      `json:"received"` // deltas received, applied or held
+	Reloads     int      `json:"reloads"`  // overviews fetched again
 	SearchMode  string   `json:"searchMode"`
 	Error       string   `json:"error"`
 }
@@ -215,6 +217,40 @@ func TestWebView(t *testing.T) {
 				waitJS(fmt.Sprintf(`window.vgState.mode === "overview" && window.vgState.total === %d`, want+4)))
 			if s := pageState(t, ctx); s.Total != want+4 {
 				t.Errorf("overview after the edits: %d notes, want %d", s.Total, want+4)
+			}
+		})
+
+		t.Run("a note written while the overview is fetched again is kept", func(t *testing.T) {
+			// A reload (a layout finished, a reconnection) fetches the
+			// overview again; the page holds the response until a note has
+			// been written and its delta received. Applied to the old
+			// overview, the delta was lost with it: the note stayed out of
+			// the page until the next reload.
+			before := pageState(t, ctx)
+			eval[bool](t, ctx, `(() => {
+				const real = window.fetch;
+				window.vgHeld = 0;
+				window.fetch = async (url, opts) => {
+					const r = await real(url, opts);
+					if (String(url).startsWith("api/overview")) {
+						window.vgHeld++;
+						await new Promise((release) => { window.vgRelease = release; });
+					}
+					return r;
+				};
+				window.vgTest.reloadOverview();
+				return true;
+			})()`)
+			run(t, ctx, "wait for the overview's response to be held", waitJS(`window.vgHeld === 1`))
+			writeFile(t, vault, "late/Iota.md", "Iota, written during a reload.\n")
+			run(t, ctx, "wait for the delta of late/iota.md", waitJS(fmt.Sprintf(`window.vgState.received > %d`, before.Received)))
+			eval[bool](t, ctx, `(() => { window.vgRelease(); return true; })()`)
+			run(t, ctx, "wait for the reload to end", waitJS(fmt.Sprintf(`window.vgState.reloads > %d`, before.Reloads)))
+			if s := pageState(t, ctx); s.Total != want+5 {
+				t.Errorf("overview after a note written during its reload: %d notes, want %d", s.Total, want+5)
+			}
+			if !eval[bool](t, ctx, `window.vgTest.overviewHas("late/iota.md")`) {
+				t.Error("late/iota.md is not in the overview after the reload")
 			}
 		})
 

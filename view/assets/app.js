@@ -17,7 +17,7 @@ const GHOST = [107, 114, 128];
 // State the tests and benchmarks read (window.vgState).
 const state = (window.vgState = {
   mode: "loading", rev: 0, shown: 0, total: 0, drawn: false, firstDrawMs: null, firstDrawNavMs: null, renderer: "",
-  focus: null, depth: 1, around: [], around2: [], path: [], live: false, deltas: 0, error: null,
+  focus: null, depth: 1, around: [], around2: [], path: [], live: false, deltas: 0, received: 0, reloads: 0, error: null,
 });
 
 const params = new URLSearchParams(location.search);
@@ -78,6 +78,45 @@ async function loadOverview() {
   else notice("");
 }
 
+// The overview is fetched again on a "reload" event and after a
+// reconnect. A delta that arrives meanwhile may or may not be in the
+// response (both carry the server's revision), so deltas are held until
+// it is in and those newer than it applied then: applied to the old
+// overview, a note written during the fetch vanished from the page until
+// the next reload. A reload asked for during a fetch fetches once more.
+let loading = null;
+let again = false;
+let held = [];
+
+function reloadOverview() {
+  if (loading) {
+    again = true;
+    return loading;
+  }
+  loading = (async () => {
+    try {
+      do {
+        again = false;
+        await loadOverview();
+        state.reloads++;
+      } while (again);
+    } catch (e) {
+      notice(e.message, 0);
+    } finally {
+      loading = null;
+      const q = held;
+      held = [];
+      for (const d of q) applyDelta(d);
+    }
+    redraw();
+  })();
+  return loading;
+}
+
+// For the browser tests: what a reload event does, and whether the
+// overview holds a note.
+window.vgTest = { reloadOverview, overviewHas: (id) => index.has(id) };
+
 function reindex() {
   index = new Map();
   ov.ids.forEach((id, i) => index.set(id, i));
@@ -106,8 +145,9 @@ function fillTags() {
 
 // applyDelta follows a change: notes replaced or added with their links,
 // notes removed; in-degrees adjusted from the links that changed.
+// A delta no newer than the overview is in it already.
 function applyDelta(d) {
-  if (!ov) return;
+  if (!ov || d.rev <= ov.rev) return;
   const adjust = (targets, by) => { for (const t of targets) { const j = index.get(t); if (j !== undefined) ov.in[j] += by; } };
   const removed = new Set(d.remove);
   if (removed.size) {
@@ -527,24 +567,25 @@ function route() {
 function live() {
   const es = new EventSource("api/events");
   const status = $("status");
-  let wasOpen = false;
-  es.addEventListener("hello", async (e) => {
+  es.addEventListener("hello", (e) => {
     status.className = "status live";
     state.live = true;
-    const rev = JSON.parse(e.data).rev;
-    if (wasOpen && rev !== state.rev) { await loadOverview(); redraw(); } // reconnected: fetch what was missed
-    wasOpen = true;
+    // First connection or a reconnection: a change made between the
+    // overview's fetch and this stream came before it, so fetch again.
+    if (JSON.parse(e.data).rev !== state.rev) reloadOverview();
   });
   es.addEventListener("delta", (e) => {
     const d = JSON.parse(e.data);
-    applyDelta(d);
+    state.received++;
+    if (loading) held.push(d);
+    else applyDelta(d);
     if (state.mode === "focus" && state.focus) {
       const touched = d.upsert.some((u) => u.id === state.focus || u.out.includes(state.focus) || state.around.includes(u.id)) || d.remove.length;
       if (d.remove.includes(state.focus)) notice("This note was deleted or renamed.", 0);
       else if (touched) focus(state.focus, true);
     } else redraw();
   });
-  es.addEventListener("reload", async () => { await loadOverview(); redraw(); });
+  es.addEventListener("reload", () => reloadOverview());
   es.onerror = () => { status.className = "status down"; state.live = false; };
 }
 
