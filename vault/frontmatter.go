@@ -63,6 +63,14 @@ func parseFrontmatter(path, src string) (map[string]any, []string) {
 	if strings.TrimSpace(src) == "" {
 		return nil, nil
 	}
+	if m, ok := plainFrontmatter(src); ok {
+		return emptyToNil(m), nil
+	}
+	return yamlFrontmatter(path, src)
+}
+
+// yamlFrontmatter is parseFrontmatter through the YAML parser.
+func yamlFrontmatter(path, src string) (map[string]any, []string) {
 	var doc any
 	err := yaml.Unmarshal([]byte(src), &doc)
 	if err == nil {

@@ -1,0 +1,137 @@
+package vault
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// samePlainAsYAML fails t when plainFrontmatter accepts src and decodes it
+// otherwise than the YAML parser does.
+func samePlainAsYAML(t *testing.T, src string) bool {
+	t.Helper()
+	m, ok := plainFrontmatter(src)
+	if !ok {
+		return false
+	}
+	want, warnings := yamlFrontmatter("n.md", src)
+	if got := emptyToNil(m); !reflect.DeepEqual(got, want) || len(warnings) > 0 {
+		t.Fatalf("frontmatter %q:\nplain %#v\nyaml  %#v (warnings %q)", src, got, want, warnings)
+	}
+	return true
+}
+
+func TestPlainFrontmatterDecodesAsYAML(t *testing.T) {
+	accepted := []string{
+		"tags:\n  - galaxy\n  - neighbor/letter\ncreated: 2022-01-07\nstatus: done\n",
+		"tags:\n- a\n- b\nrating: 5\n",
+		"tags: [a, b/c, d-e]\nempty: []\n",
+		"title: Dr. Who and the x_y.z\nzero: 0\nbig: 123456789012345678\n",
+		"alias:\n\n  - one\n\nnext: yes\non: off\n",
+		"a:\nb:\n  - x\n",
+	}
+	for _, src := range accepted {
+		if !samePlainAsYAML(t, src) {
+			t.Errorf("declined %q, which it is meant to decode", src)
+		}
+	}
+	declined := []string{
+		"a: true\n", "a: null\n", "true: a\n", "a: 05\n", "a: 1.5\n", "a: 2022-02-31\n",
+		"a: 'q'\n", "a: b # c\n", "a: b: c\n", "a: b\na: c\n", "a:\n  b: c\n",
+		"a:\n  - x\n   - y\n", "a: x\n  - y\n", "- a\n", "a:\n  - [x]\n", "a: [x, 'y']\n",
+		"a:\tb\n", "# c\na: b\n", "a: b  c\n", "a: é\n", "a:b\n", "1: a\n", "a:\n  -\n",
+		"a: 1234567890123456789\n", "a: x\n  continued\n",
+	}
+	for _, src := range declined {
+		if _, ok := plainFrontmatter(src); ok {
+			t.Errorf("decoded %q, which it must leave to the YAML parser", src)
+		}
+	}
+}
+
+// TestPlainFrontmatterPropertyAgainstYAML: for every frontmatter built
+// from pieces near the edge of what the plain reader accepts, it either
+// declines or decodes what the YAML parser decodes.
+func TestPlainFrontmatterPropertyAgainstYAML(t *testing.T) {
+	// Each piece is drawn from the usual ones, or one time in ten from
+	// those at or past the edge.
+	keys := pieces{
+		usual: []string{"tags", "status", "created", "a-b", "_x", "x_1", "y", "on"},
+		edge:  []string{"true", "Null", "1k", "k k", "k:", "é", "-k", "<<"},
+	}
+	seps := pieces{usual: []string{": "}, edge: []string{":", ":  ", ":x", " :", ":\t"}}
+	values := pieces{
+		usual: []string{"done", "2022-01-07", "5", "0", "yes", "a b", "[a, b]", "[]", "[a,b]", "[ a ]", "[a, 1, 2022-01-07]", "x/y.z", "Dr.", "a "},
+		edge: []string{"2022-02-31", "2022-1-7", "05", "-3", "1e3", "1_000", "true", "FALSE", "null", "~", "a  b", "a: b", "a #c", "a#c",
+			"[a, true]", "-x", "é", "'a'", ".5", "0x10", "9223372036854775807", "123456789012345678", "[a", "a]"},
+	}
+	items := pieces{
+		usual: []string{"  - a", "  - 5", "  - 2022-01-07", "  - x y", ""},
+		edge:  []string{"- a", "  -a", "   - b", "  - [x]", "  - true", "  -", "    - c", "  b", "  # c"},
+	}
+	rng := rand.New(rand.NewPCG(24, 1))
+	accepted := 0
+	const docs = 20000
+	for range docs {
+		var b strings.Builder
+		for i := range 1 + rng.IntN(5) {
+			b.WriteString(keys.draw(rng))
+			if rng.IntN(10) > 0 {
+				b.WriteString(strconv.Itoa(i)) // mostly no duplicate keys
+			}
+			b.WriteString(seps.draw(rng))
+			list := rng.IntN(3) == 0
+			if !list || rng.IntN(10) == 0 {
+				b.WriteString(values.draw(rng))
+			}
+			b.WriteByte('\n')
+			for range rng.IntN(4) * btoi(list || rng.IntN(10) == 0) {
+				b.WriteString(items.draw(rng))
+				b.WriteByte('\n')
+			}
+		}
+		if samePlainAsYAML(t, b.String()) {
+			accepted++
+		}
+	}
+	// Both sides of the edge are reached.
+	if accepted < docs/50 || accepted > docs-docs/50 {
+		t.Errorf("accepted %d of %d generated frontmatters: the generator no longer tests both sides", accepted, docs)
+	}
+	t.Logf("accepted %d of %d", accepted, docs)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+type pieces struct{ usual, edge []string }
+
+func (p pieces) draw(rng *rand.Rand) string {
+	if rng.IntN(10) == 0 {
+		return p.edge[rng.IntN(len(p.edge))]
+	}
+	return p.usual[rng.IntN(len(p.usual))]
+}
+
+// FuzzPlainFrontmatter: any text the plain reader accepts decodes as the
+// YAML parser decodes it.
+func FuzzPlainFrontmatter(f *testing.F) {
+	for _, s := range []string{
+		"tags:\n  - galaxy\ncreated: 2022-01-07\nstatus: done\nrating: 5\n",
+		"tags: [a, b]\n", "a:\n- x\n", "a: b\n\nc: d\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if strings.TrimSpace(src) == "" || strings.Contains(src, "\r") {
+			return // parseFrontmatter handles these before either reader
+		}
+		samePlainAsYAML(t, src)
+	})
+}
