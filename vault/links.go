@@ -65,10 +65,9 @@ func LinkKey(target string) string {
 
 // scanWikilinks finds [[...]] and ![[...]] in masked (a masked copy of
 // text, or text itself) and reads them from text; offsets are shifted by
-// base. A link stays on one line. Self links ([[#heading]]), empty links
-// and links to attachments are left out.
-func scanWikilinks(masked []byte, text string, base int) []linkSpan {
-	var out []linkSpan
+// base, and appended to out. A link stays on one line. Self links
+// ([[#heading]]), empty links and links to attachments are left out.
+func scanWikilinks(out []linkSpan, masked []byte, text string, base int) []linkSpan {
 	for i := 0; i+1 < len(masked); {
 		j := indexFrom(masked, i, "[[")
 		if j < 0 {
@@ -134,8 +133,7 @@ var urlSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 // relative to the folder of notePath ("/..." is relative to the vault
 // root); the key is the resulting vault path without extension. Bracket
 // and parenthesis scans stop at "[", which keeps the scan linear.
-func scanMarkdownLinks(masked []byte, text string, base int, notePath string) []linkSpan {
-	var out []linkSpan
+func scanMarkdownLinks(out []linkSpan, masked []byte, text string, base int, notePath string) []linkSpan {
 	for i := 0; i < len(masked); i++ {
 		if masked[i] != '[' {
 			continue

@@ -2,9 +2,10 @@ package vault
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -66,6 +67,11 @@ func hashOf(raw []byte) string {
 // it), and a first sync made one the size of every note's text.
 var maskBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
+// spanBuffers holds the lists parseNote finds links into before it keeps
+// an exact copy: grown link by link, they were a third of a first sync's
+// garbage from parsing.
+var spanBuffers = sync.Pool{New: func() any { return new([]linkSpan) }}
+
 // parseNote parses a copy of raw, which the caller may reuse.
 func parseNote(path string, raw []byte) parsedNote {
 	return parseOwned(path, bytes.Clone(raw))
@@ -91,7 +97,8 @@ func parseOwned(path string, raw []byte) parsedNote {
 	n.Size = int64(len(raw))
 
 	body := text
-	var spans []linkSpan
+	spanBuf := spanBuffers.Get().(*[]linkSpan)
+	found := *spanBuf // the links found, frontmatter's first
 	if fm, ok := splitFrontmatter(text); ok {
 		body = text[fm.bodyStart:]
 		var warnings []string
@@ -100,7 +107,7 @@ func parseOwned(path string, raw []byte) parsedNote {
 		// Obsidian links properties written as "[[Note]]": scan the raw
 		// block, which works even where the YAML does not parse.
 		head := text[:fm.bodyStart]
-		spans = append(spans, scanWikilinks([]byte(head), head, 0)...)
+		found = scanWikilinks(found, raw[bom:bom+len(head)], head, 0)
 	}
 	base := len(text) - len(body)
 	out.bodyAt = bom + base
@@ -111,17 +118,28 @@ func parseOwned(path string, raw []byte) parsedNote {
 		*buf = masked[:0]
 		maskBuffers.Put(buf)
 	}()
-	wiki := scanWikilinks(masked, body, base)
-	for _, s := range wiki {
+	fmLinks := len(found)
+	found = scanWikilinks(found, masked, body, base)
+	for _, s := range found[fmLinks:] {
 		blank(masked, s.start-base, s.end-base)
 	}
-	md := scanMarkdownLinks(masked, body, base, path)
-	for _, s := range md {
+	wikiEnd := len(found)
+	found = scanMarkdownLinks(found, masked, body, base, path)
+	for _, s := range found[wikiEnd:] {
 		blank(masked, s.start-base, s.end-base)
 	}
-	bodySpans := append(wiki, md...)
-	sort.SliceStable(bodySpans, func(i, j int) bool { return bodySpans[i].start < bodySpans[j].start })
-	spans = append(spans, bodySpans...)
+	if wikiEnd > fmLinks && len(found) > wikiEnd {
+		slices.SortStableFunc(found[fmLinks:], func(a, b linkSpan) int { return cmp.Compare(a.start, b.start) })
+	}
+	// The note keeps its own exact copy; found goes back to the pool
+	// without its strings, which point into the text.
+	var spans []linkSpan
+	if len(found) > 0 {
+		spans = slices.Clone(found)
+	}
+	clear(found)
+	*spanBuf = found[:0]
+	spanBuffers.Put(spanBuf)
 
 	compactLinkText(spans)
 	out.spans = spans

@@ -275,9 +275,9 @@ func writtenOf(l core.Link, notePath string) string {
 	}
 	var spans []linkSpan
 	if !isMarkdownLink(raw) {
-		spans = scanWikilinks([]byte(raw), raw, 0)
+		spans = scanWikilinks(nil, []byte(raw), raw, 0)
 	} else {
-		spans = scanMarkdownLinks([]byte(raw), raw, 0, notePath)
+		spans = scanMarkdownLinks(nil, []byte(raw), raw, 0, notePath)
 	}
 	if len(spans) != 1 {
 		return l.Key
