@@ -3,6 +3,7 @@ package vault
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // plainFrontmatter decodes the frontmatter most notes have (a note's
@@ -12,7 +13,8 @@ import (
 // It decodes only what it can decode exactly as yaml.v3 does — keys and
 // values of a narrow alphabet whose YAML type is a string, a small
 // integer or a date (a time.Time, as yaml.v3 v3.0.1 decodes a plain
-// date into an interface) — and declines anything else (ok false): quotes,
+// date into an interface), and double-quoted strings without escapes —
+// and declines anything else (ok false): single quotes, escapes,
 // comments, tabs, nesting, a duplicate key, a value YAML reads as a bool
 // or null. The caller then uses the YAML parser. FuzzPlainFrontmatter
 // holds the two to the same result.
@@ -54,7 +56,7 @@ func plainFrontmatter(src string) (m map[string]any, ok bool) {
 			} else if indent != listIndent {
 				return nil, false
 			}
-			v, ok := plainScalar(strings.Trim(rest[2:], " "))
+			v, ok := plainScalar(strings.Trim(rest[2:], " "), false)
 			if !ok {
 				return nil, false
 			}
@@ -86,7 +88,7 @@ func plainFrontmatter(src string) (m map[string]any, ok bool) {
 			m[key] = items
 			continue
 		}
-		v, ok := plainScalar(value)
+		v, ok := plainScalar(value, false)
 		if !ok {
 			return nil, false
 		}
@@ -107,7 +109,7 @@ func plainFlowList(s string) ([]any, bool) {
 		return items, true
 	}
 	for part := range strings.SplitSeq(inner, ",") {
-		v, ok := plainScalar(strings.Trim(part, " "))
+		v, ok := plainScalar(strings.Trim(part, " "), true)
 		if !ok {
 			return nil, false
 		}
@@ -116,30 +118,34 @@ func plainFlowList(s string) ([]any, bool) {
 	return items, true
 }
 
-// plainKey: a key of letters, digits, "_" and "-" that starts with a
-// letter and is not a word YAML reads as a bool or null.
+// plainKey: a key of letters, digits, "_", "-" and single inner spaces
+// that starts with a letter and is not a word YAML reads as a bool or
+// null.
 func plainKey(k string) bool {
 	if k == "" || !isASCIILetter(k[0]) || yamlWord(k) {
 		return false
 	}
 	for i := 1; i < len(k); i++ {
 		c := k[i]
-		if !isASCIILetter(c) && !isDigit(c) && c != '_' && c != '-' {
+		if !isASCIILetter(c) && !isDigit(c) && c != '_' && c != '-' && (c != ' ' || k[i-1] == ' ' || i == len(k)-1) {
 			return false
 		}
 	}
 	return true
 }
 
-// plainScalar decodes one value: text of letters, digits, single spaces
-// and "_-./" that starts with a letter (a string), digits without a
-// leading zero (an int), or YYYY-MM-DD (a date, parsed with yaml.v3's
-// layout for dates).
-func plainScalar(s string) (any, bool) {
+// plainScalar decodes one value: a double-quoted string without escapes
+// (a string, as written between the quotes); text of letters, digits,
+// single spaces and "_-./" (and "()',?!&+" outside a flow list) that
+// starts with a letter (a string); digits without a leading zero (an int);
+// or YYYY-MM-DD (a date, parsed with yaml.v3's layout for dates).
+func plainScalar(s string, inFlow bool) (any, bool) {
 	if s == "" {
 		return nil, false
 	}
 	switch c := s[0]; {
+	case c == '"':
+		return quotedString(s)
 	case isASCIILetter(c):
 		if yamlWord(s) {
 			return nil, false
@@ -149,6 +155,7 @@ func plainScalar(s string) (any, bool) {
 			switch {
 			case isASCIILetter(c), isDigit(c), c == '_', c == '-', c == '.', c == '/':
 			case c == ' ' && s[i-1] != ' ':
+			case !inFlow && strings.IndexByte("()',?!&+", c) >= 0:
 			default:
 				return nil, false
 			}
@@ -172,6 +179,29 @@ func plainScalar(s string) (any, bool) {
 		return n, true
 	}
 	return nil, false
+}
+
+// quotedString decodes "text" whose text has no quote, no backslash and
+// nothing YAML reads as a line break or refuses as unprintable: the text
+// itself. Obsidian writes link properties so ("[[Note]]").
+func quotedString(s string) (any, bool) {
+	if len(s) < 2 || s[len(s)-1] != '"' {
+		return nil, false
+	}
+	text := s[1 : len(s)-1]
+	for _, r := range text {
+		switch {
+		case r == '"' || r == '\\' || r == utf8.RuneError:
+			return nil, false
+		case r >= 0x20 && r <= 0x7E,
+			r >= 0xA0 && r <= 0xD7FF && r != 0x2028 && r != 0x2029,
+			r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF,
+			r >= 0x10000:
+		default:
+			return nil, false
+		}
+	}
+	return text, true
 }
 
 // yamlDateLayout is the layout yaml.v3 tries for a timestamp without a

@@ -31,6 +31,9 @@ func TestPlainFrontmatterDecodesAsYAML(t *testing.T) {
 		"title: Dr. Who and the x_y.z\nzero: 0\nbig: 123456789012345678\n",
 		"alias:\n\n  - one\n\nnext: yes\non: off\n",
 		"a:\nb:\n  - x\n",
+		"related: \"[[Dynasty branch 24469]]\"\ntitle: \"Account 86857 (memory): a # b\"\n",
+		"title: Account verse (audit), don't & why? yes! a+b\nDue date: 2024-01-02\n",
+		"up: [\"[[A]]\", \"[[B]]\", c]\nq: \"\"\nu: \" ünïcödé 日本 \"\n",
 	}
 	for _, src := range accepted {
 		if !samePlainAsYAML(t, src) {
@@ -42,6 +45,7 @@ func TestPlainFrontmatterDecodesAsYAML(t *testing.T) {
 		"a: 'q'\n", "a: b # c\n", "a: b: c\n", "a: b\na: c\n", "a:\n  b: c\n",
 		"a:\n  - x\n   - y\n", "a: x\n  - y\n", "- a\n", "a:\n  - [x]\n", "a: [x, 'y']\n",
 		"a:\tb\n", "# c\na: b\n", "a: b  c\n", "a: é\n", "a:b\n", "1: a\n", "a:\n  -\n",
+		"a: \"b\\\"c\"\n", "a: \"b\\nc\"\n", "a: \"b\" # c\n", "a: \"b\n", "a: [\"b, c\"]\n", "a: [b (c)]\n", "a b : c\n", "a  b: c\n",
 		"a: 1234567890123456789\n", "a: x\n  continued\n",
 	}
 	for _, src := range declined {
@@ -58,17 +62,20 @@ func TestPlainFrontmatterPropertyAgainstYAML(t *testing.T) {
 	// Each piece is drawn from the usual ones, or one time in ten from
 	// those at or past the edge.
 	keys := pieces{
-		usual: []string{"tags", "status", "created", "a-b", "_x", "x_1", "y", "on"},
-		edge:  []string{"true", "Null", "1k", "k k", "k:", "é", "-k", "<<"},
+		usual: []string{"tags", "status", "created", "a-b", "_x", "x_1", "y", "on", "Due date"},
+		edge:  []string{"true", "Null", "1k", "k k", "k  k", "k ", "k:", "é", "-k", "<<", "\"k\""},
 	}
 	seps := pieces{usual: []string{": "}, edge: []string{":", ":  ", ":x", " :", ":\t"}}
 	values := pieces{
-		usual: []string{"done", "2022-01-07", "5", "0", "yes", "a b", "[a, b]", "[]", "[a,b]", "[ a ]", "[a, 1, 2022-01-07]", "x/y.z", "Dr.", "a "},
+		usual: []string{"done", "2022-01-07", "5", "0", "yes", "a b", "[a, b]", "[]", "[a,b]", "[ a ]", "[a, 1, 2022-01-07]", "x/y.z", "Dr.", "a ",
+			"\"[[Note 5]]\"", "\"A: b # c (d)\"", "\"\"", "\" x \"", "[\"[[A]]\", \"[[B]]\"]", "Verse (audit), don't & why? a+b!", "\"日本 ü\""},
 		edge: []string{"2022-02-31", "2022-1-7", "05", "-3", "1e3", "1_000", "true", "FALSE", "null", "~", "a  b", "a: b", "a #c", "a#c",
-			"[a, true]", "-x", "é", "'a'", ".5", "0x10", "9223372036854775807", "123456789012345678", "[a", "a]"},
+			"[a, true]", "-x", "é", "'a'", ".5", "0x10", "9223372036854775807", "123456789012345678", "[a", "a]",
+			"\"a\\\"b\"", "\"a\\tb\"", "\"a\" x", "\"a", "a\"", "\"\u2028\"", "\"\u0085\"", "\"\ufeff\"", "\"\x01\"", "\"\xff\"",
+			"[a (b)]", "[\"a, b\"]", "a (b", "a: (b)", "(a)", "a ? b", "a ,b", "a,", "a'", "a!"},
 	}
 	items := pieces{
-		usual: []string{"  - a", "  - 5", "  - 2022-01-07", "  - x y", ""},
+		usual: []string{"  - a", "  - 5", "  - 2022-01-07", "  - x y", "", "  - \"[[Q]]\"", "  - a (b), c"},
 		edge:  []string{"- a", "  -a", "   - b", "  - [x]", "  - true", "  -", "    - c", "  b", "  # c"},
 	}
 	rng := rand.New(rand.NewPCG(24, 1))
@@ -125,6 +132,7 @@ func FuzzPlainFrontmatter(f *testing.F) {
 	for _, s := range []string{
 		"tags:\n  - galaxy\ncreated: 2022-01-07\nstatus: done\nrating: 5\n",
 		"tags: [a, b]\n", "a:\n- x\n", "a: b\n\nc: d\n",
+		"related: \"[[Note]]\"\ntitle: \"A: b (c)\"\n", "up: [\"[[A]]\", b]\nt: Verse (x), don't!\n",
 	} {
 		f.Add(s)
 	}
