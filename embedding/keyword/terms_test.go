@@ -106,3 +106,58 @@ func BenchmarkAnalyze(b *testing.B) {
 		}
 	})
 }
+
+// TestIsStopWordIsTheList: the buckets in front of the stop word list
+// answer as the list does, for its words and for words near them.
+func TestIsStopWordIsTheList(t *testing.T) {
+	words := []string{"x", "further", "furthers", "zz", "themselves", "thé", "ünder"}
+	for w := range stopWords {
+		if len(w) > maxStopWord {
+			t.Errorf("stop word %q is longer than maxStopWord %d", w, maxStopWord)
+		}
+		words = append(words, w, w+"s", "q"+w[1:], w[:len(w)-1]+"q", w[:len(w)-1])
+	}
+	for c := range 256 {
+		for n := 1; n <= maxStopWord+1; n++ {
+			words = append(words, string(rune(c))+strings.Repeat("e", n-1))
+		}
+	}
+	for _, w := range words {
+		if w == "" {
+			continue
+		}
+		if got, want := isStopWord(w), stopWords[w]; got != want {
+			t.Errorf("isStopWord(%q) = %v, the list says %v", w, got, want)
+		}
+	}
+}
+
+// scanProse is English prose as notes have it, and a paragraph of a
+// generated vault's (cmd/vggen).
+const (
+	scanProse = `When I started keeping notes I wrote everything into one long file, and it was
+fine for a month. Then the file grew, and finding anything meant scrolling for minutes. So I
+split it by project, which helped until a meeting touched two projects at once and I could not
+decide where it belonged. Links solved that: a note for the meeting, linked from both projects,
+and a daily note that links to whatever I did that day. Now I search less and follow links more.
+The hard part is not writing notes but coming back to them: a weekly review where I read what I
+wrote, merge what repeats and delete what no longer matters.`
+	scanGenerated = `Character audit mountain bread recipe empire review habit insight lower basil
+finance diet design partition course receipt people airport routine paper ledger recipe piano.
+Kitchen backlog mentor robust chapter writing syntax buffer simple rhythm network synapse module
+queue finance window physics museum emerald legend poem version family tempo weekly runtime
+lattice gradient poem security module comet. Harmony. Mortgage empire. Question student vector.`
+)
+
+func BenchmarkScan(b *testing.B) {
+	for _, c := range []struct{ name, text string }{{"prose", scanProse}, {"generated", scanGenerated}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			var scratch []byte
+			n := 0
+			for b.Loop() {
+				scratch = Scan(c.text, scratch, func(string, []byte) { n++ })
+			}
+		})
+	}
+}
