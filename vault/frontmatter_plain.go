@@ -19,6 +19,11 @@ import (
 // or null. The caller then uses the YAML parser. FuzzPlainFrontmatter
 // holds the two to the same result.
 func plainFrontmatter(src string) (m map[string]any, ok bool) {
+	// The strings decoded are windows into src, which is a window into
+	// the file's bytes: a copy of the block keeps a title, a tag or an
+	// entity's field taken from them from holding the whole file (the
+	// YAML parser's strings held nothing else either).
+	src = strings.Clone(src)
 	m = make(map[string]any, 4)
 	var list []any // the block list being read, for the key last seen
 	var listKey string

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // samePlainAsYAML fails t when plainFrontmatter accepts src and decodes it
@@ -142,4 +143,23 @@ func FuzzPlainFrontmatter(f *testing.F) {
 		}
 		samePlainAsYAML(t, src)
 	})
+}
+
+// TestPlainFrontmatterKeepsNoFileAlive: the decoded strings are not
+// windows into the file's text (a tag or title kept by a store would
+// keep the whole file alive).
+func TestPlainFrontmatterKeepsNoFileAlive(t *testing.T) {
+	raw := []byte("---\ntitle: Kept\ntags:\n  - one\nrelated: \"[[Other]]\"\n---\n" + strings.Repeat("body ", 1000))
+	p := parseNote("a.md", raw)
+	text := p.note.Content
+	inside := func(s string) bool {
+		lo := uintptr(unsafe.Pointer(unsafe.StringData(text))) - 200
+		at := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return at >= lo && at < lo+uintptr(len(text))+200
+	}
+	for _, s := range []string{p.note.Title, p.note.Tags[0], p.note.Frontmatter["related"].(string)} {
+		if inside(s) {
+			t.Errorf("%q is a window into the note's text", s)
+		}
+	}
 }
