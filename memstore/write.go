@@ -166,7 +166,7 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	// when it has one.
 	for i, nd := range written {
 		setLinks(nd, batch[i].Links, g.notes)
-		nd.setTargets()
+		g.setTargets(nd)
 		for j, l := range nd.links {
 			if l.target != nil {
 				w.edges.set(&nd.out, l.target, true)
@@ -232,7 +232,7 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 			arrived[linker] = struct{}{}
 		}
 		for linker := range arrived {
-			linker.setTargets()
+			g.setTargets(linker)
 		}
 	}
 
@@ -261,7 +261,7 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 		delete(g.unresolved, key)
 	}
 	for linker := range retargeted {
-		linker.setTargets()
+		g.setTargets(linker)
 	}
 
 	w.commit()
@@ -632,7 +632,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		g.freeNode(nd)
 	}
 	for linker := range linkers {
-		linker.setTargets()
+		g.setTargets(linker)
 	}
 	w.commit()
 	g.pending.sweep(g)
