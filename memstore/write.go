@@ -516,13 +516,16 @@ func setLinks(nd *node, links []core.Link, notes map[string]*node) {
 // applies it at the end, see changes.
 type write struct {
 	g        *graph
-	edges    changes             // adjacency lists and g.all
-	tags     changes             // tag lists
+	edges    *changes            // adjacency lists and g.all
+	tags     *changes            // tag lists
 	tagNames map[string]struct{} // tags touched, to drop emptied ones
 }
 
+// newWrite starts a write of g, whose lock the caller holds for writing.
 func newWrite(g *graph) *write {
-	return &write{g: g, edges: changes{}, tags: changes{}, tagNames: map[string]struct{}{}}
+	g.edgeChanges.reset() // a write given up before its commit left them
+	g.tagChanges.reset()
+	return &write{g: g, edges: &g.edgeChanges, tags: &g.tagChanges, tagNames: map[string]struct{}{}}
 }
 
 func (w *write) tag(name string, nd *node, present bool) {
