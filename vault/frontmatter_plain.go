@@ -27,12 +27,11 @@ func plainFrontmatter(src string) (m map[string]any, ok bool) {
 	m = make(map[string]any, 4)
 	var list []any // the block list being read, for the key last seen
 	var listKey string
-	listIndent := -1
-	inList := false
+	listIndent := -1 // the list's items' indent; -1: no list being read
 	flush := func() {
-		if inList {
+		if listIndent >= 0 {
 			m[listKey] = list
-			inList, list, listIndent = false, nil, -1
+			list, listIndent = nil, -1
 		}
 	}
 	for len(src) > 0 {
@@ -47,7 +46,7 @@ func plainFrontmatter(src string) (m map[string]any, ok bool) {
 		}
 		if line[0] == ' ' || line[0] == '-' {
 			// An item of the list under the key last seen.
-			if listKey == "" || (!inList && m[listKey] != nil) {
+			if listKey == "" || (listIndent < 0 && m[listKey] != nil) {
 				return nil, false
 			}
 			indent := len(line) - len(strings.TrimLeft(line, " "))
@@ -57,7 +56,6 @@ func plainFrontmatter(src string) (m map[string]any, ok bool) {
 			}
 			if listIndent < 0 {
 				listIndent = indent
-				inList = true
 			} else if indent != listIndent {
 				return nil, false
 			}
