@@ -278,6 +278,18 @@ func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
 	return len(g.notes), nil
 }
 
+// countedOf is the last count of project's records (CountNotes) if the
+// file is still at version, else 0.
+func (s *Store) countedOf(project string, version uint64) int {
+	c := &s.counted
+	c.Lock()
+	defer c.Unlock()
+	if version != 0 && c.project == project && c.version == version {
+		return c.n
+	}
+	return 0
+}
+
 // NoteHashes maps every note ID of the project to its Hash.
 func (s *Store) NoteHashes(ctx context.Context, project string) (map[string]string, error) {
 	g, unlock, err := s.reader(ctx, "note hashes", project)

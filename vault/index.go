@@ -220,10 +220,14 @@ func (x *index) setLinks(e *entry, links []linkRef, texts []linkText) {
 }
 
 func (x *index) linkLinks(e *entry) {
+	// Built first: a pending build would list e by the links it has
+	// now, and then again (linkers.buildLater).
+	x.linkers.settle()
 	eachKey(e.links, func(key string) { x.linkers.add(key, e) })
 }
 
 func (x *index) unlinkLinks(e *entry) {
+	x.linkers.settle() // before e's links change (setLinks), even if it has none
 	eachKey(e.links, func(key string) { x.linkers.remove(key, e) })
 }
 

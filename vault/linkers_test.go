@@ -97,6 +97,64 @@ func TestLinkersBuiltAtOnceEqualNoteByNote(t *testing.T) {
 	}
 }
 
+// TestLinkersBuiltLaterFollowTheIndex: a restart's linkers, left to build
+// (buildLater), hold each key's notes whatever the index does first:
+// a note's links replaced (from none, too), a note removed or added, a
+// lookup. The property holds after every step of random sequences.
+func TestLinkersBuiltLaterFollowTheIndex(t *testing.T) {
+	keys := []string{"a", "b", "c", "d/e", "e", "f", "g", "h"}
+	for seed := range uint64(100) {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 5))
+			randomLinks := func() []linkRef {
+				n := r.IntN(4) // none a quarter of the time
+				if r.IntN(10) == 0 {
+					n = smallLinks + 5
+				}
+				links := make([]linkRef, n)
+				for i := range links {
+					links[i].key = keys[r.IntN(len(keys))]
+				}
+				return links
+			}
+			x := newIndex()
+			var entries []*entry
+			live := map[*entry]bool{}
+			for i := range 30 {
+				e := newEntry(fmt.Sprintf("n%02d.md", i))
+				e.links = randomLinks()
+				x.addUnlinked(e)
+				entries = append(entries, e)
+				live[e] = true
+			}
+			x.linkers.buildLater(slices.Clone(entries))
+			// The first steps go unchecked (a check builds the lists).
+			unchecked := r.IntN(12)
+			for step := range 60 {
+				e := entries[r.IntN(len(entries))]
+				switch op := r.IntN(4); {
+				case !live[e]:
+					e.links = randomLinks()
+					x.add(e)
+					live[e] = true
+				case op == 0:
+					x.remove(e)
+					delete(live, e)
+				case op == 1:
+					x.setLinks(e, randomLinks(), nil)
+				case op == 2 && r.IntN(4) == 0:
+					x.linkers.of(keys[r.IntN(len(keys))])
+				default:
+					x.setLinks(e, nil, nil)
+				}
+				if step >= unchecked {
+					require.Equal(t, linkersOf(live), contents(&x.linkers, keys), "step %d", step)
+				}
+			}
+		})
+	}
+}
+
 // A list of the block handed out by of is not changed when its key's
 // notes change (they move out of the block).
 func TestLinkersBlockListsAreNotChangedUnderTheCaller(t *testing.T) {

@@ -102,8 +102,8 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 	for i, s := range all {
 		entries[i] = s.e
 	}
-	m.idx.linkers.build(entries)
-	m.racyNotes = maps.Clone(racy) // as stored; the writes that follow update it
+	m.idx.linkers.buildLater(entries) // after the sync (Mirror.Sync), or at its first use
+	m.racyNotes = maps.Clone(racy)    // as stored; the writes that follow update it
 	m.restore = m.checkRestore(ctx, complete)
 	// Resolving every link again reads the index only and writes each
 	// entry's own links: it runs on every core, a share of the entries

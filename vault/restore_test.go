@@ -188,6 +188,54 @@ func TestRestartEqualsAFullSync(t *testing.T) {
 	}
 }
 
+// TestChangesRightAfterARestartEqualAFullSync: a restart leaves the
+// index's linkers to build after its sync (linkers.buildLater); changes
+// synced at once after it, racing that build, resolve every link as a
+// full sync of the vault does.
+func TestChangesRightAfterARestartEqualAFullSync(t *testing.T) {
+	names, text := restartNames, restartText
+	for seed := range uint64(30) {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 11))
+			root := t.TempDir()
+			writeRestartVault(t, r, root)
+			// Files settled long ago: the restart reads none of them, and
+			// the sync after it reads only what changed, so the notes
+			// linking to a note that came or went are found by the
+			// linkers alone.
+			old := time.Now().Add(-time.Hour)
+			for _, n := range names {
+				_ = os.Chtimes(filepath.Join(root, n+".md"), old, old)
+			}
+			store := memstore.New()
+			_, err := newTestMirror(t, root, store).Sync(t.Context())
+			require.NoError(t, err)
+
+			m := newTestMirror(t, root, store)
+			restart, err := m.Sync(t.Context())
+			require.NoError(t, err)
+			require.Zero(t, restart.Read, "the restart reads no note file")
+			for _, n := range names {
+				p := filepath.Join(root, n+".md")
+				switch r.IntN(4) {
+				case 0:
+					_ = os.Remove(p)
+				case 1:
+					writeFile(t, root, n+".md", text(r))
+				}
+			}
+			stats, err := m.Sync(t.Context())
+			require.NoError(t, err)
+			fresh := memstore.New()
+			want, err := newTestMirror(t, root, fresh).Sync(t.Context())
+			require.NoError(t, err)
+			assert.Equal(t, want.Notes, stats.Notes)
+			assert.Equal(t, want.Unresolved, stats.Unresolved)
+			assert.Equal(t, describe(t, fresh), describe(t, store))
+		})
+	}
+}
+
 // describe lists every note of the test project with its title, content,
 // links' targets, size and tags, by ID. A note read within racyWindow of
 // its last change carries Size racySize, a mark for the next restart and

@@ -47,6 +47,11 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 		// Writers waiting for the first sync go on (m.mu is still held):
 		// they write, or fail with errNotLoaded when it could not load.
 		m.syncedOnce.Do(func() { close(m.synced) })
+		if !m.idx.linkers.settled() {
+			// A restore left the linkers to build: built now, after
+			// this sync, rather than by the first write that needs them.
+			go m.settleLinkers()
+		}
 	}
 	if m.early != nil && !m.early.caughtUp {
 		// Live mode starts from this sync's watches; it catches up by a
@@ -392,4 +397,12 @@ func (m *Mirror) pendingUpserts() int {
 		}
 	}
 	return n
+}
+
+// settleLinkers builds the index's linkers that a restore left to build
+// (linkers.buildLater), once nothing else holds the index.
+func (m *Mirror) settleLinkers() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.idx.linkers.settle()
 }

@@ -37,12 +37,16 @@ func boundHeapHeadroom(logger *slog.Logger) {
 // warmStartGCPercent is the collector's target while a long-lived owner
 // restores a store that holds the vault (a warm start), instead of
 // longLivedGCPercent: the heap grows from nothing to what the vault needs
-// (~310 MB at 100k notes), almost all of it live, and at 50 the collector
-// marked that growing heap about three times over, ~0.5 CPU-s of a 100k
-// restart's ~3 (docs/BENCHMARKS.md). The start's peak is set by the live
-// heap at its end, not by this target, and the soft limit that follows
-// the live heap takes over once the first sync is done (followLiveHeap).
-const warmStartGCPercent = 100
+// (~310 MB at 100k notes), almost all of it live and little garbage
+// (~200 MB allocated in all). At 50 the collector marked that growing
+// heap about three times over, ~0.5 CPU-s of a 100k restart's ~3; at 100,
+// eleven collections still marked ~680 MB, ~0.4 CPU-s on the restart's
+// path. At 400 it collects about four times, early, while the heap is
+// small: the restart reached `sync done` 0.3-0.4 s sooner on the 2-core
+// Xeon, its peak ~10 MiB higher (docs/BENCHMARKS.md, "Warm restart,
+// session 2026-11-27 07:45"). The soft limit that follows the live heap
+// takes over once the first sync is done (followLiveHeap).
+const warmStartGCPercent = 400
 
 // relaxHeapForWarmStart sets warmStartGCPercent for a warm start and
 // returns what puts the long-lived target back (at the end of the first
