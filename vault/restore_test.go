@@ -178,12 +178,7 @@ func TestRestartEqualsAFullSync(t *testing.T) {
 			}
 			stats, err := newTestMirror(t, root, store, func(c *Config) { c.BatchSize = 3 }).Sync(t.Context())
 			require.NoError(t, err)
-			fresh := memstore.New()
-			want, err := newTestMirror(t, root, fresh).Sync(t.Context())
-			require.NoError(t, err)
-			assert.Equal(t, want.Notes, stats.Notes)
-			assert.Equal(t, want.Unresolved, stats.Unresolved)
-			assert.Equal(t, describe(t, fresh), describe(t, store))
+			assertAsAFullSync(t, root, store, stats)
 		})
 	}
 }
@@ -193,7 +188,6 @@ func TestRestartEqualsAFullSync(t *testing.T) {
 // synced at once after it, racing that build, resolve every link as a
 // full sync of the vault does.
 func TestChangesRightAfterARestartEqualAFullSync(t *testing.T) {
-	names, text := restartNames, restartText
 	for seed := range uint64(30) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 11))
@@ -203,10 +197,7 @@ func TestChangesRightAfterARestartEqualAFullSync(t *testing.T) {
 			// the sync after it reads only what changed, so the notes
 			// linking to a note that came or went are found by the
 			// linkers alone.
-			old := time.Now().Add(-time.Hour)
-			for _, n := range names {
-				_ = os.Chtimes(filepath.Join(root, n+".md"), old, old)
-			}
+			ageFiles(t, root)
 			store := memstore.New()
 			_, err := newTestMirror(t, root, store).Sync(t.Context())
 			require.NoError(t, err)
@@ -215,25 +206,24 @@ func TestChangesRightAfterARestartEqualAFullSync(t *testing.T) {
 			restart, err := m.Sync(t.Context())
 			require.NoError(t, err)
 			require.Zero(t, restart.Read, "the restart reads no note file")
-			for _, n := range names {
-				p := filepath.Join(root, n+".md")
-				switch r.IntN(4) {
-				case 0:
-					_ = os.Remove(p)
-				case 1:
-					writeFile(t, root, n+".md", text(r))
-				}
-			}
+			changeAtRandom(t, r, root, 4)
 			stats, err := m.Sync(t.Context())
 			require.NoError(t, err)
-			fresh := memstore.New()
-			want, err := newTestMirror(t, root, fresh).Sync(t.Context())
-			require.NoError(t, err)
-			assert.Equal(t, want.Notes, stats.Notes)
-			assert.Equal(t, want.Unresolved, stats.Unresolved)
-			assert.Equal(t, describe(t, fresh), describe(t, store))
+			assertAsAFullSync(t, root, store, stats)
 		})
 	}
+}
+
+// assertAsAFullSync checks that store, after a sync that gave stats,
+// holds what a first sync of the vault at root into an empty store does.
+func assertAsAFullSync(t *testing.T, root string, store core.GraphReader, stats SyncStats) {
+	t.Helper()
+	fresh := memstore.New()
+	want, err := newTestMirror(t, root, fresh).Sync(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, want.Notes, stats.Notes)
+	assert.Equal(t, want.Unresolved, stats.Unresolved)
+	assert.Equal(t, describe(t, fresh), describe(t, store))
 }
 
 // describe lists every note of the test project with its title, content,
@@ -474,6 +464,20 @@ func TestSwappedFilesWithTheSameStatAreReadAgain(t *testing.T) {
 // restartNames are the notes the restart property tests create, change and
 // delete at random: case twins, and keys several notes answer to.
 var restartNames = []string{"a", "b", "c", "x/a", "x/b", "y/c", "A", "x/A", "y/z/b", "d"}
+
+// changeAtRandom deletes one in oneIn of restartNames' notes at root
+// and writes another one in oneIn anew (restartText), created if missing.
+func changeAtRandom(t *testing.T, r *rand.Rand, root string, oneIn int) {
+	t.Helper()
+	for _, n := range restartNames {
+		switch r.IntN(oneIn) {
+		case 0:
+			_ = os.Remove(filepath.Join(root, n+".md"))
+		case 1:
+			writeFile(t, root, n+".md", restartText(r))
+		}
+	}
+}
 
 // restartText is a random note text for them: up to four links to other
 // names, a tag and a word.

@@ -109,7 +109,6 @@ func TestFirstSyncStampsTheStore(t *testing.T) {
 // note added and synced by the same process) withdraws it: the next
 // restart resolves every link again, then stamps.
 func TestARestartStampsWhatItWrote(t *testing.T) {
-	names, text := restartNames, restartText
 	for seed := range uint64(12) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		root, dir := t.TempDir(), t.TempDir()
@@ -121,15 +120,7 @@ func TestARestartStampsWhatItWrote(t *testing.T) {
 			what := fmt.Sprintf("seed %d round %d", seed, round)
 			// The vault changes while no mirror runs: new, edited,
 			// deleted notes, case twins, notes answering to more keys.
-			for _, n := range names {
-				p := filepath.Join(root, n+".md")
-				switch r.IntN(6) {
-				case 0:
-					_ = os.Remove(p)
-				case 1:
-					writeFile(t, root, n+".md", text(r))
-				}
-			}
+			changeAtRandom(t, r, root, 6)
 			ageFiles(t, root)
 			check, stats, _, _ := stampedRun(t, root, dir, false, batch)
 			require.Equal(t, restoreStamped, check, what)
