@@ -122,10 +122,10 @@ func plainFlowList(s string) ([]any, bool) {
 }
 
 // plainKey: a key of letters, digits, "_", "-" and single inner spaces
-// that starts with a letter and is not a word YAML reads as a bool or
-// null.
+// that starts with a letter, is not a word YAML reads as a bool or null,
+// and is not longer than maxPlainKey.
 func plainKey(k string) bool {
-	if k == "" || !isASCIILetter(k[0]) || yamlWord(k) {
+	if k == "" || len(k) > maxPlainKey || !isASCIILetter(k[0]) || yamlWord(k) {
 		return false
 	}
 	for i := 1; i < len(k); i++ {
@@ -136,6 +136,12 @@ func plainKey(k string) bool {
 	}
 	return true
 }
+
+// maxPlainKey bounds a key's length: YAML reads a key without quotes
+// only within 1,024 characters of its start (yaml.v3 refuses a longer
+// one), so a long key goes to yaml.v3, which decides (found by
+// FuzzPlainFrontmatter).
+const maxPlainKey = 512
 
 // plainScalar decodes one value: a double-quoted string without escapes
 // (a string, as written between the quotes); text of letters, digits,

@@ -54,6 +54,15 @@ func TestPlainFrontmatterDecodesAsYAML(t *testing.T) {
 			t.Errorf("decoded %q, which it must leave to the YAML parser", src)
 		}
 	}
+	// Keys near YAML's 1,024 characters for a key without quotes: decoded
+	// up to maxPlainKey, left to the parser beyond it, and never decoded
+	// otherwise than it does.
+	for _, n := range []int{maxPlainKey - 1, maxPlainKey, maxPlainKey + 1, 1023, 1024, 1025, 3183} {
+		src := "k" + strings.Repeat("N", n-1) + ": 0\n"
+		if got := samePlainAsYAML(t, src); got != (n <= maxPlainKey) {
+			t.Errorf("a key of %d letters: decoded %v", n, got)
+		}
+	}
 }
 
 // TestPlainFrontmatterPropertyAgainstYAML: for every frontmatter built
