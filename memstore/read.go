@@ -252,8 +252,8 @@ func (s *Store) CountNotes(ctx context.Context, project string) (int, error) {
 			c := &s.counted
 			c.Lock()
 			defer c.Unlock()
-			if v != 0 && c.project == project && c.version == v {
-				n = c.n
+			if counted, ok := c.at(project, v); ok {
+				n = counted
 				return nil
 			}
 			err := tx.ForEachRaw(notesBucket(project), func(_, _ []byte) error {
@@ -284,10 +284,8 @@ func (s *Store) countedOf(project string, version uint64) int {
 	c := &s.counted
 	c.Lock()
 	defer c.Unlock()
-	if version != 0 && c.project == project && c.version == version {
-		return c.n
-	}
-	return 0
+	n, _ := c.at(project, version)
+	return n
 }
 
 // NoteHashes maps every note ID of the project to its Hash.

@@ -71,12 +71,25 @@ type Store struct {
 
 	// counted is the last count of an unloaded project's records
 	// (CountNotes), valid while the file's version is the same.
-	counted struct {
-		sync.Mutex
-		project string
-		version uint64
-		n       int
+	counted recordCount
+}
+
+// recordCount is a count of a project's note records at a version of the
+// state file.
+type recordCount struct {
+	sync.Mutex
+	project string
+	version uint64
+	n       int
+}
+
+// at returns the count if it is project's at version (not 0); the caller
+// holds c.
+func (c *recordCount) at(project string, version uint64) (n int, ok bool) {
+	if version != 0 && c.project == project && c.version == version {
+		return c.n, true
 	}
+	return 0, false
 }
 
 var (
