@@ -133,6 +133,26 @@ func newEnv(t *testing.T, auth AuthOptions, cache string) *env {
 	return &env{store: st, feed: feed, fed: fed, view: v, srv: srv, events: events}
 }
 
+// waitFirstLayout returns once the view's first full layout has ended,
+// which writes the cache and then publishes a reload event.
+func (e *env) waitFirstLayout(t *testing.T) {
+	t.Helper()
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case msg, open := <-e.events:
+			if !open {
+				t.Fatal("the event subscription was cut off")
+			}
+			if strings.HasPrefix(string(msg), "event: reload") && strings.Contains(string(msg), `"reason":"layout"`) {
+				return
+			}
+		case <-timeout:
+			t.Fatal("the first layout did not end")
+		}
+	}
+}
+
 // client returns an HTTP client with a cookie jar that does not follow
 // redirects.
 func client(t *testing.T) *http.Client {
@@ -460,6 +480,9 @@ func (s *sse) nextDelta(t *testing.T) deltaEvent {
 
 func TestChangesReachOpenPages(t *testing.T) {
 	e := newEnv(t, AuthOptions{}, "")
+	// The first layout's end starts a revision of its own; waiting for it
+	// keeps the revisions below those of the changes alone.
+	e.waitFirstLayout(t)
 	c := client(t)
 	login(t, e, c, false)
 	events := openEvents(t, e, c)
@@ -502,19 +525,7 @@ func TestChangesReachOpenPages(t *testing.T) {
 func TestLayoutIsCachedAndReused(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), CacheFileName)
 	e := newEnv(t, AuthOptions{Open: true}, cache)
-	// The full layout ends with the cache written, then a reload event.
-	timeout := time.After(waitLimit)
-	for layedOut := false; !layedOut; {
-		select {
-		case msg, open := <-e.events:
-			if !open {
-				t.Fatal("the event subscription was cut off")
-			}
-			layedOut = strings.HasPrefix(string(msg), "event: reload") && strings.Contains(string(msg), `"reason":"layout"`)
-		case <-timeout:
-			t.Fatal("the first layout did not end")
-		}
-	}
+	e.waitFirstLayout(t)
 	first := positions(e.view)
 	cached, err := readCache(cache, project)
 	if err != nil || len(cached) != 6 {
