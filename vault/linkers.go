@@ -14,7 +14,10 @@ import "slices"
 // of an index built note by note has (a cold sync, tests).
 //
 // A restart does not wait for that pass (~0.25 CPU-s at 100k notes, at
-// the end of the restore): it hands the notes over (buildLater), and the
+// the end of the restore), nor does a first sync that streams the vault
+// (whose lists, built note by note, were ~200k objects the collector
+// marked again and again while the sync wrote): it hands the notes over
+// (buildLater), and the
 // pass runs at the first use, or before it in the background
 // (Mirror.Sync). Until then the notes' links are not changed (every
 // change goes through add and remove, which build first).
@@ -99,6 +102,12 @@ func (l *linkers) settle() {
 
 // settled reports whether nothing waits for settle.
 func (l *linkers) settled() bool { return l.pending == nil }
+
+// empty reports whether l lists no note and has none to build: no note of
+// the index has links.
+func (l *linkers) empty() bool {
+	return l.pending == nil && len(l.base) == 0 && len(l.over) == 0
+}
 
 // build adds the links of entries, none of which is in l yet, to an
 // empty l, in one block: a pass counting each key's notes, then one

@@ -120,6 +120,11 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 	var again []*entry                // notes to write again at the end (forward ambiguous links)
 	var storeErr error
 	var waited, wrote time.Duration
+	// No note of the index has links yet (the usual first sync): the notes
+	// linking on each key are listed after the last part (linkers.buildLater),
+	// which no step of the parts reads.
+	listLater := x.linkers.empty()
+	var linked []*entry
 	for k := range parts {
 		t0 := time.Now()
 		part, ok := <-ready
@@ -140,9 +145,13 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 			p := c.parsed
 			e.hash = p.note.Hash
 			e.setStat(c.stat)
-			x.shareLinkStrings(e, c.refs, c.texts)
-			x.setLinks(e, c.refs, c.texts)
-			x.resolveLinks(e)
+			x.resolveShared(e, c.refs, c.texts)
+			if listLater {
+				e.links, e.texts = c.refs, c.texts
+				linked = append(linked, e)
+			} else {
+				x.setLinks(e, c.refs, c.texts)
+			}
 			problems := m.appendBroken(ctx, append([]string(nil), p.warnings...), e)
 			core.AddCallWarnings(ctx, problems...)
 			report.add(e.path, m.lint.set(e.path, problems))
@@ -182,6 +191,9 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 	}
 	done("read, parse and write", "written", stats.Written, "waited for reads s", waited.Seconds(), "store s", wrote.Seconds(), "again", len(again), "unreadable", len(gone))
 	bar.Finish()
+	if listLater {
+		x.linkers.buildLater(linked) // before the repairs, which use them
+	}
 
 	// The repairs (see the top of this file), before the index counts as
 	// loaded: nothing is told to the change log for them.
@@ -248,22 +260,26 @@ func (m *Mirror) readPart(ctx context.Context, entries []*entry) readPart {
 	return part
 }
 
-// shareLinkStrings points the strings of refs, the links of e about to be
-// set, and of texts, their targets as written, at memory the index keeps
-// anyway: a link that resolves has as key the equal key of its target's
-// entry (a window into that note's lowercased path), and the other keys
-// and every written target are copied into one string of their own. They were windows into the
-// note's parsed link text (the raw links, the keys lowercased), which a
-// first sync would otherwise keep for every note of the vault.
-func (x *index) shareLinkStrings(e *entry, refs []linkRef, texts []linkText) {
+// resolveShared resolves refs, the links of e about to be set (a first
+// sync resolves each link once, as it will stay: see the top of this
+// file), and points their strings and those of texts, their targets as
+// written, at memory the index keeps anyway: a link that resolves has as
+// key the equal key of its target's entry (a window into that note's
+// lowercased path), and the other keys and every written target are
+// copied into one string of their own. They were windows into the note's
+// parsed link text (the raw links, the keys lowercased), which a first
+// sync would otherwise keep for every note of the vault.
+func (x *index) resolveShared(e *entry, refs []linkRef, texts []linkText) {
 	if len(refs) == 0 {
 		return
 	}
 	shared := make([]bool, len(refs))
 	size := 0
+	dir := e.dir()
 	for i := range refs {
 		l := &refs[i]
-		if t := x.resolveEntry(l.key, e.dir()); t != nil {
+		if t := x.resolveEntry(l.key, dir); t != nil {
+			l.target = t.id
 			if k, ok := t.keyWindow(l.key); ok {
 				l.key, shared[i] = k, true
 			}

@@ -84,6 +84,19 @@ func TestStreamingFirstSyncMatchesOneCall(t *testing.T) {
 		again, err := m.Sync(t.Context())
 		require.NoError(t, err)
 		require.Zero(t, again.Written+again.Deleted, "seed %d", seed)
+
+		// The notes linking on each key, listed once the parts were
+		// written, are those the notes' links give.
+		m.mu.Lock()
+		entries := map[*entry]bool{}
+		var keys []string
+		for _, e := range m.idx.byPath {
+			entries[e] = true
+			eachKey(e.links, func(k string) { keys = append(keys, k) })
+		}
+		require.NotEmpty(t, keys)
+		require.Equal(t, linkersOf(entries), contents(&m.idx.linkers, keys), "seed %d", seed)
+		m.mu.Unlock()
 	}
 }
 
