@@ -221,9 +221,14 @@ func (s *Store) warnLoad(project, part, effect string, err error) {
 	s.logger.Warn("embedded store: part of the search index could not be loaded from the state file; searches answer from what loaded",
 		"project", project, "part", part, "effect", effect, "err", err,
 		"state_folder", s.dir,
-		"remedy", "stop vaultgraph, delete the state folder and run `vaultgraph sync` (with the same --state-dir, if one is set) "+
-			"to rebuild it from the vault: the notes' vectors are embedded again, and the memories and change log kept in it are lost")
+		"remedy", rebuildStateRemedy)
 }
+
+// rebuildStateRemedy is what a user does about damage the store cannot
+// repair itself: the vault is the source of truth for notes, so a state
+// folder synced again from it is whole.
+const rebuildStateRemedy = "stop vaultgraph, delete the state folder and run `vaultgraph sync` (with the same --state-dir, if one is set) " +
+	"to rebuild it from the vault: the notes' vectors are embedded again, and the memories and change log kept in it are lost"
 
 // loadKeywords puts the persisted term vectors of a graph's notes into
 // its keyword index, a chunk at a time: each read in a transaction of its

@@ -345,3 +345,45 @@ func TestDamagedDictionaryRebuiltUnderWrites(t *testing.T) {
 	require.Len(t, logs.records(), 1, "one warning")
 	requireRebuiltWarning(t, logs.records()[0], "keyword dictionary", dir, "out of order")
 }
+
+// A damaged note body takes away only that note's text: a note showing it
+// as a neighbour, and a list of notes by tag holding it, still answer
+// (its text empty), with one warning that names it and says what to do;
+// reading the note itself fails with the store's error.
+func TestDamagedBodyFailsOnlyItsNote(t *testing.T) {
+	dir := t.TempDir()
+	ctx := t.Context()
+	s, err := Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.UpsertNotes(ctx, "p", []core.Note{
+		{ID: "a.md", Path: "a.md", Title: "alpha", Content: "see [[b]]", Hash: "1", Tags: []string{"t"},
+			Links: []core.Link{{Raw: "[[b]]", Key: "b", Target: "b.md"}}},
+		{ID: "b.md", Path: "b.md", Title: "beta", Content: "otter", Hash: "2", Tags: []string{"t"}},
+	}))
+	require.NoError(t, s.Close(ctx))
+	damageState(t, dir, func(tx *kv.Tx) error { return tx.PutRaw(bodiesBucket("p"), "b.md", []byte("damaged")) })
+
+	s, logs := openRecorded(t, dir)
+	for range 2 { // logged once
+		nc, err := s.NoteContext(ctx, "p", "a.md", core.ContextQuery{Direction: core.DirectionBoth})
+		require.NoError(t, err)
+		assert.Equal(t, "see [[b]]", nc.Note.Content)
+		require.Len(t, nc.Neighbors, 1)
+		assert.Equal(t, "b.md", nc.Neighbors[0].ID)
+		assert.Empty(t, nc.Neighbors[0].Content)
+
+		views, err := s.TaggedViews(ctx, "p", []string{"t"}, core.TagModeAny, 10)
+		require.NoError(t, err)
+		require.Len(t, views, 2)
+	}
+	_, err = s.NoteContext(ctx, "p", "b.md", core.ContextQuery{})
+	var pe *core.ProviderError
+	require.ErrorAs(t, err, &pe, "the damaged note itself")
+
+	got := logs.records()
+	require.Len(t, got, 1)
+	assert.Equal(t, slog.LevelWarn, got[0].level)
+	assert.Equal(t, "b.md", got[0].attrs["note"])
+	assert.Equal(t, dir, got[0].attrs["state_folder"])
+	assert.Contains(t, got[0].attrs["remedy"], "delete the state folder and run `vaultgraph sync`")
+}

@@ -301,7 +301,13 @@ func (s *Store) bodiesCutFrom(project string, nodes []*node, cutFrom int, withFr
 				b, err = decodeBody(nd.ID, rec, cut, withFrontmatter)
 			}
 			if err != nil {
-				return err
+				if !cut {
+					return err
+				}
+				// A neighbour or a list entry: the answer is about other
+				// notes, which one damaged record should not take away.
+				s.warnDamagedBody(project, nd.ID, err)
+				continue
 			}
 			out[i] = b
 		}
@@ -311,6 +317,20 @@ func (s *Store) bodiesCutFrom(project string, nodes []*node, cutFrom int, withFr
 		return nil, core.NewProviderError("read state", fmt.Errorf("note bodies: %w", err))
 	}
 	return out, nil
+}
+
+// warnDamagedBody logs, once per note and process, that the body of a
+// note shown as a neighbour or a list entry is damaged in the state file:
+// it is shown without its text, and reading the note itself fails, until
+// the state folder is rebuilt from the vault (the note's body cannot be
+// made again from what the store holds, see warnLoad).
+func (s *Store) warnDamagedBody(project, id string, err error) {
+	if _, logged := s.damagedBodies.LoadOrStore(project+"\x00"+id, true); logged || s.closed.Load() {
+		return
+	}
+	s.logger.Warn("embedded store: a note's text is damaged in the state file; it is shown without it among other notes, and reading it fails",
+		"project", project, "note", id, "err", err, "state_folder", s.dir,
+		"remedy", rebuildStateRemedy)
 }
 
 // fullNotes reads the notes of nodes from disk: records and bodies in

@@ -42,8 +42,12 @@ type Store struct {
 	// warnings that tell the user to delete it.
 	dir string
 	// logger hears what goes wrong where no caller gets an error: the
-	// background load of a project's search index (load.go, warnLoad).
+	// background load of a project's search index (load.go, warnLoad), a
+	// neighbour shown without its damaged body (warnDamagedBody).
 	logger *slog.Logger
+	// damagedBodies: the notes whose damaged body was logged, once each
+	// (project + "\x00" + ID).
+	damagedBodies sync.Map
 
 	chunks chunkIndex // document chunks, see chunks.go
 
