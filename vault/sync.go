@@ -47,9 +47,11 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 		// Writers waiting for the first sync go on (m.mu is still held):
 		// they write, or fail with errNotLoaded when it could not load.
 		m.syncedOnce.Do(func() { close(m.synced) })
-		if !m.idx.linkers.settled() {
-			// A restore left the linkers to build: built now, after
-			// this sync, rather than by the first write that needs them.
+		if !m.idx.linkers.settled() && m.cfg.Live {
+			// A restore or a streamed sync left the linkers to build:
+			// built now, after this sync, rather than by the first
+			// write that needs them. A process that only syncs leaves
+			// them to a first use, which it seldom has.
 			go m.settleLinkers()
 		}
 	}
