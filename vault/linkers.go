@@ -17,10 +17,10 @@ import "slices"
 // the end of the restore), nor does a first sync that streams the vault
 // (whose lists, built note by note, were ~200k objects the collector
 // marked again and again while the sync wrote): it hands the notes over
-// (buildLater), and the
-// pass runs at the first use, or before it in the background
-// (Mirror.Sync). Until then the notes' links are not changed (every
-// change goes through add and remove, which build first).
+// (buildLater), and the pass runs at the first use, or before it in the
+// background for a live mirror (Mirror.Sync). Until then the notes'
+// links are not changed (every change goes through add and remove, which
+// build first).
 type linkers struct {
 	base    map[string]int32 // key → its span in spans
 	spans   []span
