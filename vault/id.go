@@ -14,8 +14,13 @@ func isNotePath(p string) bool {
 	return strings.EqualFold(path.Ext(p), ".md")
 }
 
-// stripExt removes the extension of a note path.
+// stripExt removes the extension of a note path. Every link resolution
+// compares a stem (entry.stem), so the usual ".md" is cut without
+// path.Ext's scan (whose answer it is for any path ending so).
 func stripExt(p string) string {
+	if strings.HasSuffix(p, ".md") {
+		return p[:len(p)-len(".md")]
+	}
 	return p[:len(p)-len(path.Ext(p))]
 }
 

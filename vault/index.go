@@ -129,14 +129,7 @@ func newStoredEntry(path, id string) *entry {
 func (e *entry) dir() string { return dirOf(e.path) }
 
 // stem is NoteKeys(path)[0]: the key a link naming e's whole path has.
-// Every resolution compares it, so the usual ".md" (lower ends with it,
-// see keysOfGroup) is cut without path.Ext's scan.
-func (e *entry) stem() string {
-	if strings.HasSuffix(e.lower, ".md") {
-		return e.lower[:len(e.lower)-len(".md")]
-	}
-	return stripExt(e.lower)
-}
+func (e *entry) stem() string { return stripExt(e.lower) }
 
 // keys returns NoteKeys(path), windows into e.lower; it allocates the
 // list, so the hot paths use stem and lastKey instead.

@@ -124,7 +124,6 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 	// linking on each key are listed after the last part (linkers.buildLater),
 	// which no step of the parts reads.
 	listLater := x.linkers.empty()
-	var linked []*entry
 	for k := range parts {
 		t0 := time.Now()
 		part, ok := <-ready
@@ -148,7 +147,6 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 			x.resolveShared(e, c.refs, c.texts)
 			if listLater {
 				e.links, e.texts = c.refs, c.texts
-				linked = append(linked, e)
 			} else {
 				x.setLinks(e, c.refs, c.texts)
 			}
@@ -192,7 +190,9 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 	done("read, parse and write", "written", stats.Written, "waited for reads s", waited.Seconds(), "store s", wrote.Seconds(), "again", len(again), "unreadable", len(gone))
 	bar.Finish()
 	if listLater {
-		x.linkers.buildLater(linked) // before the repairs, which use them
+		// Every entry: one not read has no links. Before the repairs,
+		// which use the lists.
+		x.linkers.buildLater(order)
 	}
 
 	// The repairs (see the top of this file), before the index counts as
