@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,7 +77,17 @@ func TestNeo4jFaults(t *testing.T) {
 	if err := os.Remove(filepath.Join(vault, "bulk", "note 07.md")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second) // the watchers fail to write them and queue them
+	// A's watcher sees each change and fails to write it: it is queued.
+	// Waited for by A's log, not by a sleep (under load a second was not
+	// always enough, and the test then tested no queue). B's first sync
+	// may still be reading the vault, so B may find these changes in its
+	// walk instead of as events: its log is not waited for.
+	waitQueued(t, aProc, map[string]string{
+		"faults/while down.md": "vault: note created on disk",
+		"Home.md":              "vault: note changed on disk",
+		"daily/2024-03-04.md":  "vault: note deleted on disk",
+		"bulk/note 07.md":      "vault: note deleted on disk",
+	})
 	// Both still answer, and what needs no database works: the knowledge
 	// bases live in the vault.
 	wantText(t, a, `{"knowledge_bases":[]}`, "list_knowledge_bases", map[string]any{})
@@ -98,6 +110,37 @@ func TestNeo4jFaults(t *testing.T) {
 	}
 	t.Logf("neo4j faults: stop took %s, down %s (A serving, B started), converged %s (A) and %s (B) after the restart; 2 processes, 0 errors",
 		down.Sub(stopStart).Round(time.Millisecond), up.Sub(down).Round(time.Millisecond), convergedA.Round(time.Millisecond), time.Since(up).Round(time.Millisecond))
+}
+
+// waitQueued waits until sp has logged each change of changes (path →
+// the watcher's log message for it) and the warning that store writes
+// failed and changes are queued.
+func waitQueued(t *testing.T, sp *stdioProcess, changes map[string]string) {
+	t.Helper()
+	var missing []string
+	if !eventually(readyTimeout, func() bool {
+		missing = missing[:0]
+		logged := map[string]string{}
+		for line := range strings.Lines(sp.stderr.String()) {
+			var f map[string]any
+			if json.Unmarshal([]byte(line), &f) == nil {
+				if p, ok := f["path"].(string); ok {
+					logged[p] = fmt.Sprint(f["msg"])
+				}
+			}
+		}
+		for p, msg := range changes {
+			if logged[p] != msg {
+				missing = append(missing, fmt.Sprintf("%q for %s", msg, p))
+			}
+		}
+		if _, ok := findLog(sp.stderr.String(), "vault: store write failed; changes are queued and retried"); !ok {
+			missing = append(missing, "the queued-changes warning")
+		}
+		return len(missing) == 0
+	}) {
+		t.Fatalf("not logged within %s: %s; stderr:\n%s", readyTimeout, strings.Join(missing, ", "), sp.stderr.String())
+	}
 }
 
 // wantProviderErrors checks that reads and a write answer PROVIDER_ERROR
