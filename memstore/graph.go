@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -59,8 +60,9 @@ type graph struct {
 	// (nil for any other): once, at the first use of the graph that is not
 	// a restart's NoteStates (startSearch), so it does not compete with
 	// the restart for a core.
-	searchLoad func()
-	searchOnce sync.Once
+	searchLoad    func()
+	searchOnce    sync.Once
+	searchStarted atomic.Bool // searchLoad has been called
 	// termsOnDisk: the keyword dictionary of a graph loaded from disk is
 	// not read yet (Store.ensureTerms reads it under mu).
 	termsOnDisk bool
@@ -212,9 +214,16 @@ func newGraph() *graph {
 // searchLoad) unless it has started.
 func (g *graph) startSearch() {
 	if g.searchLoad != nil {
-		g.searchOnce.Do(g.searchLoad)
+		g.searchOnce.Do(func() {
+			g.searchStarted.Store(true)
+			g.searchLoad()
+		})
 	}
 }
+
+// searchPending reports whether g's search index is on disk only: a graph
+// loaded from disk whose background load has not started.
+func (g *graph) searchPending() bool { return g.searchLoad != nil && !g.searchStarted.Load() }
 
 // closedChan is a ready signal that needs no waiting.
 var closedChan = func() chan struct{} {

@@ -30,6 +30,8 @@ func TestVectorChunkDecodesAsJSONDoes(t *testing.T) {
 		"null vector":          []byte(`{"m":"m","h":"h","v":null}`),
 		"upper-case key":       []byte(`{"M":"m","h":"h"}`),
 		"line break in base64": []byte(`{"m":"m","h":"h","v":"AAAA\nAAAA"}`),
+		"escaped slash":        []byte(`{"m":"m","h":"h","v":"AAA\/AAAA"}`),
+		"escaped letter":       []byte(`{"m":"m","h":"h","v":"\u0041AAAAAAA"}`),
 	}
 	for name, fast := range map[string]bool{"written": true, "no vector": true, "empty strings": true, "escaped model": false, "non-ASCII hash": false, "spaces": false} {
 		if _, _, _, ok := splitStoredVector(records[name]); ok != fast {
@@ -50,11 +52,27 @@ func TestVectorChunkDecodesAsJSONDoes(t *testing.T) {
 		if id != "id" || model != want.Model || hash != want.Hash || !slices.Equal(got, decodeVector(want.Vector)) {
 			t.Errorf("%s: got %q %q %q %v, want %q %q %v", name, id, model, hash, got, want.Model, want.Hash, decodeVector(want.Vector))
 		}
+		// A stale check's chunk reads the same model and hash, and no
+		// vector.
+		check := vectorChunk{checkOnly: true}
+		if err := check.add("id", rec); err != nil {
+			t.Fatalf("%s, check only: %v", name, err)
+		}
+		if _, model, hash, vec := check.entry(0); model != want.Model || hash != want.Hash || vec != nil {
+			t.Errorf("%s, check only: got %q %q %v, want %q %q and no vector", name, model, hash, vec, want.Model, want.Hash)
+		}
 	}
-	for _, bad := range []string{`{"m":"m","h":"h","v":"!!!!"}`, `{"m":"m"`, `[]`} {
-		var c vectorChunk
-		if err := c.add("id", []byte(bad)); err == nil {
-			t.Errorf("%s: no error", bad)
+	// What json.Unmarshal refuses, both refuse: a raw line break or CR
+	// in the vector's string (the base64 decoder would skip it), a quote
+	// in it, anything not base64.
+	for _, bad := range []string{`{"m":"m","h":"h","v":"!!!!"}`, `{"m":"m"`, `[]`,
+		"{\"m\":\"m\",\"h\":\"h\",\"v\":\"AAAA\nAAAA\"}", "{\"m\":\"m\",\"h\":\"h\",\"v\":\"AAAA\rAAAA\"}",
+		`{"m":"m","h":"h","v":"AA"AA"}`, `{"m":"m","h":"h","v":"AAAA"AAAA"}`} {
+		for _, checkOnly := range []bool{false, true} {
+			c := vectorChunk{checkOnly: checkOnly}
+			if err := c.add("id", []byte(bad)); err == nil {
+				t.Errorf("%q (check only %v): no error", bad, checkOnly)
+			}
 		}
 	}
 }

@@ -72,6 +72,9 @@ type Store struct {
 	// deferPostings: projects created from now on defer their keyword
 	// postings (DeferKeywordPostings).
 	deferPostings atomic.Bool
+	// searchOnUse: a search index is loaded by its first use only
+	// (LoadSearchOnUse).
+	searchOnUse atomic.Bool
 
 	// counted is the last count of an unloaded project's records
 	// (CountNotes), valid while the file's version is the same.
@@ -176,14 +179,23 @@ func (s *Store) check(ctx context.Context) error {
 
 // graph returns the project's graph, loading it from disk at its first
 // use (load.go), and starts the background load of its search index if
-// that has not started yet; nil when the project holds no notes.
+// that has not started yet (unless LoadSearchOnUse); nil when the project
+// holds no notes.
 func (s *Store) graph(project string) (*graph, error) {
 	g, err := s.loadedGraph(project)
-	if g != nil {
+	if g != nil && !s.searchOnUse.Load() {
 		g.startSearch()
 	}
 	return g, err
 }
+
+// LoadSearchOnUse is for a process that syncs and exits (a one-shot sync):
+// the search index of a project loaded from disk (its vectors and keyword
+// index, ~0.8 CPU-s at 100k notes) is then loaded by the first call that
+// searches, not in the background from the first read on. Such a process
+// mostly searches nothing: the load only kept a core busy and its exit
+// waiting. StaleVectors answers from the disk meanwhile.
+func (s *Store) LoadSearchOnUse() { s.searchOnUse.Store(true) }
 
 // loadedGraph is graph without starting the search load.
 func (s *Store) loadedGraph(project string) (*graph, error) {

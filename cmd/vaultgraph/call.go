@@ -90,7 +90,9 @@ func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s st
 // over when this process exits).
 func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	var syncErr error
-	c := &connector{cfg: cfg, logger: logger, opts: ownerOptions{fail: func(err error) { syncErr = err }}}
+	// As the owner, this process exits after its call, as a one-shot sync
+	// does after its sync (withOneShot).
+	c := &connector{cfg: cfg, logger: logger, opts: ownerOptions{oneShot: true, fail: func(err error) { syncErr = err }}}
 	defer c.stop(ctx)
 	own, conn, w, err := c.find(ctx, owner.KindMCP)
 	if err != nil {

@@ -51,7 +51,7 @@ type ownerOptions struct {
 	fail       func(error)        // a first sync that failed (not for a store that is down)
 	adopt      string             // sync --adopt
 	warm       bool               // prepare the store's live writes after the first sync (long-lived owners)
-	oneShot    bool               // the process exits after its first sync (sync without --watch: withOneShot)
+	oneShot    bool               // the process exits after its first sync (sync without --watch, call: withOneShot)
 }
 
 // ownerRole is this process as the owner of a state folder's store: the
