@@ -149,7 +149,7 @@ func render(r *Results, prev *Results) string {
 
 	w("\n### Sync, restart and memory\n\n")
 	w("Cold sync: `vaultgraph sync` into an empty store (fresh state folder; emptied Neo4j), process start to exit. ")
-	w("Warm restart: `vaultgraph serve` on the synced store, from spawn to the end of the MCP handshake (serve answers at once and syncs in the background), then to the end of that first sync (its `vault: sync done` log line). ")
+	w("Warm restart: `vaultgraph serve` on the synced store, from spawn to the end of the MCP handshake (serve answers at once and syncs in the background), then to the end of that first sync (its `vault: sync done` log line): the median of three starts, each stopped before the next. ")
 	w("Peak RSS is the process high-water mark (getrusage / VmHWM); serve's is read after all reads and saves.\n\n")
 	w("Cold sync is the whole `vaultgraph sync` process; notes and embedding are the two parts its log reports (writing the notes into the store, then embedding them with the built-in model).\n\n")
 	w("| notes | store | cold sync | notes | embedding | notes/s | sync peak RSS | warm restart: answers / synced | serve peak RSS | serve RSS per 10k notes | Neo4j store | Neo4j tx logs |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")

@@ -53,16 +53,18 @@ type StoreResult struct {
 	// GraphSyncS and EmbedS split the cold sync as its log reports them:
 	// the notes into the store ("vault: sync done"), then their embeddings
 	// ("semantic: embedding done"); the rest is start-up and migrations.
-	GraphSyncS   float64   `json:"graph_sync_s,omitempty"`
-	EmbedS       float64   `json:"embed_s,omitempty"`
-	ColdNotesPS  float64   `json:"cold_notes_per_s"`
-	SyncPeakRSS  int64     `json:"sync_peak_rss"`
-	WarmReadyS   float64   `json:"warm_ready_s"`  // serve on a synced store: spawn to handshake done
-	WarmSyncedS  float64   `json:"warm_synced_s"` // ... to the end of its first sync
-	ServePeakRSS int64     `json:"serve_peak_rss"`
-	StoreBytes   int64     `json:"neo4j_store_bytes,omitempty"`
-	TxLogBytes   int64     `json:"neo4j_txlog_bytes,omitempty"`
-	Edits        latencies `json:"edits"`
+	GraphSyncS  float64 `json:"graph_sync_s,omitempty"`
+	EmbedS      float64 `json:"embed_s,omitempty"`
+	ColdNotesPS float64 `json:"cold_notes_per_s"`
+	SyncPeakRSS int64   `json:"sync_peak_rss"`
+	WarmReadyS  float64 `json:"warm_ready_s"`  // serve on a synced store: spawn to handshake done (median of warmStarts)
+	WarmSyncedS float64 `json:"warm_synced_s"` // ... to the end of its first sync (median)
+	// WarmSyncedRunsS is each timed start's warm_synced_s, in order.
+	WarmSyncedRunsS []float64 `json:"warm_synced_runs_s,omitempty"`
+	ServePeakRSS    int64     `json:"serve_peak_rss"`
+	StoreBytes      int64     `json:"neo4j_store_bytes,omitempty"`
+	TxLogBytes      int64     `json:"neo4j_txlog_bytes,omitempty"`
+	Edits           latencies `json:"edits"`
 	// Reads maps concurrency ("1", "8") to the read cases in order.
 	Reads       map[string][]ReadResult `json:"reads"`
 	Unavailable []string                `json:"unavailable,omitempty"` // read tools the server does not list
