@@ -91,3 +91,14 @@ time=x level=INFO msg="vault: sync done" project=other seconds=2.25 notes=1`
 		t.Errorf("absent = %v, want 0", got)
 	}
 }
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{{nil, 0}, {[]float64{1.2}, 1.2}, {[]float64{1.4, 0.9, 1.1}, 1.1}, {[]float64{2, 1}, 1.5}} {
+		if got := median(c.xs); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.xs, got, c.want)
+		}
+	}
+}
