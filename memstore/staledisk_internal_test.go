@@ -52,6 +52,7 @@ func TestStaleVectorsFromDiskEqualLoaded(t *testing.T) {
 			}
 			require.NoError(t, s.SetNoteVectors(ctx, "p", "m", vectors))
 			require.NoError(t, s.SetNoteVectors(ctx, "p", "other", others))
+			require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{{ID: notes[50].ID, Hash: notes[50].Hash, Vector: []float32{1, 1}}}))
 			_, err = s.DeleteNotes(ctx, "p", []string{notes[3].ID, notes[4].ID}) // their vectors may stay parked
 			require.NoError(t, err)
 			require.NoError(t, s.Close(ctx))
@@ -103,7 +104,7 @@ func TestStaleVectorsFromDiskEqualLoaded(t *testing.T) {
 			}
 			changed = append(changed, core.Note{ID: "new.md", Path: "new.md", Title: "new", Content: "new", Hash: "hn"})
 			require.NoError(t, s.UpsertNotes(ctx, "p", changed))
-			_, err = s.DeleteNotes(ctx, "p", []string{notes[30].ID})
+			_, err = s.DeleteNotes(ctx, "p", []string{notes[30].ID, notes[50].ID})
 			require.NoError(t, err)
 			require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{
 				{ID: notes[11].ID, Hash: notes[11].Hash + "x", Vector: []float32{1, 0}},
@@ -121,8 +122,21 @@ func TestStaleVectorsFromDiskEqualLoaded(t *testing.T) {
 			inMemory, err := s.StaleVectors(ctx, "p", "m")
 			require.NoError(t, err)
 			assert.Equal(t, afterWrites, inMemory, "the same store, from its loaded index")
+			// A note deleted before the load took its vector with it: not
+			// left in the file, not parked by the load.
+			g.mu.RLock()
+			_, parked := g.search.parked[notes[50].ID]
+			g.mu.RUnlock()
+			assert.False(t, parked, "the deleted note's vector parked")
 			require.NoError(t, s.Close(ctx))
 			assert.Equal(t, loaded(), afterWrites, "a store that loaded the vectors written")
+			s, err = Open(dir)
+			require.NoError(t, err)
+			require.NoError(t, s.kv.View(func(tx *kv.Tx) error {
+				assert.Nil(t, tx.GetRaw(vectorBucketPrefix+"p", notes[50].ID), "the deleted note's vector left in the file")
+				return nil
+			}))
+			require.NoError(t, s.Close(ctx))
 		})
 	}
 }

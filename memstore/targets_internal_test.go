@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -234,4 +235,33 @@ func setTargetTable(t *testing.T, dir string, table []byte) {
 		}
 		return putTargetTable(tx, "p", table)
 	}))
+}
+
+// idHasher's hash is xxhash's of the bytes it is given, in order, however
+// they are gathered: tables written before it gathered them (one Write
+// each) still prove their positions.
+func TestIDHasherHashesItsBytes(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 300, 5000} {
+		h := newIDHasher()
+		d := xxhash.New()
+		for i := range n {
+			id := fmt.Sprintf("folder %d/note %d.md", i%13, i)
+			if i%5 == 0 {
+				id = "" // a link without a target
+			}
+			pos := int32(i%9) - 1
+			h.link(id, pos)
+			var b [binary.MaxVarintLen64]byte
+			_, _ = d.Write(b[:binary.PutUvarint(b[:], uint64(len(id)))])
+			_, _ = d.WriteString(id)
+			_, _ = d.Write(b[:binary.PutVarint(b[:], int64(pos))])
+		}
+		require.Equal(t, d.Sum64(), h.sum(), "%d links", n)
+		h.reset()
+		h.add("a.md")
+		d.Reset()
+		_, _ = d.Write([]byte{4})
+		_, _ = d.WriteString("a.md")
+		require.Equal(t, d.Sum64(), h.sum(), "after reset")
+	}
 }

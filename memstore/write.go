@@ -595,6 +595,11 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 	}
 	w := newWrite(g)
 	var persisted []string // IDs whose vector is on disk
+	// Until the vectors are loaded (in the background, or never in a
+	// process that searches nothing: LoadSearchOnUse), memory does not
+	// say which notes have one on disk: every deleted note's is deleted,
+	// or it would stay in the file and be held, parked, by every load.
+	vectorsUnknown := !isClosed(g.vectorsReady)
 	var deleted []string
 	linkers := map[*node]struct{}{}
 	for nd := range doomed {
@@ -627,7 +632,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		}
 		w.edges.set(&g.all, nd, false)
 		g.unindexEntity(nd, nd.Entity)
-		if g.search.noteDeleted(nd) {
+		if g.search.noteDeleted(nd) || vectorsUnknown {
 			persisted = append(persisted, nd.ID)
 		}
 		delete(g.notes, nd.ID)
