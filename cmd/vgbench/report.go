@@ -279,6 +279,12 @@ func compare(prev, cur *Results) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Previous run: %s, commit `%s`, %d cores, load average %s. %d figures compared; %d worse by more than %.0f%%, %d better by more than %.0f%%.\n",
 		prev.Meta.Date, prev.Meta.Commit, prev.Meta.Cores, prev.Meta.LoadAvg, compared, len(worse), regressionLimit*100, len(better), regressionLimit*100)
+	if prev.Meta.CPU != cur.Meta.CPU {
+		// Across machines the changes below are the machine's as much as
+		// the code's: an A/B on one machine tells them apart.
+		fmt.Fprintf(&b, "\nThe previous run was on another processor (%s; this one: %s): the changes below are the machine's as much as the code's. Compare two commits on one machine to tell them apart.\n",
+			prev.Meta.CPU, cur.Meta.CPU)
+	}
 	table := func(title string, rows []string) {
 		if len(rows) == 0 {
 			return

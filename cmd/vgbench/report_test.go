@@ -102,3 +102,18 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+// A previous run on another processor is compared, and said to be.
+func TestCompareSaysWhenTheMachineChanged(t *testing.T) {
+	prev, cur := sample(4.0, 1.0), sample(6.0, 1.0)
+	if got := compare(prev, cur); strings.Contains(got, "another processor") {
+		t.Errorf("same processor called another:\n%s", got)
+	}
+	prev.Meta.CPU, cur.Meta.CPU = "AMD EPYC", "Intel(R) Xeon(R) Processor"
+	got := compare(prev, cur)
+	for _, want := range []string{"+50%", "The previous run was on another processor (AMD EPYC; this one: Intel(R) Xeon(R) Processor)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("comparison lacks %q:\n%s", want, got)
+		}
+	}
+}
