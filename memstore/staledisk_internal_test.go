@@ -66,26 +66,23 @@ func TestStaleVectorsFromDiskEqualLoaded(t *testing.T) {
 				return tx.PutRaw(vectorBucketPrefix+"p", "gone.md", []byte(`{"m":"m","h":"h"}`))
 			})
 
-			loaded := func() []core.StaleNote {
+			// stale asks s which notes lack a vector of "m", and checks
+			// whether it answered with its search index on disk only.
+			stale := func(s *Store, onDisk bool) []core.StaleNote {
+				t.Helper()
+				got, err := s.StaleVectors(ctx, "p", "m")
+				require.NoError(t, err)
+				g, err := s.loadedGraph("p")
+				require.NoError(t, err)
+				require.Equal(t, onDisk, g.searchPending(), "answered with the search index on disk only")
+				return got
+			}
+			loaded := func() []core.StaleNote { // by a store that loads the vectors
 				t.Helper()
 				s, err := Open(dir)
 				require.NoError(t, err)
 				defer func() { require.NoError(t, s.Close(ctx)) }()
-				stale, err := s.StaleVectors(ctx, "p", "m")
-				require.NoError(t, err)
-				g, err := s.loadedGraph("p")
-				require.NoError(t, err)
-				require.False(t, g.searchPending(), "the loaded store's answer is from its index")
-				return stale
-			}
-			fromDisk := func(s *Store) []core.StaleNote {
-				t.Helper()
-				stale, err := s.StaleVectors(ctx, "p", "m")
-				require.NoError(t, err)
-				g, err := s.loadedGraph("p")
-				require.NoError(t, err)
-				require.True(t, g.searchPending(), "answered without loading the search index")
-				return stale
+				return stale(s, false)
 			}
 
 			want := loaded()
@@ -93,7 +90,7 @@ func TestStaleVectorsFromDiskEqualLoaded(t *testing.T) {
 			s, err = Open(dir)
 			require.NoError(t, err)
 			s.LoadSearchOnUse()
-			assert.Equal(t, want, fromDisk(s))
+			assert.Equal(t, want, stale(s, true))
 
 			// Writes of its own: texts changed, vectors set, a note
 			// deleted and one added.
@@ -110,7 +107,7 @@ func TestStaleVectorsFromDiskEqualLoaded(t *testing.T) {
 				{ID: notes[11].ID, Hash: notes[11].Hash + "x", Vector: []float32{1, 0}},
 				{ID: notes[40].ID, Hash: notes[40].Hash, Vector: []float32{0, 1}},
 			}))
-			afterWrites := fromDisk(s)
+			afterWrites := stale(s, true)
 
 			// A search loads the index on use.
 			hits, err := s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 5)
