@@ -435,6 +435,8 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 		}
 	}
 
+	st.ServeReadsPeakRSS = srv.peakRSS()
+	log.Info("serve peak RSS after the reads", "mib", st.ServeReadsPeakRSS>>20)
 	if b.edits > 0 {
 		st.Edits, err = measureEdits(ctx, srv, dir, m, b.edits, b.seed)
 		if err != nil {

@@ -117,3 +117,28 @@ func TestCompareSaysWhenTheMachineChanged(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24's lines are in the targets, the serve peak after the reads
+// among them (MB of 10^6 bytes).
+func TestIssue24Targets(t *testing.T) {
+	r := &Results{Meta: Meta{Date: "d", Commit: "c", Cores: 2}, Sizes: []SizeResult{{Notes: 100_000, Stores: []StoreResult{{
+		Store: "embedded", ColdSyncS: 20, ColdNotesPS: 5000, SyncPeakRSS: 540 << 20, WarmSyncedS: 0.87,
+		ServeReadsPeakRSS: 370 << 20, ServePeakRSS: 404 << 20,
+		Reads: map[string][]ReadResult{"1": {{Name: "get_node depth=1", latencies: latencies{Calls: 10, P50: 0.64}}}},
+	}}}}}
+	doc := render(r, nil)
+	for _, want := range []string{
+		"| serve peak RSS after sync and reads at 100k, embedded (issue 24) | ≤ 381 MiB | 370 MiB | met |",
+		"| sync peak RSS at 100k, embedded (issue 24) | ≤ 572 MiB | 540 MiB | met |",
+		"| warm restart to synced at 100k, embedded (issue 24) | ≤ 1.00 s | 0.87 s | met |",
+		"| get_node depth=1 p50 (c=1) at 100k, embedded (issue 24) | ≤ 0.50 ms | 0.64 ms | **missed",
+		"370 MiB / 404 MiB",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("report lacks %q:\n%s", want, doc)
+		}
+	}
+	if strings.Contains(doc, "at 10k, embedded (issue 24)") {
+		t.Errorf("a line of a size not measured:\n%s", doc)
+	}
+}

@@ -61,10 +61,13 @@ type StoreResult struct {
 	WarmSyncedS float64 `json:"warm_synced_s"` // ... to the end of its first sync (median)
 	// WarmSyncedRunsS is each timed start's warm_synced_s, in order.
 	WarmSyncedRunsS []float64 `json:"warm_synced_runs_s,omitempty"`
-	ServePeakRSS    int64     `json:"serve_peak_rss"`
-	StoreBytes      int64     `json:"neo4j_store_bytes,omitempty"`
-	TxLogBytes      int64     `json:"neo4j_txlog_bytes,omitempty"`
-	Edits           latencies `json:"edits"`
+	ServePeakRSS    int64     `json:"serve_peak_rss"` // after the reads and the saves
+	// ServeReadsPeakRSS is serve's high-water mark after the reads, before
+	// the saves (issue 24's "after sync and reads").
+	ServeReadsPeakRSS int64     `json:"serve_reads_peak_rss,omitempty"`
+	StoreBytes        int64     `json:"neo4j_store_bytes,omitempty"`
+	TxLogBytes        int64     `json:"neo4j_txlog_bytes,omitempty"`
+	Edits             latencies `json:"edits"`
 	// Reads maps concurrency ("1", "8") to the read cases in order.
 	Reads       map[string][]ReadResult `json:"reads"`
 	Unavailable []string                `json:"unavailable,omitempty"` // read tools the server does not list
@@ -101,6 +104,7 @@ func (r *Results) metrics() []metric {
 			add(p+"warm restart s", st.WarmReadyS, true)
 			add(p+"warm restart synced s", st.WarmSyncedS, true)
 			add(p+"serve peak RSS", float64(st.ServePeakRSS), true)
+			add(p+"serve peak RSS after reads", float64(st.ServeReadsPeakRSS), true)
 			add(p+"save→store p95 ms", st.Edits.P95, true)
 			for conc, reads := range st.Reads {
 				for _, rr := range reads {
