@@ -225,16 +225,6 @@ func (g *graph) startSearch() {
 // loaded from disk whose background load has not started.
 func (g *graph) searchPending() bool { return g.searchLoad != nil && !g.searchStarted.Load() }
 
-// isClosed reports whether the ready signal c is closed.
-func isClosed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
-}
-
 // closedChan is a ready signal that needs no waiting.
 var closedChan = func() chan struct{} {
 	c := make(chan struct{})

@@ -30,6 +30,7 @@ const stagedChunk = 2048
 func (s *Store) persist(project string, g *graph, written []*node, notes []core.Note, retargeted map[*node]struct{}, progress func(int), chunk int, deleted ...string) error {
 	notesB, bodies := notesBucket(project), bodiesBucket(project)
 	kwDocs, kwTerms := kwDocsBucket(project), kwTermsBucket(project)
+	vectors := vectorBucketPrefix + project
 	kw := g.search.keywords
 	isWritten := make(map[*node]struct{}, len(written))
 	for _, nd := range written {
@@ -134,6 +135,14 @@ func (s *Store) persist(project string, g *graph, written []*node, notes []core.
 					return err
 				}
 				if _, err := tx.Delete(kwDocs, id); err != nil {
+					return err
+				}
+				// Whether or not memory knows of its vector (the
+				// vectors may not be loaded yet: LoadSearchOnUse, or
+				// serve's background load), a deleted note's record
+				// goes in this transaction: left in the file, every
+				// later load would hold it, parked, for good.
+				if _, err := tx.Delete(vectors, id); err != nil {
 					return err
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/memstore/internal/kv"
 )
 
 // TestAFailedCommitLeavesTheStoreAsTheDiskHasIt: a write whose commit
@@ -125,6 +126,72 @@ func TestWrittenTermVectorsLeaveMemory(t *testing.T) {
 		want := New()
 		require.NoError(t, want.UpsertNotes(ctx, "p", final))
 		requireSameKeywordSearches(t, want, s, queries, 10, fmt.Sprintf("staged=%v", staged))
+		require.NoError(t, s.Close(ctx))
+	}
+}
+
+// TestADeletionTakesItsVectorsInOneCommit: a deleted note's vector record
+// is deleted in the notes' own transaction, loaded into memory or not: a
+// failed commit leaves note and vector both on disk, a good one neither
+// (a SIGKILL between two transactions left the vector in the file, held
+// parked by every later load).
+func TestADeletionTakesItsVectorsInOneCommit(t *testing.T) {
+	for _, loaded := range []bool{false, true} {
+		ctx := t.Context()
+		dir := t.TempDir()
+		s, err := Open(dir)
+		require.NoError(t, err)
+		notes := []core.Note{
+			{ID: "a.md", Title: "A", Content: "alpha", Hash: "ha"},
+			{ID: "b.md", Title: "B", Content: "beta", Hash: "hb"},
+		}
+		require.NoError(t, s.UpsertNotes(ctx, "p", notes))
+		require.NoError(t, s.SetNoteVectors(ctx, "p", "m", []core.NoteVector{
+			{ID: "a.md", Hash: "ha", Vector: []float32{1, 0}},
+			{ID: "b.md", Hash: "hb", Vector: []float32{0, 1}},
+		}))
+		require.NoError(t, s.Close(ctx))
+		s, err = Open(dir)
+		require.NoError(t, err)
+		s.LoadSearchOnUse()
+		if loaded {
+			_, err = s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 2) // loads the vectors
+			require.NoError(t, err)
+		}
+		onDisk := func() (notes, vectors int) {
+			require.NoError(t, s.kv.View(func(tx *kv.Tx) error {
+				if tx.GetRaw(notesBucket("p"), "a.md") != nil {
+					notes++
+				}
+				if tx.GetRaw(vectorBucketPrefix+"p", "a.md") != nil {
+					vectors++
+				}
+				return nil
+			}))
+			return notes, vectors
+		}
+
+		commitFault = func() error { return errors.New("disk full") }
+		_, err = s.DeleteNotes(ctx, "p", []string{"a.md"})
+		commitFault = nil
+		require.Error(t, err)
+		n, v := onDisk()
+		assert.Equal(t, [2]int{1, 1}, [2]int{n, v}, "loaded=%v: a failed deletion keeps the note and its vector", loaded)
+
+		version := func() (v uint64) {
+			require.NoError(t, s.kv.View(func(tx *kv.Tx) error { v = tx.Version(); return nil }))
+			return v
+		}
+		before := version()
+		_, err = s.DeleteNotes(ctx, "p", []string{"a.md"})
+		require.NoError(t, err)
+		assert.Equal(t, before+1, version(), "loaded=%v: one commit", loaded)
+		n, v = onDisk()
+		assert.Equal(t, [2]int{0, 0}, [2]int{n, v}, "loaded=%v: a deletion takes the note and its vector", loaded)
+		hits, err := s.VectorSearch(ctx, "p", "m", []float32{1, 0}, 2)
+		require.NoError(t, err)
+		require.Len(t, hits, 1)
+		assert.Equal(t, "b.md", hits[0].ID)
 		require.NoError(t, s.Close(ctx))
 	}
 }

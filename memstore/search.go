@@ -299,31 +299,12 @@ func (x *searchIndex) noteWritten(nd *node, terms []string, counts []int32, leng
 	}
 }
 
-// noteDeleted forgets a deleted note and reports whether it had a vector
-// on disk.
-func (x *searchIndex) noteDeleted(nd *node) bool {
-	id := nd.ID
-	x.keywords.remove(id)
-	_, had := x.record(nd)
-	_, parked := x.parked[id]
+// noteDeleted forgets a deleted note (its vector record on disk goes in
+// the deletion's transaction: see Store.persist).
+func (x *searchIndex) noteDeleted(nd *node) {
+	x.keywords.remove(nd.ID)
 	x.unset(nd)
-	delete(x.parked, id)
-	return had || parked
-}
-
-// deleteVectors removes the persisted vectors of ids.
-func (s *Store) deleteVectors(project string, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	return s.updateOutsideNotes(func(tx *kv.Tx) error {
-		for _, id := range ids {
-			if _, err := tx.Delete(vectorBucketPrefix+project, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	delete(x.parked, nd.ID)
 }
 
 // set records a normalised vector (nil: nothing to embed) for nd.

@@ -594,12 +594,6 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		}
 	}
 	w := newWrite(g)
-	var persisted []string // IDs whose vector is on disk
-	// Until the vectors are loaded (in the background, or never in a
-	// process that searches nothing: LoadSearchOnUse), memory does not
-	// say which notes have one on disk: every deleted note's is deleted,
-	// or it would stay in the file and be held, parked, by every load.
-	vectorsUnknown := !isClosed(g.vectorsReady)
 	var deleted []string
 	linkers := map[*node]struct{}{}
 	for nd := range doomed {
@@ -632,9 +626,7 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 		}
 		w.edges.set(&g.all, nd, false)
 		g.unindexEntity(nd, nd.Entity)
-		if g.search.noteDeleted(nd) || vectorsUnknown {
-			persisted = append(persisted, nd.ID)
-		}
+		g.search.noteDeleted(nd)
 		delete(g.notes, nd.ID)
 		deleted = append(deleted, nd.ID)
 		g.freeNode(nd)
@@ -647,9 +639,5 @@ func (s *Store) DeleteNotes(ctx context.Context, project string, ids []string) (
 	if err := s.persist(project, g, nil, nil, linkers, nil, len(deleted), deleted...); err != nil {
 		return 0, fmt.Errorf("memstore: delete notes: %w", err)
 	}
-	// The notes are gone whatever happens on disk: a vector left there is
-	// only parked at the next start and never searched, so a failure here
-	// is not worth failing the delete for.
-	_ = s.deleteVectors(project, persisted)
 	return len(doomed), nil
 }

@@ -120,17 +120,18 @@ func waitQueued(t *testing.T, sp *stdioProcess, changes map[string]string) {
 	var missing []string
 	if !eventually(readyTimeout, func() bool {
 		missing = missing[:0]
-		logged := map[string]string{}
+		type change struct{ path, msg string }
+		logged := map[change]bool{} // every line, not each path's last
 		for line := range strings.Lines(sp.stderr.String()) {
 			var f map[string]any
 			if json.Unmarshal([]byte(line), &f) == nil {
 				if p, ok := f["path"].(string); ok {
-					logged[p] = fmt.Sprint(f["msg"])
+					logged[change{p, fmt.Sprint(f["msg"])}] = true
 				}
 			}
 		}
 		for p, msg := range changes {
-			if logged[p] != msg {
+			if !logged[change{p, msg}] {
 				missing = append(missing, fmt.Sprintf("%q for %s", msg, p))
 			}
 		}
