@@ -8,8 +8,8 @@
 #   docker buildx build --platform linux/amd64,linux/arm64 \
 #     --build-arg VERSION=v0.1.0 -t ghcr.io/vaultgraph/vaultgraph:0.1.0 .
 #
-# Without VERSION the version comes from the .git folder of the build context,
-# as for make dist.
+# Without VERSION the version comes from the VERSION file and the commit from
+# the .git folder of the build context, as for make dist.
 
 FROM --platform=$BUILDPLATFORM golang:1.26.8-bookworm AS build
 ARG TARGETOS=linux

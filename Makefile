@@ -3,10 +3,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 GO ?= go
 PKGS := ./...
-# The version and commit a build of this checkout reports: what the Go
-# toolchain records from the git tags (v0.1.0, or a pseudo-version after it),
-# computed by scripts/dist so it holds in a linked worktree too. Evaluated
-# only by the targets that link a binary.
+# The version and commit a build of this checkout reports: the VERSION file
+# (v0.2.0 at a release, v0.2.0-dev+<commit> between releases) and the commit
+# from git, computed by scripts/dist so it holds in a linked worktree too.
+# Evaluated only by the targets that link a binary.
 VERSION_COMMIT = $(shell $(GO) run ./scripts/dist -print-version 2>/dev/null)
 LDFLAGS = -X main.version=$(word 1,$(VERSION_COMMIT)) -X main.commit=$(word 2,$(VERSION_COMMIT))
 BIN := bin/vaultgraph

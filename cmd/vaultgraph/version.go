@@ -5,25 +5,24 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
-// Set at build time only by packagers who build outside a git checkout:
+// Set at build time by make build and make dist (the version scripts/dist
+// computes, the commit from git), or by packagers:
 // go build -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234".
-// Left empty (make build, make dist, go build, go install), the version and
-// commit are what the Go toolchain recorded in the binary (debug.ReadBuildInfo):
-// the git tag (v0.1.0), a pseudo-version after it
-// (v0.1.1-0.20261125142300-0123456789ab), "+dirty" for uncommitted changes.
+// Left empty (go build, go install), the version comes from the VERSION file
+// embedded in the binary and the commit from what the Go toolchain recorded
+// (debug.ReadBuildInfo): v0.2.0 for a release, v0.2.0-dev+0123456789ab
+// between releases, ".dirty" for uncommitted changes.
 var (
 	version = ""
 	commit  = ""
 )
-
-// devVersion is reported when nothing recorded a version: a build from a
-// source tree without git metadata, or a test binary. It is a valid semantic
-// version that sorts before every release.
-const devVersion = "v0.0.0-dev"
 
 // buildVersion is what this binary says about itself.
 type buildVersion struct {
@@ -55,24 +54,22 @@ func versionString() string { return currentBuild().String() }
 func versionNumber() string { return currentBuild().Version }
 
 // pseudoRevision finds the commit in a Go pseudo-version
-// (vX.Y.Z-[pre.]yyyymmddhhmmss-abcdefabcdef, maybe "+dirty").
+// (vX.Y.Z-[pre.]yyyymmddhhmmss-abcdefabcdef, maybe "+dirty"), as after
+// "go install ...@<commit>", which records no VCS settings.
 var pseudoRevision = regexp.MustCompile(`[-.]\d{14}-([0-9a-f]{12})(\+dirty)?$`)
 
-// resolveBuild decides version and commit: link-time values first, then
-// what the toolchain recorded (module version; VCS revision, or the commit a
-// pseudo-version names, as after "go install ...@<commit>"), then devVersion.
-// bi may be nil.
+// resolveBuild decides version and commit: link-time values first; else the
+// tree's VERSION (vaultgraph.BuildVersion) with the commit the toolchain
+// recorded (VCS revision, or the commit a pseudo-version names). bi may be
+// nil.
 func resolveBuild(ldVersion, ldCommit string, bi *debug.BuildInfo) buildVersion {
 	b := buildVersion{Version: ldVersion, Commit: ldCommit, Go: runtime.Version()}
 	if bi != nil {
-		if b.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			b.Version = bi.Main.Version
-		}
 		if b.Commit == "" {
 			b.Commit = vcsRevision(bi.Settings)
 		}
 		if b.Commit == "" {
-			if m := pseudoRevision.FindStringSubmatch(b.Version); m != nil {
+			if m := pseudoRevision.FindStringSubmatch(bi.Main.Version); m != nil {
 				b.Commit = m[1]
 			}
 		}
@@ -81,7 +78,8 @@ func resolveBuild(ldVersion, ldCommit string, bi *debug.BuildInfo) buildVersion 
 		}
 	}
 	if b.Version == "" {
-		b.Version = devVersion
+		rev, dirty := strings.CutSuffix(b.Commit, "-dirty")
+		b.Version = vaultgraph.BuildVersion(rev, dirty)
 	}
 	return b
 }
@@ -111,13 +109,14 @@ func newVersionCommand(s streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and Go version",
-		Long: `version prints "vaultgraph <version> (<commit>, <go version>)". The version is
-the semantic version the Go toolchain recorded from the git tags: v0.1.0 for a
-build of the tag v0.1.0, a pseudo-version such as
-v0.1.1-0.20261125142300-0123456789ab for a later commit, "+dirty" when the
-tree had uncommitted changes; "go install ...@v0.1.0" reports v0.1.0. A build
-without git metadata reports ` + devVersion + `. The MCP handshake (serverInfo.version)
-and the first log line of serve, sync and call carry the same version.`,
+		Long: `version prints "vaultgraph <version> (<commit>, <go version>)". The version
+comes from the VERSION file of the source tree the binary was built from:
+v0.2.0 for a release, v0.2.0-dev+<commit> between releases (0.2.0 then names
+the next release), ".dirty" in the build metadata when the tree had
+uncommitted changes. The commit is what make build, make dist or the Go
+toolchain recorded, left out when none did. The MCP handshake
+(serverInfo.version) and the first log line of serve, sync and call carry the
+same version.`,
 		Example: "  vaultgraph version",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {

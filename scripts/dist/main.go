@@ -30,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
 // allTargets are the release platforms, GOOS/GOARCH.
@@ -66,7 +68,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("dist", flag.ContinueOnError)
 	fs.StringVar(&o.out, "out", "dist", "output folder (emptied first if dist made it)")
 	fs.StringVar(&targets, "targets", envOr("DIST_TARGETS", strings.Join(allTargets, ",")), "comma-separated GOOS/GOARCH list (env DIST_TARGETS)")
-	fs.StringVar(&o.version, "version", "", "version to build, e.g. v0.1.0 (default: from git, as go build records it)")
+	fs.StringVar(&o.version, "version", "", "version to build, e.g. v0.1.0 (default: the VERSION file, with the commit between releases)")
 	fs.BoolVar(&o.binariesOnly, "binaries-only", false, "build the binaries into OUT/bin/GOOS_GOARCH only (the container image's build step)")
 	fs.BoolVar(&o.printVersion, "print-version", false, "print the version and commit a build of the checkout gets, and exit")
 	fs.StringVar(&o.moduleProxy, "module-proxy", "", "write HEAD as its version into a file Go module proxy in this folder (to try go install ...@version before publishing), and exit")
@@ -112,7 +114,7 @@ func describe(o options) (release, error) {
 	var r release
 	st, gitErr := readGit(".")
 	if gitErr == nil {
-		r.version, r.commit, r.date = st.goVersion(), st.Commit[:12], st.Time
+		r.version, r.commit, r.date = vaultgraph.BuildVersion(st.Commit[:12], st.Dirty), st.Commit[:12], st.Time
 		if st.Dirty {
 			r.commit += "-dirty"
 		}
@@ -124,7 +126,9 @@ func describe(o options) (release, error) {
 		r.version = o.version
 	}
 	if r.version == "" {
-		return r, fmt.Errorf("not a git checkout (%v): pass -version vX.Y.Z", gitErr)
+		// Not a git checkout (a source archive): the tree's VERSION alone.
+		fmt.Fprintf(os.Stderr, "dist: no git (%v): version %s from VERSION, no commit\n", gitErr, vaultgraph.BuildVersion("", false))
+		r.version = vaultgraph.BuildVersion("", false)
 	}
 	if e := os.Getenv("SOURCE_DATE_EPOCH"); e != "" {
 		sec, err := strconv.ParseInt(e, 10, 64)
@@ -151,7 +155,7 @@ func build(o options) error {
 	}
 	if o.moduleProxy != "" {
 		if strings.Contains(r.version, "+") {
-			return fmt.Errorf("%s has uncommitted changes: a module version is a commit", r.version)
+			return fmt.Errorf("%s is not a release (VERSION says -dev, or the tree has uncommitted changes): a module version is a released commit", r.version)
 		}
 		mod, err := writeModuleProxy(".", o.moduleProxy, r.version, r.date)
 		if err != nil {
@@ -161,7 +165,7 @@ func build(o options) error {
 			mod, r.version, o.moduleProxy, o.moduleProxy, mod, mod, r.version)
 		return nil
 	}
-	if strings.HasSuffix(r.version, "+dirty") {
+	if strings.HasSuffix(r.version, ".dirty") {
 		fmt.Fprintln(os.Stderr, "dist: warning: the tree has uncommitted changes; the files say +dirty and cannot be rebuilt from a commit")
 	}
 	if err := prepareOut(o.out); err != nil {
@@ -248,10 +252,25 @@ func buildBinary(o options, r release, goos, goarch string) (string, error) {
 	return bin, nil
 }
 
+// fileBase is the name every release file of a target starts with; version
+// is without the "v". The archive adds .tar.gz (.zip on Windows), the bundle
+// .mcpb, the SBOM .spdx.json.
+func fileBase(version, goos, goarch string) string {
+	return fmt.Sprintf("vaultgraph_%s_%s_%s", version, goos, goarch)
+}
+
+// archiveExt is the archive's extension on goos.
+func archiveExt(goos string) string {
+	if goos == "windows" {
+		return ".zip"
+	}
+	return ".tar.gz"
+}
+
 // packageTarget writes the archive, bundle and SBOM of one target and
 // returns their paths, the bundle's among them.
 func packageTarget(out string, r release, goos, goarch, bin string) (files []string, bundle string, err error) {
-	base := fmt.Sprintf("vaultgraph_%s_%s_%s", r.plain(), goos, goarch)
+	base := fileBase(r.plain(), goos, goarch)
 	binEntry, err := fileEntry(binaryName(goos), bin, 0o755)
 	if err != nil {
 		return nil, "", err
@@ -265,10 +284,7 @@ func packageTarget(out string, r release, goos, goarch, bin string) (files []str
 		return nil, "", err
 	}
 
-	archive := filepath.Join(out, base+".tar.gz")
-	if goos == "windows" {
-		archive = filepath.Join(out, base+".zip")
-	}
+	archive := filepath.Join(out, base+archiveExt(goos))
 	if err := writeArchive(archive, []entry{binEntry, readme, changelog}, r.date); err != nil {
 		return nil, "", err
 	}
