@@ -21,7 +21,7 @@ func TestHelpSaysWhatEachCommandDoes(t *testing.T) {
 		{"init", []string{"init [VAULT]", "vaultgraph.yaml", "--output", "--force", "refuses to replace"}},
 		{"setup", []string{"setup [CLIENT]", "claude-desktop", "claude-code", "cursor", "--dry-run", "vaultgraph-backup", "not\nvalid JSON", "--client-config"}},
 		{"health", []string{"/healthz", "HEALTHCHECK", "exits 0"}},
-		{"version", []string{"<version> (<commit>, <go version>)", "pseudo-version", "serverInfo.version"}},
+		{"version", []string{"<version> (<commit>, <go version>)", "VERSION file", "-dev+<commit>", "serverInfo.version"}},
 	}
 	for _, tc := range cases {
 		t.Run("help of "+tc.cmd, func(t *testing.T) {
