@@ -15,6 +15,13 @@ type NoteUpdate struct {
 	Title   *string   // new title: renames the file and rewrites incoming links
 	Content *string   // new body (frontmatter is kept)
 	Tags    *[]string // new frontmatter tags; inline #tags in the body stay as written
+	// ExpectedHash, when not empty, is the hash (Note.Hash) of the file
+	// the change was made against: when the file on disk no longer has it
+	// (an editor changed it meanwhile), nothing is written and the error
+	// wraps ErrConflict. The check and the write are one step for every
+	// other writer. Empty: the change applies to the file as it is (the
+	// update_node tool's contract, which carries no version).
+	ExpectedHash string
 }
 
 // RenameReport says what a rename rewrote to keep incoming links whole.

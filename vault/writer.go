@@ -302,7 +302,9 @@ func (m *Mirror) titleOf(e *entry) string {
 // and rewrites incoming links (see Rename). A title equal to the note's
 // current title, or to its file name in any letter case, renames nothing
 // (clients often send every field back). The report is non-nil when the
-// file was renamed. A missing note gives core.ErrNotFound.
+// file was renamed. A missing note gives core.ErrNotFound; a file whose
+// hash is not u.ExpectedHash (when set) gives core.ErrConflict, and the
+// store is brought up to date with the file as it is.
 func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*core.Note, *core.RenameReport, error) {
 	var title string
 	if u.Title != nil {
@@ -366,7 +368,12 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 			set = append(set, fmField{"tags", tags})
 		}
 	}
+	conflict := false
 	_, _, err := m.modifyFile(from, confine.WriteOptions{}, func(raw []byte) ([]byte, error) {
+		if u.ExpectedHash != "" && hashOf(raw) != u.ExpectedHash {
+			conflict = true
+			return nil, fmt.Errorf("vault: update %s: the file changed since it was read: %w", from, core.ErrConflict)
+		}
 		data := raw
 		if u.Content != nil {
 			data = replaceBody(raw, *u.Content)
@@ -380,6 +387,12 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 		}
 		return data, nil
 	})
+	if conflict {
+		// The store may not have seen the outside edit yet (the watcher's
+		// debounce): bring it up to date, so that the caller, told of the
+		// conflict, reads the note as it is now.
+		_, _ = w.applyPaths(ctx, "", []string{from}, nil)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

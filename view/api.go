@@ -32,12 +32,16 @@ type linkJSON struct {
 
 // noteAnswer is a note for the focus panel.
 type noteAnswer struct {
-	ID        string     `json:"id"`
-	Title     string     `json:"title"`
-	Path      string     `json:"path"`
-	Tags      []string   `json:"tags"`
-	HTML      string     `json:"html"`
-	Content   string     `json:"content,omitempty"` // the markdown, for a session that may edit it
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Path    string   `json:"path"`
+	Tags    []string `json:"tags"`
+	HTML    string   `json:"html"`
+	Content string   `json:"content,omitempty"` // the markdown, for a session that may edit it
+	// Version is the note's version (the hash of its file, Note.Hash), for
+	// a session that may edit it: a save sends it back, and is refused
+	// (409) when the file changed since.
+	Version   string     `json:"version,omitempty"`
 	Links     []linkJSON `json:"links"`
 	Ghosts    []string   `json:"ghosts"`
 	Backlinks []linkJSON `json:"backlinks"`
@@ -93,7 +97,7 @@ func (v *View) serveNote(w http.ResponseWriter, r *http.Request) {
 		a.Tags = []string{}
 	}
 	if !ro {
-		a.Content = note.Content
+		a.Content, a.Version = note.Content, note.Hash
 	}
 	for _, l := range nc.Note.Links {
 		a.Links = append(a.Links, linkJSON{ID: l.ID, Title: l.Title})
@@ -365,24 +369,69 @@ func (v *View) servePath(w http.ResponseWriter, r *http.Request) {
 
 // saveNote replaces a note's content (update_node's service, which
 // writes the file first, then the store); the change reaches every open
-// page through the feed like any other edit.
+// page through the feed like any other edit. The save names the version
+// the page loaded (api/note's "version") and is written only if the file
+// still has it, in one step with the write (core.NoteUpdate.ExpectedHash):
+// an edit made outside meanwhile (an editor, a tool, another page) is
+// answered 409 with the note as it is now, never overwritten.
 func (v *View) saveNote(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		ID      string  `json:"id"`
 		Content *string `json:"content"`
+		Version string  `json:"version"`
 	}
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil || in.Content == nil {
-		writeError(w, http.StatusBadRequest, `send {"id": "...", "content": "..."}`)
+	if err := dec.Decode(&in); err != nil || in.Content == nil || in.Version == "" {
+		writeError(w, http.StatusBadRequest, `send {"id": "...", "content": "...", "version": "..."} with the version api/note answered for the note`)
 		return
 	}
-	res, err := v.opts.Graph.Update(r.Context(), in.ID, core.NoteUpdate{Content: in.Content})
+	ctx := r.Context()
+	res, err := v.opts.Graph.Update(ctx, in.ID, core.NoteUpdate{Content: in.Content, ExpectedHash: in.Version})
+	if errors.Is(err, core.ErrConflict) {
+		v.conflict(w, r, in.ID)
+		return
+	}
 	if err != nil {
 		v.fail(w, "save a note", err)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, map[string]string{"id": res.Node.ID})
+	writeJSON(w, r, http.StatusOK, saveAnswer{ID: res.Node.ID, Version: v.versionOf(ctx, res.Node.ID)})
+}
+
+// saveAnswer answers a save: the note's ID and its new version, for the
+// next save from the same page.
+type saveAnswer struct {
+	ID      string `json:"id"`
+	Version string `json:"version,omitempty"`
+}
+
+// conflictAnswer answers a save refused because the note changed since
+// the page loaded it: the note as it is now, for the page to show.
+type conflictAnswer struct {
+	Error   string `json:"error"`
+	Content string `json:"content"`
+	Version string `json:"version"`
+}
+
+// conflict answers 409 with the note as it is now (the writer brought the
+// store up to date with the file before it refused).
+func (v *View) conflict(w http.ResponseWriter, r *http.Request, id string) {
+	a := conflictAnswer{Error: "the note changed meanwhile (outside this page): your text was not saved; compare it with the note as it is now, then reload or save again"}
+	if note, err := v.findNote(r.Context(), id); err == nil && note != nil {
+		a.Content, a.Version = note.Content, note.Hash
+	}
+	writeJSON(w, r, http.StatusConflict, a)
+}
+
+// versionOf returns the version of the note id as stored ("" when it
+// cannot be read: the page then reloads the note before its next save).
+func (v *View) versionOf(ctx context.Context, id string) string {
+	note, err := v.findNote(ctx, id)
+	if err != nil || note == nil {
+		return ""
+	}
+	return note.Hash
 }
 
 // fail answers an error: the caller's mistakes with their message, a

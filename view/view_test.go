@@ -77,6 +77,9 @@ func (w contentWriter) Update(ctx context.Context, id string, u core.NoteUpdate)
 	if err != nil {
 		return nil, nil, err
 	}
+	if u.ExpectedHash != "" && u.ExpectedHash != n.Hash {
+		return nil, nil, core.ErrConflict
+	}
 	if u.Content != nil {
 		n.Content = *u.Content
 		n.Hash += "'"
@@ -281,7 +284,7 @@ func TestTokenLoginAndReadOnlySessions(t *testing.T) {
 		t.Errorf("a login posted from another site: %d, want 403", resp.StatusCode)
 	}
 	save := func(c *http.Client) int {
-		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+PathPrefix+"api/note", strings.NewReader(`{"id":"y/e.md","content":"E, edited."}`))
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+PathPrefix+"api/note", strings.NewReader(`{"id":"y/e.md","content":"E, edited.","version":"h-y/e.mdE."}`))
 		req.Header.Set("Origin", e.srv.URL)
 		req.Header.Set("X-Vaultgraph-View", "1")
 		resp, err := c.Do(req)

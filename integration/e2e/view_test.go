@@ -36,6 +36,8 @@ type viewState struct {
 	Reloads     int      `json:"reloads"`  // overviews fetched again
 	SearchMode  string   `json:"searchMode"`
 	Error       string   `json:"error"`
+	Saves       int      `json:"saves"`    // saves from the editor
+	LastSave    int      `json:"lastSave"` // the HTTP status of the last
 }
 
 func pageState(t *testing.T, ctx context.Context) viewState {
@@ -266,6 +268,46 @@ func TestWebView(t *testing.T) {
 				t.Errorf("path %v, want %v", s.Path, want)
 			}
 			screenshot(t, ctx, "path")
+		})
+
+		t.Run("a save from the page never overwrites an outside edit", func(t *testing.T) {
+			// Issue 43: the page loads the note with its version, the file
+			// gets a line appended outside, the page saves its text: 409,
+			// the page shows the note as it is now, and the outside line is
+			// in the file. Reloaded in the editor and saved again: both.
+			const file, id = "focus/Delta.md", "focus/delta.md"
+			before := pageState(t, ctx)
+			run(t, ctx, "open the editor on delta", chromedp.Navigate(base+"/view/#note="+id),
+				waitJS(`window.vgState.focus === "`+id+`"`),
+				chromedp.Click(chromedp.CSS("#edit")),
+				chromedp.WaitVisible(chromedp.CSS("#editor-text")))
+			writeFile(t, vault, file, "Delta, two links from the hub.\nA line added outside the page.\n")
+			eval[bool](t, ctx, `(() => { document.querySelector("#editor-text").value += "A line typed in the page.\n"; return true; })()`)
+			run(t, ctx, "save", chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)),
+				waitJS(fmt.Sprintf(`window.vgState.saves > %d`, before.Saves)))
+			s := pageState(t, ctx)
+			status := eval[string](t, ctx, `document.querySelector("#editor-status").textContent`)
+			theirs := eval[string](t, ctx, `document.querySelector("#editor-theirs").textContent`)
+			shown := eval[bool](t, ctx, `!document.querySelector("#editor-conflict").classList.contains("hidden")`)
+			if s.LastSave != http.StatusConflict || !strings.Contains(status, "changed meanwhile") || !shown || !strings.Contains(theirs, "added outside") {
+				t.Errorf("a save over an outside edit: status %d, message %q, conflict shown %v with %q; want 409, the outside change shown", s.LastSave, status, shown, theirs)
+			}
+			raw, err := os.ReadFile(filepath.Join(vault, file))
+			if err != nil || !strings.Contains(string(raw), "added outside") || strings.Contains(string(raw), "typed in the page") {
+				t.Fatalf("the file after the refused save (%v):\n%s", err, raw)
+			}
+			screenshot(t, ctx, "save-conflict")
+			run(t, ctx, "reload the note in the editor and save again", chromedp.Click(chromedp.CSS("#editor-reload")))
+			eval[bool](t, ctx, `(() => { document.querySelector("#editor-text").value += "A line typed in the page.\n"; return true; })()`)
+			run(t, ctx, "save again", chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)),
+				waitJS(fmt.Sprintf(`window.vgState.saves > %d`, s.Saves)))
+			if s := pageState(t, ctx); s.LastSave != http.StatusOK {
+				t.Errorf("a save after reloading: %d, want 200", s.LastSave)
+			}
+			raw, _ = os.ReadFile(filepath.Join(vault, file))
+			if want := "Delta, two links from the hub.\nA line added outside the page.\nA line typed in the page.\n"; string(raw) != want {
+				t.Errorf("the file after the second save:\n%q\nwant\n%q", raw, want)
+			}
 		})
 
 		t.Run("a new browser has no session", func(t *testing.T) {

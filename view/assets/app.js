@@ -18,6 +18,7 @@ const GHOST = [107, 114, 128];
 const state = (window.vgState = {
   mode: "loading", rev: 0, shown: 0, total: 0, drawn: false, firstDrawMs: null, firstDrawNavMs: null, renderer: "",
   focus: null, depth: 1, around: [], around2: [], path: [], live: false, deltas: 0, received: 0, reloads: 0, error: null,
+  saves: 0, lastSave: 0, // saves from the editor, and the HTTP status of the last
 });
 
 const params = new URLSearchParams(location.search);
@@ -404,6 +405,7 @@ function drawFocus() {
 
 let depth = 1;
 let focusToken = 0;
+let editVersion = ""; // the version of the note the editor's text started from
 
 async function focus(id, refresh) {
   const token = ++focusToken;
@@ -470,7 +472,13 @@ function showNote(note) {
   $("backlinks").replaceChildren(...note.backlinks.map(noteLink));
   $("backlinks-count").textContent = note.backlinks.length;
   $("edit").classList.toggle("hidden", note.readOnly);
-  if ($("editor").classList.contains("hidden")) $("editor-text").value = note.content || "";
+  if ($("editor").classList.contains("hidden")) {
+    // The editor starts from this version; a save sends it back and is
+    // refused (409) if the file changed since.
+    $("editor-text").value = note.content || "";
+    editVersion = note.version || "";
+    $("editor-conflict").classList.add("hidden");
+  }
   $("panel").scrollTop = 0;
 }
 
@@ -636,17 +644,47 @@ async function start() {
   });
   $("edit").onclick = () => { $("editor").classList.toggle("hidden"); $("editor-text").focus(); };
   $("editor-cancel").onclick = () => $("editor").classList.add("hidden");
+  let conflict = null; // the answer of the last save refused with 409
   $("editor").onsubmit = async (e) => {
     e.preventDefault();
     $("editor-status").textContent = "saving…";
     const r = await fetch("api/note", {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-Vaultgraph-View": "1" },
-      body: JSON.stringify({ id: state.focus, content: $("editor-text").value }),
+      body: JSON.stringify({ id: state.focus, content: $("editor-text").value, version: editVersion }),
     });
     const body = await r.json().catch(() => ({}));
-    $("editor-status").textContent = r.ok ? "saved" : body.error || r.statusText;
-    if (r.ok) $("editor").classList.add("hidden");
+    $("editor-status").textContent = r.ok ? "saved" : r.status === 409 ? "not saved: the note changed meanwhile" : body.error || r.statusText;
+    state.saves++;
+    state.lastSave = r.status;
+    if (r.ok) {
+      editVersion = body.version || "";
+      $("editor-conflict").classList.add("hidden");
+      $("editor").classList.add("hidden");
+      return;
+    }
+    if (r.status === 409) {
+      // Changed outside since the editor opened: show the note as it is
+      // now beside the text, and let the user choose.
+      conflict = body;
+      $("editor-theirs").textContent = body.content || "";
+      $("editor-conflict").classList.remove("hidden");
+    }
+  };
+  $("editor-reload").onclick = () => {
+    if (!conflict) return;
+    $("editor-text").value = conflict.content || "";
+    editVersion = conflict.version || "";
+    $("editor-conflict").classList.add("hidden");
+    $("editor-status").textContent = "reloaded";
+  };
+  $("editor-overwrite").onclick = () => {
+    if (!conflict) return;
+    // A deliberate choice, against the version just shown: still refused
+    // if the note changes again meanwhile.
+    editVersion = conflict.version || "";
+    $("editor-conflict").classList.add("hidden");
+    $("editor").requestSubmit();
   };
   document.body.addEventListener("click", (e) => {
     const a = e.target.closest("a[data-id]");
