@@ -138,6 +138,23 @@ type HTTPConfig struct {
 	MaxSessions, MaxSessionsPerToken int
 	// TLSCert and TLSKey, both set, serve HTTPS (absolute paths).
 	TLSCert, TLSKey string
+	// OAuth makes serve an OAuth resource server (docs/TEAM.md).
+	OAuth OAuthConfig
+	// BehindProxy declares a TLS-terminating reverse proxy in front.
+	BehindProxy bool
+}
+
+// OAuthConfig names the authorization server whose JWT access tokens the
+// HTTP transport accepts, beside the static tokens.
+type OAuthConfig struct {
+	// Issuer is the authorization server's issuer URL; empty: no OAuth.
+	Issuer string
+	// Audience is the aud a token must carry.
+	Audience string
+	// ReadScope and WriteScope grant read tools, and all tools.
+	ReadScope, WriteScope string
+	// Resource is the public URL of /mcp; empty derives it per request.
+	Resource string
 }
 
 // MetricsConfig configures the Prometheus metrics endpoint.

@@ -236,6 +236,50 @@ var keys = []key{
 		path:  true,
 	},
 	{
+		name: "http.oauth.issuer",
+		help: "OAuth authorization server (issuer URL) whose JWT access tokens serve --http accepts beside http.tokens",
+		doc: []string{
+			"serve then publishes /.well-known/oauth-protected-resource (RFC 9728) naming it, as the MCP",
+			"authorization spec asks, and checks each token's signature (the issuer's JWKS), iss, aud,",
+			"exp/nbf and scopes. E.g. https://login.example.com/realms/team. docs/TEAM.md has examples.",
+		},
+		def:   "",
+		field: func(c *Config) any { return &c.HTTP.OAuth.Issuer },
+		check: checkOAuth,
+	},
+	{
+		name:  "http.oauth.audience",
+		help:  "the aud claim vaultgraph's access tokens carry (required with http.oauth.issuer)",
+		def:   "",
+		field: func(c *Config) any { return &c.HTTP.OAuth.Audience },
+	},
+	{
+		name:  "http.oauth.read_scope",
+		help:  "the scope that grants the read tools",
+		def:   "vault:read",
+		field: func(c *Config) any { return &c.HTTP.OAuth.ReadScope },
+	},
+	{
+		name:  "http.oauth.write_scope",
+		help:  "the scope that grants every tool, writes included",
+		def:   "vault:write",
+		field: func(c *Config) any { return &c.HTTP.OAuth.WriteScope },
+	},
+	{
+		name:  "http.oauth.resource",
+		help:  "public URL of the MCP endpoint (https://vault.example.com/mcp); empty: taken from each request's Host",
+		def:   "",
+		field: func(c *Config) any { return &c.HTTP.OAuth.Resource },
+	},
+	{
+		name: "http.behind_proxy",
+		help: "a TLS-terminating reverse proxy is in front: allow OAuth over plain HTTP off loopback, trust X-Forwarded-Proto/Host",
+		def:  false,
+		field: func(c *Config) any {
+			return &c.HTTP.BehindProxy
+		},
+	},
+	{
 		name: "metrics.addr",
 		help: "serve Prometheus metrics at http://ADDR/metrics while serving over HTTP (host:port); empty: off",
 		doc: []string{

@@ -33,22 +33,20 @@ const templateHeader = `# vaultgraph configuration (written by "vaultgraph init"
 func Template(vault string) []byte {
 	var b bytes.Buffer
 	b.WriteString(templateHeader)
-	parent := ""
+	var parents []string // the groups of the key before (neo4j, or http and oauth)
 	for i := range keys {
 		k := &keys[i]
-		group, leaf, nested := strings.Cut(k.name, ".")
-		indent := ""
-		if !nested {
-			group, leaf = "", k.name
-		} else {
-			indent = "  "
+		parts := strings.Split(k.name, ".")
+		groups, leaf := parts[:len(parts)-1], parts[len(parts)-1]
+		same := 0
+		for same < len(groups) && same < len(parents) && groups[same] == parents[same] {
+			same++
 		}
-		if group != parent {
-			if group != "" {
-				fmt.Fprintf(&b, "\n%s:\n", group)
-			}
-			parent = group
+		for j := same; j < len(groups); j++ {
+			fmt.Fprintf(&b, "\n%s%s:\n", strings.Repeat("  ", j), groups[j])
 		}
+		parents = groups
+		indent := strings.Repeat("  ", len(groups))
 		b.WriteString("\n")
 		for _, line := range append([]string{sentence(k.help)}, k.doc...) {
 			b.WriteString(indent + "# " + line + "\n")

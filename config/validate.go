@@ -243,7 +243,7 @@ func checkEmbeddingURL(c *Config) []Problem {
 // at once with exit code 2.
 func checkTokensNeeded(c *Config) []Problem {
 	out := checkTokens(c)
-	if c.HTTP.Addr != "" && len(c.HTTP.Tokens) == 0 && checkListenAddr(c) == nil && !isLoopbackAddr(c.HTTP.Addr) {
+	if c.HTTP.Addr != "" && len(c.HTTP.Tokens) == 0 && c.HTTP.OAuth.Issuer == "" && checkListenAddr(c) == nil && !isLoopbackAddr(c.HTTP.Addr) {
 		out = append(out, problemf("http.tokens", "not set, but http.addr %q is reachable from other machines; set a token (env VAULTGRAPH_HTTP_TOKENS, or http.tokens in the config file) or listen on 127.0.0.1", c.HTTP.Addr))
 	}
 	return out
@@ -290,6 +290,29 @@ func checkAllowedHosts(c *Config) []Problem {
 }
 
 // checkTLS: a certificate and a key, both or neither, both readable files.
+// checkOAuth checks the OAuth settings that can be checked without
+// asking the authorization server (serve discovers it at the first token).
+func checkOAuth(c *Config) []Problem {
+	o := c.HTTP.OAuth
+	if o.Issuer == "" {
+		return nil
+	}
+	var out []Problem
+	if u, err := url.Parse(o.Issuer); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		out = append(out, problemf("http.oauth.issuer", "%q is not an http(s) URL; set the authorization server's issuer, e.g. https://login.example.com/realms/team", o.Issuer))
+	}
+	if strings.TrimSpace(o.Audience) == "" {
+		out = append(out, problemf("http.oauth.audience", "not set, but http.oauth.issuer is; set the audience your authorization server puts in vaultgraph's access tokens"))
+	}
+	if o.ReadScope == "" || o.WriteScope == "" || o.ReadScope == o.WriteScope {
+		out = append(out, problemf("http.oauth.read_scope", "the read and write scopes must be two different, non-empty names"))
+	}
+	if c.HTTP.Addr != "" && c.HTTP.TLSCert == "" && !c.HTTP.BehindProxy && checkListenAddr(c) == nil && !isLoopbackAddr(c.HTTP.Addr) {
+		out = append(out, problemf("http.behind_proxy", "OAuth on %q over plain HTTP would send access tokens in clear; serve HTTPS (http.tls_cert, http.tls_key) or declare the TLS-terminating proxy in front (http.behind_proxy: true)", c.HTTP.Addr))
+	}
+	return out
+}
+
 func checkTLS(c *Config) []Problem {
 	cert, key := c.HTTP.TLSCert, c.HTTP.TLSKey
 	switch {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -25,6 +28,8 @@ type Token struct {
 type principal struct {
 	readOnly bool
 	token    int
+	oauth    bool       // an OAuth access token, not one of http.tokens
+	actor    core.Actor // who the changes made under it are recorded as
 }
 
 type principalKey struct{}
@@ -88,7 +93,29 @@ func (ts tokenSet) match(presented string) (principal, bool) {
 		readOnly |= eq & ro
 		index = subtle.ConstantTimeSelect(eq, i+1, index)
 	}
-	return principal{readOnly: readOnly == 1, token: index}, found == 1
+	return principal{readOnly: readOnly == 1, token: index, actor: core.Actor{ID: fmt.Sprintf("token:%d", index)}}, found == 1
+}
+
+// subjectIDs numbers OAuth subjects after the static tokens, so that a
+// person's sessions belong to that person as a token's belong to the
+// token (sessions are bound to a principal's number).
+type subjectIDs struct {
+	mu   sync.Mutex
+	byID map[string]int
+}
+
+func (s *subjectIDs) number(subject string, tokens int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byID == nil {
+		s.byID = map[string]int{}
+	}
+	n, ok := s.byID[subject]
+	if !ok {
+		n = tokens + 1 + len(s.byID)
+		s.byID[subject] = n
+	}
+	return n
 }
 
 // CheckToken reports whether presented is one of the server's tokens and

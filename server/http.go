@@ -15,6 +15,7 @@ import (
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/metrics"
 )
 
@@ -44,6 +45,10 @@ const (
 	// shutdownTimeout is how long in-flight requests get to finish once
 	// the context is cancelled.
 	shutdownTimeout = 10 * time.Second
+	// maxHeaderBytes caps a request's headers: an access token is a few
+	// KiB (maxAuthorizationBytes caps it alone); net/http's default of
+	// 1 MiB let a client make the server buffer far more.
+	maxHeaderBytes = 64 << 10
 )
 
 // HTTPOptions configure the HTTP transport.
@@ -85,6 +90,9 @@ type HTTPOptions struct {
 	// "/view/"), behind the Host check only: they authenticate requests
 	// themselves (see CheckToken) and check Origin as they need.
 	Mounts map[string]http.Handler
+	// OAuth, with an Issuer, also accepts JWT access tokens of that
+	// authorization server (docs/TEAM.md); Tokens keep working beside it.
+	OAuth OAuthOptions
 }
 
 // HTTPServer serves an MCP server over streamable HTTP.
@@ -92,8 +100,11 @@ type HTTPServer struct {
 	opts      HTTPOptions
 	logger    *slog.Logger
 	tokens    tokenSet
+	oauth     *oauthVerifier // nil without OAuthOptions.Issuer
+	subjects  subjectIDs     // an OAuth subject's number, which its sessions belong to
 	sessions  *sessions
 	streamer  atomic.Pointer[mcpserver.StreamableHTTPServer] // nil until Attach
+	mcp       atomic.Pointer[mcpserver.MCPServer]            // nil until Attach
 	handler   http.Handler
 	shutdownT time.Duration
 
@@ -107,6 +118,11 @@ type HTTPServer struct {
 // ErrNoTokenOffLoopback is returned when asked to serve without tokens on
 // an address other hosts can reach.
 var ErrNoTokenOffLoopback = errors.New("refusing to serve HTTP without a token on a non-loopback address")
+
+// ErrOAuthPlainHTTP is returned when asked to accept OAuth access tokens
+// over plain HTTP on an address other hosts can reach: the tokens would
+// cross the network in clear.
+var ErrOAuthPlainHTTP = errors.New("refusing OAuth over plain HTTP on a non-loopback address")
 
 // NewHTTPServer checks opts and builds the transport. It refuses an empty
 // token, and no token at all unless opts.Addr is a loopback address.
@@ -122,8 +138,11 @@ func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, err
 			return nil, fmt.Errorf("server: http token %d is empty", i+1)
 		}
 	}
-	if len(opts.Tokens) == 0 && !isLoopbackAddr(opts.Addr) {
-		return nil, fmt.Errorf("server: %w %q: set an HTTP token (http.tokens / VAULTGRAPH_HTTP_TOKENS) or listen on 127.0.0.1", ErrNoTokenOffLoopback, opts.Addr)
+	if len(opts.Tokens) == 0 && !opts.OAuth.enabled() && !isLoopbackAddr(opts.Addr) {
+		return nil, fmt.Errorf("server: %w %q: set an HTTP token (http.tokens / VAULTGRAPH_HTTP_TOKENS), OAuth (http.oauth.issuer), or listen on 127.0.0.1", ErrNoTokenOffLoopback, opts.Addr)
+	}
+	if opts.OAuth.enabled() && opts.TLSCert == "" && !opts.OAuth.BehindProxy && opts.Addr != "" && !isLoopbackAddr(opts.Addr) {
+		return nil, fmt.Errorf("server: %w %q: serve HTTPS (http.tls_cert and http.tls_key), or declare the TLS-terminating proxy in front with http.behind_proxy: true", ErrOAuthPlainHTTP, opts.Addr)
 	}
 	if (opts.TLSCert == "") != (opts.TLSKey == "") {
 		return nil, errors.New("server: TLS needs both a certificate and a key (http.tls_cert and http.tls_key)")
@@ -145,6 +164,14 @@ func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, err
 		logger = slog.Default()
 	}
 	h := &HTTPServer{opts: opts, logger: logger, tokens: newTokenSet(opts.Tokens), shutdownT: shutdownTimeout}
+	if opts.OAuth.enabled() {
+		v, err := newOAuthVerifier(opts.OAuth, logger)
+		if err != nil {
+			return nil, err
+		}
+		h.oauth = v
+		h.opts.OAuth = v.opts // with defaults
+	}
 	h.sessions = newSessions(opts.MaxSessions, opts.MaxSessionsPerToken, opts.SessionIdleTimeout)
 	h.sessions.onChange = func(open int) { opts.Metrics.SessionsOpen(open) }
 	h.sessions.onOpen = opts.Metrics.SessionOpened
@@ -154,7 +181,11 @@ func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, err
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, h.health)
 	mux.HandleFunc(ReadyPath, h.ready)
-	mux.Handle(MCPPath, h.checkHost(h.checkOrigin(h.authenticate(h.limitBody(h.guardMessages(http.HandlerFunc(h.serveMCP)))))))
+	mux.Handle(MCPPath, h.checkHost(h.checkOrigin(h.authenticate(h.limitBody(h.guardMessages(h.requireWriteScope(http.HandlerFunc(h.serveMCP))))))))
+	if h.oauth != nil {
+		mux.Handle(ProtectedResourcePath, h.checkHost(http.HandlerFunc(h.protectedResource)))
+		mux.Handle(ProtectedResourcePath+MCPPath, h.checkHost(http.HandlerFunc(h.protectedResource)))
+	}
 	for pattern, handler := range opts.Mounts {
 		mux.Handle(pattern, h.checkHost(handler))
 	}
@@ -168,6 +199,7 @@ func (h *HTTPServer) OpenSessions() int { return h.sessions.open() }
 // Attach starts serving srv at /mcp. Call it once.
 func (h *HTTPServer) Attach(srv *mcpserver.MCPServer) {
 	defer h.logServing(nil, true)
+	h.mcp.Store(srv)
 	h.streamer.Store(mcpserver.NewStreamableHTTPServer(srv,
 		mcpserver.WithEndpointPath(MCPPath),
 		mcpserver.WithHeartbeatInterval(heartbeatInterval),
@@ -225,12 +257,13 @@ func (h *HTTPServer) Close(ctx context.Context) {
 // It returns nil after a shutdown caused by ctx. With opts.TLSCert and
 // opts.TLSKey it serves HTTPS.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
-	if len(h.opts.Tokens) == 0 && !isLoopbackAddr(ln.Addr().String()) {
+	if len(h.opts.Tokens) == 0 && h.oauth == nil && !isLoopbackAddr(ln.Addr().String()) {
 		_ = ln.Close()
 		return fmt.Errorf("server: %w %q", ErrNoTokenOffLoopback, ln.Addr())
 	}
 	srv := &http.Server{
 		Handler:           h.handler,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       idleTimeout,
@@ -283,32 +316,78 @@ func (h *HTTPServer) logServing(addr net.Addr, attached bool) {
 		h.logger.Info("HTTP listening; MCP starts once the store is open", "addr", h.listenOn.String(), "health", HealthPath, "ready", ReadyPath)
 		return
 	}
-	h.logger.Info("serving MCP over HTTP", "addr", h.listenOn.String(), "path", MCPPath, "auth", len(h.opts.Tokens) > 0, "tls", h.opts.TLSCert != "")
+	h.logger.Info("serving MCP over HTTP", "addr", h.listenOn.String(), "path", MCPPath, "auth", len(h.opts.Tokens) > 0 || h.oauth != nil, "oauth", h.opts.OAuth.Issuer, "tls", h.opts.TLSCert != "")
 }
 
-// authenticate requires a valid bearer token when tokens are configured,
-// and puts the token's principal in the request context. A missing or
-// wrong token gets 401 with a JSON-RPC error saying which, and how a
-// token is sent; nothing about the server or its tokens.
+// authenticate requires a valid bearer token when tokens or OAuth are
+// configured, and puts the token's principal in the request context: one
+// of http.tokens, else (with OAuth) a JWT access token of the
+// authorization server. A refused request gets 401 (403 for a token
+// without the read scope, 503 while the authorization server's keys cannot
+// be read) with a WWW-Authenticate challenge (naming the Protected
+// Resource Metadata under OAuth) and a JSON-RPC error saying what to do;
+// nothing about the server or its tokens.
 func (h *HTTPServer) authenticate(next http.Handler) http.Handler {
-	if len(h.opts.Tokens) == 0 {
+	if len(h.opts.Tokens) == 0 && h.oauth == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		presented, problem := bearerToken(r)
-		p, ok := h.tokens.match(presented)
-		if problem == "" && !ok {
-			problem = "the token is not one this server accepts; check the token sent as Authorization: Bearer <token> (a read-only token is sent without its ro: prefix)"
-		}
-		if problem != "" {
-			h.logger.Info("http request refused: missing or unknown bearer token", "remote", r.RemoteAddr, "method", r.Method)
-			h.opts.Metrics.HTTPRefused("unauthorized")
-			w.Header().Set("WWW-Authenticate", `Bearer realm="vaultgraph"`)
-			writeHTTPError(w, http.StatusUnauthorized, nil, CodeUnauthorized, "unauthorized: "+problem)
+		p, problem := h.principalOf(r)
+		if problem != nil {
+			h.refuse(w, r, problem)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(withPrincipal(r.Context(), p)))
 	})
+}
+
+// principalOf checks the request's bearer token.
+func (h *HTTPServer) principalOf(r *http.Request) (principal, *authProblem) {
+	unauthorized := func(msg string) (principal, *authProblem) {
+		return principal{}, &authProblem{status: http.StatusUnauthorized, message: msg}
+	}
+	if len(r.Header.Get("Authorization")) > maxAuthorizationBytes {
+		return principal{}, &authProblem{status: http.StatusUnauthorized, code: "invalid_token", message: "the Authorization header is too large; access tokens are at most 16 KiB"}
+	}
+	presented, problem := bearerToken(r)
+	if problem != "" {
+		if h.oauth != nil {
+			problem = strings.Replace(problem, "with a token from the server's http.tokens", "with an access token of "+h.opts.OAuth.Issuer+" (see the resource_metadata of WWW-Authenticate)", 1)
+		}
+		return unauthorized(problem)
+	}
+	if len(h.opts.Tokens) > 0 {
+		if p, ok := h.tokens.match(presented); ok {
+			return p, nil
+		}
+	}
+	if h.oauth == nil {
+		return unauthorized("the token is not one this server accepts; check the token sent as Authorization: Bearer <token> (a read-only token is sent without its ro: prefix)")
+	}
+	id, bad := h.oauth.verify(r.Context(), presented)
+	if bad != nil {
+		return principal{}, bad
+	}
+	return principal{readOnly: id.readOnly, token: h.subjects.number(id.subject, len(h.opts.Tokens)), oauth: true,
+		actor: core.Actor{ID: id.subject, Email: id.email, Name: id.name}}, nil
+}
+
+// refuse answers a request authenticate refused, logging it once.
+func (h *HTTPServer) refuse(w http.ResponseWriter, r *http.Request, p *authProblem) {
+	reason := map[int]string{http.StatusUnauthorized: "unauthorized", http.StatusForbidden: "insufficient_scope", http.StatusServiceUnavailable: "auth_unavailable"}[p.status]
+	h.logger.Info("http request refused: "+reason, "remote", r.RemoteAddr, "method", r.Method, "reason", p.message)
+	h.opts.Metrics.HTTPRefused(reason)
+	if p.status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", startingRetry)
+		writeHTTPError(w, p.status, nil, CodeUnauthorized, "unavailable: "+p.message)
+		return
+	}
+	w.Header().Set("WWW-Authenticate", h.challenge(r, p))
+	code, prefix := CodeUnauthorized, "unauthorized: "
+	if p.status == http.StatusForbidden {
+		code, prefix = CodeForbidden, "forbidden: "
+	}
+	writeHTTPError(w, p.status, nil, code, prefix+p.message)
 }
 
 // limitBody answers 413 to a declared oversized body and caps the read of

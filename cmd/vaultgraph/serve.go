@@ -410,8 +410,16 @@ func httpOptions(cfg *config.Config, m *metrics.Metrics, logger *slog.Logger, re
 		MaxSessionsPerToken: cfg.HTTP.MaxSessionsPerToken,
 		TLSCert:             cfg.HTTP.TLSCert,
 		TLSKey:              cfg.HTTP.TLSKey,
-		Ready:               ready,
-		Metrics:             m,
-		Logger:              logger,
+		OAuth: server.OAuthOptions{
+			Issuer:      cfg.HTTP.OAuth.Issuer,
+			Audience:    cfg.HTTP.OAuth.Audience,
+			ReadScope:   cfg.HTTP.OAuth.ReadScope,
+			WriteScope:  cfg.HTTP.OAuth.WriteScope,
+			Resource:    cfg.HTTP.OAuth.Resource,
+			BehindProxy: cfg.HTTP.BehindProxy,
+		},
+		Ready:   ready,
+		Metrics: m,
+		Logger:  logger,
 	}
 }
