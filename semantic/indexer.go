@@ -183,7 +183,26 @@ func Text(n *core.Note) string {
 // pass. With a fast tier, the notes with no current vector of either model
 // get the fast tier's first. Progress is logged every ProgressInterval.
 func (ix *Indexer) IndexStale(ctx context.Context) (IndexStats, error) {
-	return ix.index(ctx, false)
+	return ix.index(ctx, false, nil)
+}
+
+// IndexStaleReport is IndexStale calling onBatch after every batch of
+// Embedder's model is stored, with how many notes of the pass are done
+// and how many it has (a command's progress bar); the periodic progress
+// log lines are left to onBatch then.
+func (ix *Indexer) IndexStaleReport(ctx context.Context, onBatch func(done, total int)) (IndexStats, error) {
+	return ix.index(ctx, false, onBatch)
+}
+
+// CountStale counts the notes without a current vector of Embedder's
+// model and records it as Pending.
+func (ix *Indexer) CountStale(ctx context.Context) (int, error) {
+	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, ix.cfg.Embedder.Model())
+	if err != nil {
+		return 0, fmt.Errorf("semantic: list stale notes: %w", err)
+	}
+	ix.pending.Store(int64(len(stale)))
+	return len(stale), nil
 }
 
 // IndexFast gives every note without a current vector of either model its
@@ -213,7 +232,7 @@ func (ix *Indexer) IndexFast(ctx context.Context) (IndexStats, error) {
 // between slow batches when notes were written meanwhile, so that the next
 // pass gives them fast vectors within seconds instead of after the whole
 // slow pass.
-func (ix *Indexer) index(ctx context.Context, interruptible bool) (IndexStats, error) {
+func (ix *Indexer) index(ctx context.Context, interruptible bool, onBatch func(done, total int)) (IndexStats, error) {
 	ix.pass.Lock()
 	defer ix.pass.Unlock()
 	start := time.Now()
@@ -256,11 +275,16 @@ func (ix *Indexer) index(ctx context.Context, interruptible bool) (IndexStats, e
 			stats.Duration = time.Since(start)
 			return stats, err
 		}
+		if onBatch != nil {
+			onBatch(b+len(batch), len(stale))
+		}
 		if time.Since(lastLog) >= ix.cfg.ProgressInterval {
 			lastLog = time.Now()
 			p := progress(false)
-			ix.log.Info("semantic: embedding progress", "done", b+len(batch), "total", len(stale),
-				"seconds", time.Since(start).Seconds(), "notes_per_s", p.Rate, "model", model)
+			if onBatch == nil {
+				ix.log.Info("semantic: embedding progress", "done", b+len(batch), "total", len(stale),
+					"seconds", time.Since(start).Seconds(), "notes_per_s", p.Rate, "model", model)
+			}
 			ix.report(p)
 		}
 		if interruptible && ix.cfg.Fast != nil && len(ix.notify) > 0 && b+len(batch) < len(stale) {
@@ -419,7 +443,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if _, err := ix.index(ctx, true); err != nil {
+		if _, err := ix.index(ctx, true, nil); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}

@@ -35,13 +35,16 @@ const (
 // none yet, its fast vector, whose cosine is first mapped onto the
 // embedder's scale (the fast tier's Calibrate method).
 type Searcher struct {
-	project  string
-	store    core.SearchStore
-	embedder core.Embedder
-	fast     core.Embedder
-	pending  func() int
-	weight   float64
-	log      *slog.Logger
+	project    string
+	store      core.SearchStore
+	embedder   core.Embedder
+	fast       core.Embedder
+	pending    func() int
+	prepare    func(context.Context)
+	warn       func(pending int) string
+	unembedded func() int
+	weight     float64
+	log        *slog.Logger
 }
 
 // SearcherOption tunes a Searcher.
@@ -54,6 +57,21 @@ type SearcherOption func(*Searcher)
 // cosines onto the embedder's; without one they are compared as they are.
 func WithFastTier(fast core.Embedder, pending func() int) SearcherOption {
 	return func(s *Searcher) { s.fast, s.pending = fast, pending }
+}
+
+// WithPrepare makes every search first call prepare, e.g. to wait for
+// (or run) the first pass of vectors; it must return when ctx ends.
+func WithPrepare(prepare func(ctx context.Context)) SearcherOption {
+	return func(s *Searcher) { s.prepare = prepare }
+}
+
+// WithPendingWarning makes a search that ran while notes had no vector of
+// the embedder's model (pending, usually Indexer.Pending, above 0) add
+// warn(pending) to the call's warnings (core.AddCallWarnings), so the
+// caller knows the ranking compared some notes by their fast vectors or
+// keywords only.
+func WithPendingWarning(pending func() int, warn func(pending int) string) SearcherOption {
+	return func(s *Searcher) { s.unembedded, s.warn = pending, warn }
 }
 
 // NewSearcher returns a Searcher over project's notes in store; logger
@@ -81,6 +99,14 @@ var _ core.Searcher = (*Searcher)(nil)
 func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.ScoredID, error) {
 	if limit <= 0 {
 		return nil, nil
+	}
+	if s.prepare != nil {
+		s.prepare(ctx)
+	}
+	if s.warn != nil {
+		if p := s.unembedded(); p > 0 {
+			core.AddCallWarnings(ctx, s.warn(p))
+		}
 	}
 	n := max(minCandidates, candidateFactor*limit)
 	type result struct {

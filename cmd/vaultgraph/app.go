@@ -147,7 +147,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	sem, err := newSearch(cfg, served[0].Key, store, vaultStateDir(cfg.StateDir, served[0].Path), logger)
+	sem, err := newSearch(cfg, served[0].Key, store, vaultStateDir(cfg.StateDir, served[0].Path), opts.oneShot, logger)
 	if err != nil {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err

@@ -5,12 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"slices"
+	"strings"
 
+	"github.com/agnivade/levenshtein"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/owner"
 	"github.com/vaultgraph/vaultgraph/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/spf13/cobra"
 )
@@ -87,30 +95,43 @@ func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s st
 
 // callShared calls the tool through the owner of the vault's store, or
 // as its owner when none runs (others may connect meanwhile, and take
-// over when this process exits).
+// over when this process exits). As the owner it answers once the graph
+// is synced: it embeds nothing with the model (a search uses the vectors
+// there are plus keywords, and says so), and it checks the tool's name
+// before the sync, so a mistyped one fails at once.
 func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	var syncErr error
 	// As the owner, this process exits after its call, as a one-shot sync
 	// does after its sync (withOneShot).
 	c := &connector{cfg: cfg, logger: logger, opts: ownerOptions{oneShot: true, fail: func(err error) { syncErr = err }}}
-	defer c.stop(ctx)
+	defer c.stop(context.WithoutCancel(ctx))
 	own, conn, w, err := c.find(ctx, owner.KindMCP)
 	if err != nil {
 		return nil, err
 	}
 	if own == nil {
 		logger.Debug("calling through the vault's owning process", "pid", w.PID)
-		res, err := server.CallOver(ctx, conn, name, args)
+		res, err := callOver(ctx, quietClose{ReadWriteCloser: conn}, name, args)
 		if err != nil {
 			return nil, fmt.Errorf("call %s through the vault's owning process (pid %d): %w", name, w.PID, err)
 		}
 		return res, nil
 	}
-	<-own.firstSync.Done()
+	list, err := tools.Select(own.all, own.a.selection())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkToolName(list, name); err != nil {
+		return nil, err
+	}
+	select {
+	case <-own.firstSync.Done():
+	case <-ctx.Done():
+		return nil, errInterrupted
+	}
 	if syncErr != nil {
 		return nil, syncErr
 	}
-	own.a.indexNow(ctx, 0, true)
 	srv, err := own.serverFor(own.a.selection())
 	if err != nil {
 		return nil, err
@@ -125,17 +146,22 @@ func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, na
 // callAlone syncs the vault, runs one tool in process and returns its
 // result (Neo4j: every process has its own view of the shared database).
 func callAlone(ctx context.Context, cfg *config.Config, logger *slog.Logger, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	a, err := openApp(ctx, cfg, logger)
+	a, err := openApp(ctx, cfg, logger, withOneShot())
 	if err != nil {
 		return nil, err
 	}
 	defer a.close(ctx)
-	if err := a.syncVault(ctx); err != nil {
-		return nil, err
-	}
-	a.indexNow(ctx, 0, true)
 	toolList, err := a.tools()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkToolName(toolList, name); err != nil {
+		return nil, err
+	}
+	if err := a.syncVault(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, errInterrupted
+		}
 		return nil, err
 	}
 	srv := server.New(server.Options{Version: versionNumber(), Tools: toolList, Logger: logger})
@@ -144,6 +170,107 @@ func callAlone(ctx context.Context, cfg *config.Config, logger *slog.Logger, nam
 		return nil, fmt.Errorf("call %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// callOver calls the tool through an MCP session on conn (a connection to
+// the process that owns the vault's store), as server.CallOver does, after
+// checking its name against the tools the owner lists: a mistyped name
+// fails with the closest ones.
+func callOver(ctx context.Context, conn io.ReadWriteCloser, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	c := client.NewClient(transport.NewIO(conn, conn, nil))
+	defer func() { _ = c.Close() }()
+	if err := c.Start(ctx); err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	var init mcp.InitializeRequest
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "vaultgraph-call", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	listed, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return nil, fmt.Errorf("list tools: %w", err)
+	}
+	names := make([]string, len(listed.Tools))
+	for i, t := range listed.Tools {
+		names[i] = t.Name
+	}
+	if err := checkName(names, name); err != nil {
+		return nil, err
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	// A progress token: during the owner's first sync the call waits for
+	// it (server.FirstSync) rather than answering at once from the store.
+	req.Params.Meta = &mcp.Meta{ProgressToken: "call"}
+	if len(args) > 0 {
+		req.Params.Arguments = args
+	}
+	return c.CallTool(ctx, req)
+}
+
+// quietClose is a connection whose reads, once it is closed, end as at the
+// end of input: the MCP client's reader, still waiting for a line when the
+// call is done and the client closes the connection, then stops quietly
+// instead of logging "use of closed network connection" as an error.
+type quietClose struct{ io.ReadWriteCloser }
+
+func (q quietClose) Read(p []byte) (int, error) {
+	n, err := q.ReadWriteCloser.Read(p)
+	if errors.Is(err, net.ErrClosed) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// checkToolName fails with an error naming the closest tools when
+// name is not one of list's.
+func checkToolName(list []tools.Tool, name string) error {
+	names := make([]string, len(list))
+	for i, t := range list {
+		names[i] = t.Tool.Name
+	}
+	return checkName(names, name)
+}
+
+// maxSuggestions is how many close tool names an unknown name's error
+// suggests.
+const maxSuggestions = 3
+
+// checkName fails when name is not one of names, suggesting the closest
+// (by edit distance, and any name containing it or contained in it).
+func checkName(names []string, name string) error {
+	if slices.Contains(names, name) {
+		return nil
+	}
+	type scored struct {
+		name string
+		dist int
+	}
+	var close []scored
+	lower := strings.ToLower(name)
+	for _, n := range names {
+		d := levenshtein.ComputeDistance(lower, strings.ToLower(n))
+		if d <= max(2, len(name)/3) || strings.Contains(n, lower) || strings.Contains(lower, n) {
+			close = append(close, scored{n, d})
+		}
+	}
+	slices.SortFunc(close, func(a, b scored) int {
+		if a.dist != b.dist {
+			return a.dist - b.dist
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	var suggest []string
+	for _, s := range close[:min(len(close), maxSuggestions)] {
+		suggest = append(suggest, s.name)
+	}
+	msg := fmt.Sprintf("no tool %q in this configuration", name)
+	if len(suggest) > 0 {
+		msg += "; did you mean " + strings.Join(suggest, ", ") + "?"
+	}
+	return errors.New(msg + " (the configuration's toolsets decide which tools exist: `vaultgraph call --help`)")
 }
 
 // splitWarnings returns a tool result's answer (its first text content)

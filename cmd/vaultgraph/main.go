@@ -19,6 +19,13 @@ func main() { os.Exit(run()) }
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first Ctrl-C (or SIGTERM) asks the command to stop at its next
+	// safe point; the signals' default action is back for the second,
+	// which ends the process at once.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	startProfiling()
 	return execute(ctx, os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
 }

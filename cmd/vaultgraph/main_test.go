@@ -275,7 +275,7 @@ func TestToolsAndExcludeTools(t *testing.T) {
 	assert.Equal(t, 0, r.code, r.stderr)
 	r = runCLI(t, "call", "get_hubs", "{}", "--vault", vault, "--exclude-tools", "get_hubs")
 	assert.NotEqual(t, 0, r.code)
-	assert.Contains(t, r.stderr, "tool 'get_hubs' not found")
+	assert.Contains(t, r.stderr, "no tool \"get_hubs\" in this configuration")
 	r = runCLI(t, "call", "get_node", `{"id":"Home"}`, "--vault", vault, "--tools", "get_nod")
 	assert.NotEqual(t, 0, r.code)
 	assert.Contains(t, r.stderr, `unknown tool "get_nod"`)

@@ -8,7 +8,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -16,11 +20,13 @@ import (
 	"github.com/vaultgraph/vaultgraph/semantic"
 )
 
-// firstPassBudget bounds how long serve and sync --watch wait for the
-// first embedding pass before answering: the built-in model embeds a large
-// vault within it; a remote model that needs longer finishes in the
-// background (batches are stored as they complete) while search already
-// works on what is embedded, plus keyword relevance for the rest.
+// firstPassBudget bounds the first pass of vectors a long-lived process
+// (serve, sync --watch) makes after its first sync (firstPass): the fast
+// tier's vectors, which the built-in provider gives a large vault within
+// it, or, for a provider without one, the model's; a pass that needs
+// longer finishes in the background (batches are stored as they
+// complete) while search already works on what is embedded, plus keyword
+// relevance for the rest.
 const firstPassBudget = 20 * time.Second
 
 // progressFileName is the file in the vault's state folder where the
@@ -34,13 +40,41 @@ type search struct {
 	fast     core.Embedder // the built-in provider's fast tier (static table); nil otherwise
 	indexer  *semantic.Indexer
 	searcher *semantic.Searcher
+	first    *firstPass // nil without a provider
+}
+
+// firstPass is the quick first pass of vectors after the first sync: the
+// fast tier's vectors for every note without any (or, without a fast
+// tier, the model's, within firstPassBudget). It runs once; a search
+// waits for it (semantic.WithPrepare), a read that needs no vectors never
+// does.
+type firstPass struct {
+	once sync.Once
+	done chan struct{}
+	run  func(ctx context.Context)
+}
+
+// do runs the pass, or waits for the run another caller started, until
+// ctx ends.
+func (f *firstPass) do(ctx context.Context) {
+	f.once.Do(func() {
+		defer close(f.done)
+		f.run(ctx)
+	})
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+	}
 }
 
 // newSearch builds the configured embedder (and its fast tier, if it has
 // one) and, unless it is "none", the indexer and searcher over store. The
 // indexer records its progress in stateDir (status reads it; "" keeps it
-// in the log only).
-func newSearch(cfg *config.Config, project string, store core.StoreProvider, stateDir string, logger *slog.Logger) (search, error) {
+// in the log only). oneShot is a process that exits after one command
+// (call): it embeds nothing with the model, and its searches use what
+// vectors exist (the fast tier's made at the first search) plus keywords,
+// saying so in the call's warnings.
+func newSearch(cfg *config.Config, project string, store core.StoreProvider, stateDir string, oneShot bool, logger *slog.Logger) (search, error) {
 	e := cfg.Embedding
 	embedder, err := embedding.New(e.Provider, e.URL, e.Model, e.APIKey.Reveal(), embedding.WithLogger(logger))
 	if err != nil {
@@ -61,15 +95,54 @@ func newSearch(cfg *config.Config, project string, store core.StoreProvider, sta
 	if err != nil {
 		return search{}, err
 	}
-	var opts []semantic.SearcherOption
+	s := search{embedder: embedder, fast: fast, indexer: indexer}
+	s.first = &firstPass{done: make(chan struct{}), run: func(ctx context.Context) { s.firstVectors(ctx, oneShot, logger) }}
+	opts := []semantic.SearcherOption{semantic.WithPrepare(s.first.do)}
 	if fast != nil {
 		opts = append(opts, semantic.WithFastTier(fast, indexer.Pending))
 	}
-	searcher, err := semantic.NewSearcher(project, store, embedder, logger, opts...)
+	if oneShot {
+		model := embedder.Model()
+		opts = append(opts, semantic.WithPendingWarning(indexer.Pending, func(n int) string {
+			return fmt.Sprintf("%d notes have no vector of the model %s yet: they were compared by their quick vectors (if any) and keywords, "+
+				"so a paraphrase may miss them; `vaultgraph sync --embed` embeds them all (resumable), as a running `vaultgraph serve` does in the background", n, model)
+		}))
+	}
+	s.searcher, err = semantic.NewSearcher(project, store, embedder, logger, opts...)
 	if err != nil {
 		return search{}, err
 	}
-	return search{embedder: embedder, fast: fast, indexer: indexer, searcher: searcher}, nil
+	return s, nil
+}
+
+// firstVectors is the first pass's work (see firstPass); a failure is
+// logged, not returned: search still answers with what is embedded, and a
+// running indexer retries.
+func (s search) firstVectors(ctx context.Context, oneShot bool, logger *slog.Logger) {
+	ix := s.indexer
+	pass := ix.IndexFast
+	switch {
+	case oneShot && s.fast == nil:
+		// Nothing quick to make: count what search will miss.
+		if _, err := ix.CountStale(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("semantic: counting the notes to embed failed", "err", err)
+		}
+		return
+	case s.fast == nil:
+		pass = ix.IndexStale
+	}
+	ctx, cancel := context.WithTimeout(ctx, firstPassBudget)
+	defer cancel()
+	_, err := pass(ctx)
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded):
+		logger.Info("semantic: the first pass of vectors continues in the background (or at the next serve)", "waited_s", firstPassBudget.Seconds(),
+			"notes_waiting", max(ix.Pending(), 0))
+	case ctx.Err() != nil:
+	default:
+		logger.Warn("semantic: embedding notes failed; search sees what is embedded", "err", err)
+	}
 }
 
 // embeddingProgress is the progress file's content.
@@ -126,46 +199,60 @@ func (s search) graphOptions() []core.GraphOption {
 	return []core.GraphOption{core.WithSearcher(s.searcher)}
 }
 
-// indexNow embeds the stale notes before a command goes on, waiting at
-// most budget (0: no bound). With a fast tier, the notes without any
-// vector get the fast tier's first (in full, within budget); the slow
-// model's vectors are then waited for only when slowToo is set, and at
-// most firstPassBudget: serve and sync --watch leave them to the
-// background indexer (search answers at once), call and a one-shot sync
-// give them a bounded head start and leave the rest to the next serve.
-// A failure is logged, not returned: search still answers with what is
-// embedded, and a running indexer retries.
-func (a *app) indexNow(ctx context.Context, budget time.Duration, slowToo bool) {
+// firstVectors runs the first pass of vectors (firstPass), or waits for
+// the one running; a no-op without an embedding provider.
+func (a *app) firstVectors(ctx context.Context) {
+	if a.search.first != nil {
+		a.search.first.do(ctx)
+	}
+}
+
+// errInterrupted is a command stopped by a signal: what it wrote is kept.
+var errInterrupted = errors.New("interrupted: what was written is kept; run the command again to finish")
+
+// embedAll embeds every note without a current vector of the model (sync
+// --embed), showing a progress bar on a terminal and the indexer's
+// progress lines otherwise. Every batch is stored as it is embedded, so
+// an interrupted run keeps its work and the next run goes on from there.
+func (a *app) embedAll(ctx context.Context) error {
 	ix := a.search.indexer
 	if ix == nil {
-		return
+		a.logger.Info("semantic: no embedding provider is configured: nothing to embed")
+		return nil
 	}
-	run := func(budget time.Duration, pass func(context.Context) (semantic.IndexStats, error)) {
-		ctx := ctx
-		if budget > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, budget)
-			defer cancel()
+	var onBatch func(done, total int)
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		var bar *progressbar.ProgressBar
+		onBatch = func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription("embedding notes"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(),
+					progressbar.OptionSetItsString("notes"),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(100*time.Millisecond),
+				)
+			}
+			_ = bar.Set(done)
 		}
-		_, err := pass(ctx)
-		switch {
-		case err == nil:
-		case errors.Is(err, context.DeadlineExceeded) && budget > 0:
-			a.logger.Info("semantic: embedding continues in the background (or at the next serve)", "waited_s", budget.Seconds(),
-				"notes_waiting", max(ix.Pending(), 0))
-		case ctx.Err() != nil:
-		default:
-			a.logger.Warn("semantic: embedding notes failed; search sees what is embedded", "err", err)
-		}
+		defer func() {
+			if bar != nil {
+				_ = bar.Exit()
+				fmt.Fprintln(os.Stderr)
+			}
+		}()
 	}
-	if a.search.fast == nil {
-		run(budget, ix.IndexStale)
-		return
+	st, err := ix.IndexStaleReport(ctx, onBatch)
+	switch {
+	case ctx.Err() != nil:
+		a.logger.Info("semantic: embedding stopped; the notes embedded are kept", "embedded", st.Embedded, "notes_waiting", max(ix.Pending(), 0))
+		return errInterrupted
+	case err != nil:
+		return fmt.Errorf("embed notes: %w", err)
 	}
-	run(budget, ix.IndexFast)
-	if slowToo {
-		run(firstPassBudget, ix.IndexStale)
-	}
+	return nil
 }
 
 // runIndexer keeps embeddings current until ctx ends; call it in a

@@ -153,18 +153,18 @@ func (o *ownerRole) run(ctx context.Context, opts ownerOptions) {
 		o.firstSync.Finish()
 		return
 	}
-	if opts.index {
-		// The first pass of embeddings belongs to the first sync: a
-		// search after it finds the vault's notes.
-		o.a.indexNow(ctx, firstPassBudget, false)
-	}
+	// Reads answer once the graph is synced: the first pass of vectors
+	// follows in the background, and only a search waits for it.
 	o.firstSync.Finish()
 	if opts.warm {
 		followLiveHeap(ctx, o.logger)
 		o.background.Go(func() { o.a.warmWrites(ctx) })
 	}
 	if opts.index {
-		o.background.Go(func() { o.a.runIndexer(ctx) })
+		o.background.Go(func() {
+			o.a.firstVectors(ctx)
+			o.a.runIndexer(ctx)
+		})
 	}
 	if opts.watch {
 		if err := o.a.watch(ctx); err != nil {

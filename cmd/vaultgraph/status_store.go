@@ -59,13 +59,13 @@ func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
 	fmt.Fprintln(w)
 	switch {
 	case !ok:
-		fmt.Fprintln(w, "embedding: no pass recorded yet (serve or sync embeds the notes)")
+		fmt.Fprintln(w, "embedding: no pass recorded yet (serve, or sync --embed, embeds the notes)")
 	case p.Done:
 		fmt.Fprintf(w, "embedding: every note has a vector of %s (last pass embedded %d, %s)\n",
 			p.Model, p.Embedded, p.Updated.Format(time.RFC3339))
 	default:
 		fmt.Fprintf(w, "embedding: %d of %d notes embedded with %s by the last pass (%.1f notes/s, %s); "+
-			"notes without one are searched through the static table and keywords until a serve or sync --watch embeds them\n",
+			"notes without one are searched through the static table and keywords until a serve, sync --watch or sync --embed embeds them\n",
 			p.Embedded, p.Total, p.Model, p.NotesPerS, p.Updated.Format(time.RFC3339))
 	}
 }

@@ -98,7 +98,7 @@ func TestStatusSaysWhereEmbeddingStands(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "embedding: no pass recorded yet")
 
-	r = runCLI(t, "sync", "--vault", vault, "--state-dir", dir)
+	r = runCLI(t, "sync", "--embed", "--vault", vault, "--state-dir", dir)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	r = runCLI(t, "status", "--vault", vault, "--state-dir", dir)
 	require.Equal(t, exitOK, r.code, r.stderr)

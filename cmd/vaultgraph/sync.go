@@ -13,7 +13,7 @@ import (
 )
 
 func newSyncCommand(s streams) *cobra.Command {
-	var watch bool
+	var watch, embed bool
 	var adopt string
 	cmd := &cobra.Command{
 		Use:   "sync",
@@ -31,6 +31,16 @@ sync asks it to sync (--adopt is then refused); sync --watch waits to own the st
 a standby that takes over when the owner exits. A sync without --watch keeps its
 memory under a budget of 512 MiB, more only when the vault's live data needs it
 (GOGC or GOMEMLIMIT in the environment replace this).
+
+Without --watch, sync exits once the graph is synced: notes are searchable
+by keywords and by the vectors they have, and a serve (or sync --watch)
+embeds the rest with the transformer model in the background. --embed waits
+for that instead: every note without a current vector is embedded before
+sync exits, with a progress bar on a terminal and progress lines otherwise.
+It is resumable: each batch is stored as it is embedded, and a sync --embed
+stopped by Ctrl-C goes on from there the next time. Ctrl-C stops a sync at
+the next batch, keeps what was written and exits 1; a second Ctrl-C ends it
+at once.
 
 A store that is down does not stop --watch: changes are queued and applied
 with backoff once it is back. Without --watch, sync exits 1 when the store
@@ -51,18 +61,32 @@ a project.`,
 			if err != nil {
 				return err
 			}
-			return runSync(cmd.Context(), cfg, logger, watch, adopt)
+			return runSyncWith(cmd.Context(), cfg, logger, syncOptions{watch: watch, embed: embed, adopt: adopt})
 		},
 	}
 	cmd.Flags().BoolVar(&watch, "watch", false, "keep running and mirror changes as files change")
+	cmd.Flags().BoolVar(&embed, "embed", false, "also embed every note with the embedding model before exiting (resumable; serve does it in the background)")
 	cmd.Flags().StringVar(&adopt, "adopt", "", "make this vault the store's project with this key (an older vaultgraph's \"default\", or a moved vault's)")
 	return cmd
 }
 
+// syncOptions are the sync command's flags.
+type syncOptions struct {
+	watch bool   // --watch
+	embed bool   // --embed
+	adopt string // --adopt
+}
+
 // runSync mirrors the vault once, then keeps watching when asked to.
 func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
+	return runSyncWith(ctx, cfg, logger, syncOptions{watch: watch, adopt: adopt})
+}
+
+// runSyncWith is runSync with every flag of the sync command.
+func runSyncWith(ctx context.Context, cfg *config.Config, logger *slog.Logger, so syncOptions) error {
+	watch, adopt := so.watch, so.adopt
 	if shared(cfg) {
-		return runSyncShared(ctx, cfg, logger, watch, adopt)
+		return runSyncShared(ctx, cfg, logger, so)
 	}
 	appOpts := []appOption{withAdopt(adopt)}
 	if !watch {
@@ -76,19 +100,27 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 	if !watch {
 		for _, m := range a.mirrors() {
 			if _, err := m.Sync(ctx); err != nil { // the mirror logs its summary
+				if ctx.Err() != nil {
+					return errInterrupted
+				}
 				return fmt.Errorf("sync %s: %w", m.Root(), err)
 			}
 		}
 		if err := a.projects.Sync(ctx); err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
 			return fmt.Errorf("sync project records: %w", err)
 		}
-		a.indexNow(ctx, 0, true)
+		if so.embed {
+			return a.embedAll(ctx)
+		}
 		return nil
 	}
 	if err := a.syncVault(ctx); err != nil {
 		return err
 	}
-	a.indexNow(ctx, firstPassBudget, false)
+	a.firstVectors(ctx)
 	indexCtx, stopIndexer := context.WithCancel(ctx)
 	var indexer sync.WaitGroup
 	indexer.Go(func() { a.runIndexer(indexCtx) })
@@ -101,7 +133,8 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 // the owner (others connecting meanwhile are served, and take over when it
 // exits). With --watch this process owns the store and watches the vault,
 // waiting for the lock while another process holds it.
-func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch bool, adopt string) error {
+func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, so syncOptions) error {
+	watch, adopt := so.watch, so.adopt
 	var syncErr error
 	failed := make(chan struct{})
 	opts := ownerOptions{watch: watch, index: watch, warm: watch, oneShot: !watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
@@ -138,12 +171,23 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 			return fmt.Errorf("the vault's owning process (pid %d): %s", w.PID, w.Detail)
 		}
 		logger.Info(w.Detail, "pid", w.PID)
+		if so.embed {
+			logger.Info("semantic: the vault's owning process embeds its notes in the background; vaultgraph status shows how far it is", "pid", w.PID)
+		}
 		return nil
 	}
-	<-own.firstSync.Done()
+	// Ctrl-C: the deferred stop ends the sync at its next batch and keeps
+	// what was written.
+	select {
+	case <-own.firstSync.Done():
+	case <-ctx.Done():
+		return errInterrupted
+	}
 	if syncErr != nil {
 		return syncErr
 	}
-	own.a.indexNow(ctx, 0, true)
+	if so.embed {
+		return own.a.embedAll(ctx)
+	}
 	return nil
 }

@@ -70,9 +70,12 @@ func logSeconds(stderr, msg string) float64 {
 	return secs
 }
 
-// runSync runs "vaultgraph sync" on vault and measures it.
+// runSync runs "vaultgraph sync --embed" on vault and measures it: the
+// graph and the vectors (the static table's, see baseEnv), as a sync did
+// before --embed existed, so that the serve measured next has no pass of
+// its own running beside the reads.
 func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult, error) {
-	args := append([]string{"sync", "--vault", vault}, t.args...)
+	args := append([]string{"sync", "--embed", "--vault", vault}, t.args...)
 	cmd := exec.CommandContext(ctx, b.bin, args...)
 	// Info level (after baseEnv's warn: the last value wins) for the
 	// summary lines logSeconds reads.
