@@ -29,6 +29,7 @@ type Manifest struct {
 	LongDescription string                `json:"long_description"`
 	Author          ManifestAuthor        `json:"author"`
 	Repository      ManifestRepository    `json:"repository"`
+	License         string                `json:"license"`
 	Homepage        string                `json:"homepage"`
 	Documentation   string                `json:"documentation"`
 	Support         string                `json:"support"`
@@ -96,7 +97,8 @@ func binaryName(goos string) string {
 // else keeps serve's defaults (embedded store, graph and kb toolsets, state
 // under the user's state folder), and a config file in the user config
 // folder (vaultgraph init) still applies, since the server reads it.
-func bundleManifest(version, goos string) Manifest {
+// license is the project's SPDX licence identifier.
+func bundleManifest(version, goos, license string) Manifest {
 	entry := "server/" + binaryName(goos)
 	return Manifest{
 		ManifestVersion: mcpbManifestVersion,
@@ -112,6 +114,7 @@ func bundleManifest(version, goos string) Manifest {
 		}, " "),
 		Author:        ManifestAuthor{Name: "vaultgraph maintainers", URL: repoURL},
 		Repository:    ManifestRepository{Type: "git", URL: repoURL},
+		License:       license,
 		Homepage:      repoURL,
 		Documentation: repoURL + "#readme",
 		Support:       repoURL + "/issues",

@@ -51,7 +51,7 @@ func TestBundleManifestsValidateAgainstTheMCPBSchema(t *testing.T) {
 	for _, target := range allTargets {
 		goos, _, _ := strings.Cut(target, "/")
 		t.Run(target, func(t *testing.T) {
-			m := bundleManifest("0.1.0", goos)
+			m := bundleManifest("0.1.0", goos, "Apache-2.0")
 			data, err := marshalIndent(m)
 			require.NoError(t, err)
 			require.NoError(t, validate(t, s, data))
@@ -64,7 +64,7 @@ func TestBundleManifestsValidateAgainstTheMCPBSchema(t *testing.T) {
 		})
 	}
 	t.Run("the schema rejects what the client would not install", func(t *testing.T) {
-		m := bundleManifest("0.1.0", "linux")
+		m := bundleManifest("0.1.0", "linux", "Apache-2.0")
 		m.Server.Type = "exe"
 		data, err := marshalIndent(m)
 		require.NoError(t, err)

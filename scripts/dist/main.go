@@ -26,9 +26,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -53,6 +55,7 @@ type options struct {
 	printVersion bool
 	moduleProxy  string
 	goBin        string
+	jobs         int
 }
 
 func main() {
@@ -73,6 +76,8 @@ func run(args []string) error {
 	fs.BoolVar(&o.printVersion, "print-version", false, "print the version and commit a build of the checkout gets, and exit")
 	fs.StringVar(&o.moduleProxy, "module-proxy", "", "write HEAD as its version into a file Go module proxy in this folder (to try go install ...@version before publishing), and exit")
 	fs.StringVar(&o.goBin, "go", envOr("GO", "go"), "the go command")
+	jobs, _ := strconv.Atoi(envOr("DIST_JOBS", strconv.Itoa(max(2, runtime.NumCPU()))))
+	fs.IntVar(&o.jobs, "jobs", jobs, "targets built and packaged at once (env DIST_JOBS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -173,24 +178,56 @@ func build(o options) error {
 	}
 	fmt.Fprintf(os.Stderr, "dist: %s (commit %s, %s) for %s\n", r.version, r.commit, r.date.Format(time.RFC3339), strings.Join(o.targets, " "))
 
+	// The targets are built and packaged in parallel, o.jobs at a time:
+	// go build runs its compile steps in parallel but links, and dist
+	// compresses, on one core, so two targets at once keep both cores busy.
+	// The results keep the order of the targets, so the output does not
+	// depend on which finished first.
+	var shared sharedInputs
+	if !o.binariesOnly {
+		if shared, err = readSharedInputs(); err != nil {
+			return err
+		}
+	}
+	type result struct {
+		files  []string
+		bundle string
+		err    error
+	}
+	results := make([]result, len(o.targets))
+	sem := make(chan struct{}, max(1, o.jobs))
+	var wg sync.WaitGroup
+	for i, t := range o.targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			goos, goarch, _ := strings.Cut(t, "/")
+			t0 := time.Now()
+			bin, err := buildBinary(o, r, goos, goarch)
+			if err != nil {
+				results[i].err = err
+				return
+			}
+			fmt.Fprintf(os.Stderr, "dist: built %s in %s\n", bin, time.Since(t0).Round(100*time.Millisecond))
+			if o.binariesOnly {
+				return
+			}
+			files, bundle, err := packageTarget(o, r, shared, goos, goarch, bin)
+			results[i] = result{files, bundle, err}
+		}()
+	}
+	wg.Wait()
 	var artifacts, bundles []string
-	for _, t := range o.targets {
-		goos, goarch, _ := strings.Cut(t, "/")
-		t0 := time.Now()
-		bin, err := buildBinary(o, r, goos, goarch)
-		if err != nil {
-			return err
+	for _, res := range results {
+		if res.err != nil {
+			return res.err
 		}
-		fmt.Fprintf(os.Stderr, "dist: built %s in %s\n", bin, time.Since(t0).Round(100*time.Millisecond))
-		if o.binariesOnly {
-			continue
+		artifacts = append(artifacts, res.files...)
+		if res.bundle != "" {
+			bundles = append(bundles, res.bundle)
 		}
-		files, bundle, err := packageTarget(o.out, r, goos, goarch, bin)
-		if err != nil {
-			return err
-		}
-		artifacts = append(artifacts, files...)
-		bundles = append(bundles, bundle)
 	}
 	if o.binariesOnly {
 		return nil
@@ -267,41 +304,77 @@ func archiveExt(goos string) string {
 	return ".tar.gz"
 }
 
+// sharedInputs are the files every target's archive and bundle carry
+// besides the binary, and the licences the SBOMs declare that do not depend
+// on the target.
+type sharedInputs struct {
+	docs        []entry // README, CHANGELOG, LICENSE, NOTICE, the model's LICENSE and NOTICE
+	license     string  // the project's licence, detected from LICENSE
+	model       embeddedModel
+	licenseDocs []entry // LICENSE, NOTICE and the model's, for the bundle
+}
+
+func readSharedInputs() (sharedInputs, error) {
+	var s sharedInputs
+	for _, f := range []string{"README.md", "CHANGELOG.md", "LICENSE", "NOTICE", modelDir + "/LICENSE", modelDir + "/NOTICE"} {
+		e, err := fileEntry(f, f, 0o644)
+		if err != nil {
+			return s, err
+		}
+		s.docs = append(s.docs, e)
+		if f != "README.md" && f != "CHANGELOG.md" {
+			s.licenseDocs = append(s.licenseDocs, e)
+		}
+		if f == "LICENSE" {
+			s.license = detectLicense(e.Data)
+		}
+	}
+	if s.license == "" {
+		return s, errors.New("LICENSE: licensecheck recognises no licence in it")
+	}
+	var err error
+	s.model, err = readModel()
+	return s, err
+}
+
 // packageTarget writes the archive, bundle and SBOM of one target and
-// returns their paths, the bundle's among them.
-func packageTarget(out string, r release, goos, goarch, bin string) (files []string, bundle string, err error) {
+// returns their paths, the bundle's among them. The archive and the bundle
+// carry the licences: the project's LICENSE and NOTICE, the embedded
+// model's (embedding/builtin/LICENSE, NOTICE) and THIRD_PARTY_NOTICES.txt,
+// made from the modules linked into this binary.
+func packageTarget(o options, r release, sh sharedInputs, goos, goarch, bin string) (files []string, bundle string, err error) {
+	out := o.out
 	base := fileBase(r.plain(), goos, goarch)
 	binEntry, err := fileEntry(binaryName(goos), bin, 0o755)
 	if err != nil {
 		return nil, "", err
 	}
-	readme, err := fileEntry("README.md", "README.md", 0o644)
+	mods, err := licenses(o.goBin, bin)
 	if err != nil {
 		return nil, "", err
 	}
-	changelog, err := fileEntry("CHANGELOG.md", "CHANGELOG.md", 0o644)
-	if err != nil {
-		return nil, "", err
-	}
+	notices := entry{Name: "THIRD_PARTY_NOTICES.txt", Mode: 0o644, Data: thirdPartyNotices(mods)}
 
 	archive := filepath.Join(out, base+archiveExt(goos))
-	if err := writeArchive(archive, []entry{binEntry, readme, changelog}, r.date); err != nil {
+	entries := append(append([]entry{binEntry}, sh.docs...), notices)
+	if err := writeArchive(archive, entries, r.date); err != nil {
 		return nil, "", err
 	}
 
-	manifest, err := marshalIndent(bundleManifest(r.plain(), goos))
+	manifest, err := marshalIndent(bundleManifest(r.plain(), goos, sh.license))
 	if err != nil {
 		return nil, "", err
 	}
 	bundle = filepath.Join(out, base+".mcpb")
 	serverBin := binEntry
 	serverBin.Name = "server/" + binaryName(goos)
-	if err := writeArchive(bundle, []entry{{Name: "manifest.json", Mode: 0o644, Data: manifest}, serverBin}, r.date); err != nil {
+	bundleEntries := append(append([]entry{{Name: "manifest.json", Mode: 0o644, Data: manifest}, serverBin}, sh.licenseDocs...), notices)
+	if err := writeArchive(bundle, bundleEntries, r.date); err != nil {
 		return nil, "", err
 	}
 
 	sbomName := base + ".spdx.json"
-	doc, err := sbom(bin, base, downloadURL(r.plain(), sbomName), r.version, r.date)
+	doc, err := sbom(bin, base, downloadURL(r.plain(), sbomName), r.version, r.date, mods, sh.license, sh.model)
 	if err != nil {
 		return nil, "", err
 	}
