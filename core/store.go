@@ -53,6 +53,12 @@ type GraphReader interface {
 
 	// Hubs returns the top limit notes by metric, score descending then ID
 	// ascending. Notes with score 0 are included when fewer notes score more.
+	// PageRank, derived from the whole graph, may come from a ranking
+	// computed before the latest writes (a store shared by many processes
+	// computes it once, in the background; neo4jstore/ranks.go): such an
+	// answer carries a call warning (AddCallWarnings) saying how old it is,
+	// leaves out notes deleted since, and the store catches up by itself.
+	// An answer without a warning reflects every write before the call.
 	Hubs(ctx context.Context, project string, metric HubMetric, limit int) ([]Hub, error)
 
 	// NotesByTags returns up to limit notes carrying any (TagModeAny) or all

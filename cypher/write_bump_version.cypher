@@ -1,7 +1,18 @@
 // First statement of every write transaction: bumps the project's change
-// counter, which tells cached PageRank (in this or another process) that the
-// graph changed. Its lock also serialises writers of one project, so two
-// batches never race on the same ghost node or degree count.
+// counter, which tells cached derived data (in this or another process) that
+// the graph changed, and notes the time (g.changedAt, ms) for the PageRank
+// debounce. Its lock also serialises writers of one project, so two batches
+// never race on the same ghost node or degree count.
+//
+// The write is logged as (:GraphChange {project, version, ids}): $changed
+// lists the notes whose existence, title or tags it may change (null: too
+// many to list), so other processes' note catalogs follow it by reading
+// those notes only (neo4jstore/catalog.go). The entry 256 writes older
+// goes in the same statement, so the log stays 256 writes long.
 MERGE (g:GraphMeta {project: $project})
-SET g.version = coalesce(g.version, 0) + 1
+SET g.version = coalesce(g.version, 0) + 1, g.changedAt = timestamp()
+CREATE (:GraphChange {project: $project, version: g.version, at: g.changedAt, ids: $changed})
+WITH g
+OPTIONAL MATCH (old:GraphChange {project: $project, version: g.version - 256})
+DELETE old
 RETURN g.version AS version

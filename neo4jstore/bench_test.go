@@ -222,11 +222,15 @@ func BenchmarkReads(b *testing.B) {
 			b.Run(fmt.Sprintf("notes=%d/%s", size, r.name), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 2))
 				// One untimed call warms plans and caches. For PageRank the
-				// cache is dropped first, so cold-ms is a full computation
-				// (read the graph, rank it); later calls only check the
-				// project's change counter.
+				// stored ranking is computed first (compute-ms: read the
+				// graph, rank it, save it, as the background does after
+				// writes); the calls only read it.
 				if r.name == "HubsPageRank" {
-					s.ranks.forget(project)
+					took, err := s.computeRanks(ctx, project)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(float64(took.Microseconds())/1000, "compute-ms")
 				}
 				start := time.Now()
 				if err := r.op(rng); err != nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -21,23 +22,44 @@ import (
 // random_node and 124 ms for a tagged one at 100k notes, 8-11 ms for
 // search_by_tags). The picked notes are read in one statement that also
 // returns the counter; when the counter has moved since the catalog was
-// read, the answer is thrown away, the call takes the old statements, and
-// a new catalog loads in the background. So an answer is always one the
-// database gave at that moment; the catalog only saves the search.
+// read, the catalog catches up and the pick is made again. So an answer is
+// always one the database gave at that moment; the catalog only saves the
+// search.
 //
 // Link titles: a statement reads the titles of a note's links by walking
 // its relationships (up to 300 per note here), which was up to half of a
 // get_node at depth 1. With a current catalog the statements leave the
 // titles out and return the counter instead.
 //
-// Cost: about 200 bytes per note (100k notes: ~20 MB), and one read of
-// every note's ID, title and tags after a write, at most one per project
-// at a time and spaced by catalogReload and catalogLoadShare.
+// Following writes: every write transaction records, beside its bump of
+// the counter, the IDs of the notes whose existence, title or tags it may
+// change ((:GraphChange {project, version, ids}), write_bump_version). A
+// catalog that finds the counter moved reads the changes after its own
+// version and then those notes' rows (catalog_changes, catalog_rows: two
+// index seeks), and becomes a new catalog at the newer version; this
+// process's writes and every other process's are followed alike. A full
+// load happens only at the first use, when the log no longer reaches back
+// to the catalog's version (the last 256 writes are kept), when
+// a write changed more notes than it lists (maxChangeIDs), or when the
+// changes add up to more than catalogMaxDelta notes.
+//
+// Cost: about 200 bytes per note (100k notes: ~20 MB); a catch-up costs
+// two round trips and O(notes) in process (the position lists are
+// rebuilt), about a millisecond at 100k.
 type catalog struct {
 	version int64
 	ids     []string           // every note ID, ascending
-	titles  map[string]string  // note ID → title
+	titles  []string           // titles[i] is the title of ids[i]
 	tags    map[string][]int32 // normalised tag → ascending positions in ids
+}
+
+// title returns the title of note id, if the catalog holds it.
+func (c *catalog) title(id string) (string, bool) {
+	i, ok := slices.BinarySearch(c.ids, id)
+	if !ok {
+		return "", false
+	}
+	return c.titles[i], true
 }
 
 // addTitles adds the titles of every existing link target of notes to
@@ -45,23 +67,136 @@ type catalog struct {
 func (c *catalog) addTitles(titles map[string]string, notes ...core.Note) {
 	for i := range notes {
 		for _, l := range notes[i].Links {
-			if title, ok := c.titles[l.Target]; ok && l.Target != "" {
+			if l.Target == "" {
+				continue
+			}
+			if title, ok := c.title(l.Target); ok {
 				titles[l.Target] = title
 			}
 		}
 	}
 }
 
-// catalogReload is the least time between the starts of two loads of a
-// project's catalog, and catalogLoadShare the most of the time a load may
-// take up: under a stream of writes (a sync worker in another process) the
-// catalog goes stale after every write, and reloading at once would keep
-// Neo4j reading every note (0.75 s at 100k notes). The calls answer the
-// old way meanwhile.
+// catalogRow is one note's entry in a catalog.
+type catalogRow struct {
+	title string
+	tags  []string
+}
+
+// apply returns a new catalog at version: c with the notes of changed
+// replaced by their rows, or removed where the row is nil (the note is
+// gone). c is not modified: readers holding it keep a consistent copy.
+func (c *catalog) apply(version int64, changed map[string]*catalogRow) *catalog {
+	keys := slices.Sorted(maps.Keys(changed))
+	next := &catalog{
+		version: version,
+		ids:     make([]string, 0, len(c.ids)+len(keys)),
+		titles:  make([]string, 0, len(c.ids)+len(keys)),
+		tags:    make(map[string][]int32, len(c.tags)),
+	}
+	moved := make([]int32, len(c.ids)) // old position → new, -1: changed or gone
+	added := map[string][]int32{}      // tag → new positions of changed notes
+	i, k := 0, 0
+	for i < len(c.ids) || k < len(keys) {
+		switch {
+		case k == len(keys) || (i < len(c.ids) && c.ids[i] < keys[k]):
+			moved[i] = int32(len(next.ids))
+			next.ids = append(next.ids, c.ids[i])
+			next.titles = append(next.titles, c.titles[i])
+			i++
+		default:
+			id := keys[k]
+			if i < len(c.ids) && c.ids[i] == id {
+				moved[i] = -1
+				i++
+			}
+			if row := changed[id]; row != nil {
+				pos := int32(len(next.ids))
+				next.ids = append(next.ids, id)
+				next.titles = append(next.titles, row.title)
+				for _, t := range distinctTags(row.tags) {
+					added[t] = append(added[t], pos)
+				}
+			}
+			k++
+		}
+	}
+	for t, list := range c.tags {
+		out := make([]int32, 0, len(list))
+		for _, p := range list {
+			if q := moved[p]; q >= 0 {
+				out = append(out, q)
+			}
+		}
+		if extra := added[t]; len(extra) > 0 {
+			out = append(out, extra...)
+			slices.Sort(out)
+			delete(added, t)
+		}
+		if len(out) > 0 {
+			next.tags[t] = out
+		}
+	}
+	for t, list := range added {
+		next.tags[t] = list
+	}
+	return next
+}
+
+// distinctTags returns tags without repeats (a note's normalised tags may
+// repeat when two spellings normalise alike).
+func distinctTags(tags []string) []string {
+	if len(tags) < 2 {
+		return tags
+	}
+	out := slices.Clone(tags)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// catalogReload is the least time between the starts of two full loads of
+// a project's catalog, and catalogLoadShare the most of the time a load may
+// take up: under a stream of writes that the change log cannot describe
+// (a first sync in another process), reloading at once would keep Neo4j
+// reading every note (0.75 s at 100k notes). The calls answer the old way
+// meanwhile.
 const (
 	catalogReload    = time.Second
 	catalogLoadShare = 10 // a load of d waits 10·d after the previous start
 )
+
+// catalogMaxDelta bounds the notes one catch-up reads; beyond it the
+// catalog loads again, and catalogMaxChanges bounds the writes it reads
+// (below the 256 the log keeps; write_bump_version).
+const (
+	catalogMaxDelta   = 5000
+	catalogMaxChanges = 200
+)
+
+// maxChangeIDs bounds the note IDs one write lists in its GraphChange;
+// a larger write lists none (null), and catalogs reload after it.
+const maxChangeIDs = 5000
+
+// changedIDs is the $changed parameter of write_bump_version for a write
+// that may change the existence, title or tags of the notes ids.
+func changedIDs(ids []string) any {
+	if len(ids) > maxChangeIDs {
+		return nil
+	}
+	if ids == nil {
+		return []string{}
+	}
+	return ids
+}
+
+// idsOf returns the IDs of notes.
+func idsOf(notes []core.Note) []string {
+	out := make([]string, len(notes))
+	for i := range notes {
+		out[i] = notes[i].ID
+	}
+	return out
+}
 
 type catalogs struct {
 	mu      sync.Mutex
@@ -69,18 +204,23 @@ type catalogs struct {
 }
 
 type catalogEntry struct {
-	cat      *catalog // nil until the first load; stale ones are dropped
-	loading  bool
-	loadedAt time.Time     // start of the last load
-	took     time.Duration // how long the last load took
-	loads    int
+	cat       *catalog // nil until the first load, and after a catch-up failed
+	loading   bool
+	loadedAt  time.Time     // start of the last load
+	took      time.Duration // how long the last load took
+	loads     int
+	catchUps  int
+	advancing bool       // a background catch-up is running
+	advance   sync.Mutex // one catch-up at a time
 }
 
-// catalog returns the project's catalog, nil when there is none yet, and
-// starts a load in the background when there is none and none is running.
-func (s *Neo4jStore) catalog(project string) *catalog {
+func (s *Neo4jStore) catalogEntry(project string) *catalogEntry {
 	s.catalogs.mu.Lock()
 	defer s.catalogs.mu.Unlock()
+	return s.catalogEntryLocked(project)
+}
+
+func (s *Neo4jStore) catalogEntryLocked(project string) *catalogEntry {
 	if s.catalogs.entries == nil {
 		s.catalogs.entries = map[string]*catalogEntry{}
 	}
@@ -89,6 +229,18 @@ func (s *Neo4jStore) catalog(project string) *catalog {
 		e = &catalogEntry{}
 		s.catalogs.entries[project] = e
 	}
+	return e
+}
+
+// catalog returns the project's catalog, nil when there is none yet, and
+// starts a load in the background when there is none and none is running.
+// The catalog may be behind the database: callers compare its version with
+// the counter their statement read, and call staleCatalog or
+// advanceCatalog when it differs.
+func (s *Neo4jStore) catalog(project string) *catalog {
+	s.catalogs.mu.Lock()
+	defer s.catalogs.mu.Unlock()
+	e := s.catalogEntryLocked(project)
 	if e.cat == nil && !e.loading && time.Since(e.loadedAt) >= max(catalogReload, catalogLoadShare*e.took) {
 		e.loading, e.loadedAt = true, time.Now()
 		s.background.Add(1)
@@ -106,9 +258,11 @@ func (s *Neo4jStore) catalog(project string) *catalog {
 				}
 				return
 			}
-			e.cat = cat
+			if e.cat == nil || e.cat.version < cat.version {
+				e.cat = cat
+			}
 			e.loads++
-			level := slog.LevelDebug // reloads follow writes: not news
+			level := slog.LevelDebug // reloads follow large writes: not news
 			if e.loads == 1 {
 				level = slog.LevelInfo
 			}
@@ -118,31 +272,159 @@ func (s *Neo4jStore) catalog(project string) *catalog {
 	return e.cat
 }
 
-// staleCatalog drops cat, which a read found older than the database.
+// staleCatalog is told that a read found the database at another counter
+// than cat: cat catches up in the background (the caller answers without
+// it this once).
 func (s *Neo4jStore) staleCatalog(project string, cat *catalog) {
+	e := s.catalogEntry(project)
 	s.catalogs.mu.Lock()
-	defer s.catalogs.mu.Unlock()
-	if e := s.catalogs.entries[project]; e != nil && e.cat == cat {
-		e.cat = nil
+	start := e.cat == cat && !e.advancing
+	if start {
+		e.advancing = true
 	}
+	s.catalogs.mu.Unlock()
+	if !start {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		s.advanceCatalog(s.life, project, cat)
+		s.catalogs.mu.Lock()
+		e.advancing = false
+		s.catalogs.mu.Unlock()
+	}()
 }
 
-// loadCatalog reads every note's ID and tags in one statement.
+// advanceCatalog brings cat, which a read found behind the database, up to
+// the database's counter and returns the project's catalog afterwards: the
+// caught-up one, another caller's, or nil when a full load is needed
+// (started by the next catalog call).
+func (s *Neo4jStore) advanceCatalog(ctx context.Context, project string, cat *catalog) *catalog {
+	e := s.catalogEntry(project)
+	e.advance.Lock()
+	defer e.advance.Unlock()
+	s.catalogs.mu.Lock()
+	cur := e.cat
+	s.catalogs.mu.Unlock()
+	if cur != cat {
+		return cur // another caller advanced it, or it was dropped
+	}
+	start := time.Now()
+	next, err := s.catchUpCatalog(ctx, project, cat)
+	s.catalogs.mu.Lock()
+	defer s.catalogs.mu.Unlock()
+	if err != nil {
+		// Neo4j failing: keep the catalog, whose answers are checked anyway.
+		s.log.Debug("neo4j note catalog: catch-up failed", "project", project, "err", err)
+		return e.cat
+	}
+	if e.cat == cat {
+		e.cat = next // nil: load again
+		e.catchUps++
+	}
+	if next != nil {
+		s.log.Debug("neo4j note catalog caught up", "project", project, "from", cat.version, "to", next.version,
+			"ms", float64(time.Since(start).Microseconds())/1000)
+	} else {
+		s.log.Debug("neo4j note catalog: the change log does not reach back; loading again", "project", project, "version", cat.version)
+	}
+	return e.cat
+}
+
+// catchUpCatalog reads the changes after cat's version and returns cat
+// with them applied; nil (and no error) when a full load is needed.
+func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *catalog) (*catalog, error) {
+	var (
+		version int64
+		ids     []string
+		whole   bool
+		count   int
+	)
+	err := s.read(ctx, "note catalog changes", func(t txn) error {
+		r, err := t.single(stmtCatalogChanges, map[string]any{
+			"project": project, "since": cat.version, "max_changes": int64(catalogMaxChanges),
+		})
+		if err != nil || r == nil {
+			return err
+		}
+		version = num(r.Values[0])
+		changes, _ := r.Values[1].([]any)
+		count, whole, ids = len(changes), false, ids[:0]
+		for _, c := range changes {
+			m, _ := c.(map[string]any)
+			if m == nil || m["ids"] == nil {
+				whole = true
+				continue
+			}
+			ids = append(ids, strs(m["ids"])...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case version == cat.version:
+		return cat, nil
+	case version < cat.version, // another life of the counter (a wiped project)
+		version-cat.version > catalogMaxChanges,
+		int64(count) != version-cat.version, // the log no longer reaches back
+		whole:
+		return nil, nil
+	}
+	ids = distinct(ids)
+	if len(ids) > catalogMaxDelta {
+		return nil, nil
+	}
+	changed := make(map[string]*catalogRow, len(ids))
+	for _, id := range ids {
+		changed[id] = nil
+	}
+	if len(ids) > 0 {
+		err = s.read(ctx, "note catalog rows", func(t txn) error {
+			records, err := t.collect(stmtCatalogRows, map[string]any{"project": project, "ids": ids})
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				changed[id] = nil
+			}
+			for _, r := range records {
+				changed[str(r.Values[0])] = &catalogRow{title: str(r.Values[1]), tags: strs(r.Values[2])}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cat.apply(version, changed), nil
+}
+
+// loadCatalog reads the counter, then every note's ID, title and tags in
+// index order. The counter comes first: a write committing between the two
+// makes the rows newer than their label, which the next catch-up reads
+// again, whereas the other order could label old rows as current.
 func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog, error) {
-	cat := &catalog{version: -1, titles: map[string]string{}, tags: map[string][]int32{}}
+	cat := &catalog{tags: map[string][]int32{}}
 	err := s.read(ctx, "load note catalog", func(t txn) error {
+		r, err := t.single(stmtGraphVersion, map[string]any{"project": project})
+		if err != nil {
+			return err
+		}
+		cat.version = num(r.Values[0])
 		records, err := t.collect(stmtCatalogLoad, map[string]any{"project": project})
 		if err != nil {
 			return err
 		}
 		cat.ids = make([]string, len(records))
-		cat.titles = make(map[string]string, len(records))
+		cat.titles = make([]string, len(records))
 		clear(cat.tags)
 		for i, r := range records {
-			cat.version = num(r.Values[0]) // the same on every row
-			cat.ids[i] = str(r.Values[1])
-			cat.titles[cat.ids[i]] = str(r.Values[3])
-			for _, tag := range strs(r.Values[2]) {
+			cat.ids[i] = str(r.Values[0])
+			cat.titles[i] = str(r.Values[2])
+			for _, tag := range distinctTags(strs(r.Values[1])) {
 				cat.tags[tag] = append(cat.tags[tag], int32(i))
 			}
 		}
@@ -222,10 +504,26 @@ type catalogRead struct {
 	titles map[string]string   // of the notes' link targets, from the catalog
 }
 
+// catalogAttempts bounds the picks of one call from catalogs that turn out
+// behind the database (each followed by a catch-up); then the call answers
+// without a catalog.
+const catalogAttempts = 3
+
+// nextCatalog returns the catalog to pick from again after cat turned out
+// behind the database: cat caught up, or nil when there is none newer (a
+// full load is due, or the pick failed for another reason).
+func (s *Neo4jStore) nextCatalog(ctx context.Context, project string, cat *catalog) *catalog {
+	next := s.advanceCatalog(ctx, project, cat)
+	if next == cat {
+		return nil
+	}
+	return next
+}
+
 // readPicked reads the notes with ids (only what a view shows, with head)
 // and the change counter in one statement. ok is false when the counter
-// is not cat's: the caller must answer another way (and the catalog is
-// dropped, to load again).
+// is not cat's: the caller must catch up (nextCatalog) or answer another
+// way.
 func (s *Neo4jStore) readPicked(ctx context.Context, project string, cat *catalog, ids []string, head bool) (*catalogRead, bool, error) {
 	var out *catalogRead
 	var version int64
@@ -263,7 +561,6 @@ func (s *Neo4jStore) readPicked(ctx context.Context, project string, cat *catalo
 		return nil, false, err
 	}
 	if out == nil || version != cat.version {
-		s.staleCatalog(project, cat)
 		return nil, false, nil
 	}
 	return out, true, nil

@@ -3,7 +3,9 @@ package neo4jstore
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -140,6 +142,13 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 	compare("after another process wrote")
 	waitCatalog(t, s, project)
 	compare("new catalog")
+	e := s.catalogEntry(project)
+	s.catalogs.mu.Lock()
+	loads, catchUps := e.loads, e.catchUps
+	s.catalogs.mu.Unlock()
+	assert.Equal(t, 1, loads, "the catalog followed the other process's writes without loading again")
+	assert.Positive(t, catchUps)
+	assert.Equal(t, 1, log.count("catalog_load"), "one full load")
 }
 
 // The catalog's merges agree with a plain filter.
@@ -153,4 +162,61 @@ func TestCatalogTagSets(t *testing.T) {
 	assert.Equal(t, []int32{2}, c.allTags([]string{"x", "y", "z"}, 0))
 	assert.Equal(t, []int32{2}, c.allTags([]string{"z", "x"}, 1))
 	assert.Empty(t, c.allTags([]string{"x", "nope"}, 0))
+}
+
+// catalogOf builds a catalog from rows as a full load would.
+func catalogOf(version int64, rows map[string]*catalogRow) *catalog {
+	cat := &catalog{version: version, tags: map[string][]int32{}}
+	for _, id := range slices.Sorted(maps.Keys(rows)) {
+		cat.ids = append(cat.ids, id)
+		cat.titles = append(cat.titles, rows[id].title)
+		for _, t := range distinctTags(rows[id].tags) {
+			cat.tags[t] = append(cat.tags[t], int32(len(cat.ids)-1))
+		}
+	}
+	return cat
+}
+
+// A catch-up's apply gives exactly the catalog a full load of the changed
+// rows would, for any mix of added, changed, retagged and removed notes,
+// and leaves the old catalog as it was.
+func TestCatalogApplyEqualsAFreshLoad(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	tags := []string{"a", "b", "b/c", "d", "e"}
+	randomRow := func() *catalogRow {
+		row := &catalogRow{title: fmt.Sprintf("T%d", rng.IntN(1000))}
+		for range rng.IntN(4) {
+			row.tags = append(row.tags, tags[rng.IntN(len(tags))])
+		}
+		return row
+	}
+	for round := range 500 {
+		rows := map[string]*catalogRow{}
+		for range rng.IntN(40) {
+			rows[fmt.Sprintf("n%03d.md", rng.IntN(60))] = randomRow()
+		}
+		before := catalogOf(int64(round), rows)
+		snapshot := catalogOf(int64(round), rows)
+		changed := map[string]*catalogRow{}
+		for range rng.IntN(10) {
+			id := fmt.Sprintf("n%03d.md", rng.IntN(60))
+			if rng.IntN(3) == 0 {
+				changed[id] = nil
+				delete(rows, id)
+			} else {
+				changed[id] = randomRow()
+				rows[id] = changed[id]
+			}
+		}
+		got := before.apply(int64(round)+1, changed)
+		want := catalogOf(int64(round)+1, rows)
+		require.Equal(t, want.version, got.version)
+		require.Equal(t, want.ids, got.ids, "round %d", round)
+		require.Equal(t, want.titles, got.titles, "round %d", round)
+		require.Equal(t, len(want.tags), len(got.tags), "round %d: %v vs %v", round, want.tags, got.tags)
+		for tag, list := range want.tags {
+			require.Equal(t, list, got.tags[tag], "round %d tag %s", round, tag)
+		}
+		require.Equal(t, snapshot, before, "round %d: the old catalog is untouched", round)
+	}
 }

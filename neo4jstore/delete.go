@@ -14,7 +14,7 @@ func (s *Neo4jStore) DeleteNotes(ctx context.Context, project string, ids []stri
 	var deleted int
 	err := s.write(ctx, "delete notes", func(t txn) error {
 		p := map[string]any{"project": project, "ids": ids}
-		if _, err := t.collect(stmtWriteBumpVersion, p); err != nil {
+		if _, err := t.collect(stmtWriteBumpVersion, with(p, "changed", changedIDs(ids))); err != nil {
 			return err
 		}
 		unlinked, err := t.single(stmtDeleteUnlinkIncoming, p)
@@ -36,7 +36,7 @@ func (s *Neo4jStore) DeleteNotes(ctx context.Context, project string, ids []stri
 		}
 		return dropOrphans(t, p, keys)
 	})
-	s.ranks.forget(project)
+	s.rankWrote(project)
 	if err != nil {
 		return 0, err
 	}

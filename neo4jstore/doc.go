@@ -9,7 +9,10 @@
 //	        mtime, keys, linkKeys, inDegree, outDegree})
 //	(:Note)-[:LINKS_TO]->(:Note)             one per distinct resolved pair
 //	(:Note)-[:DANGLING]->(:Unresolved {project, key})
-//	(:GraphMeta {project, version})           change counter, one per project
+//	(:GraphMeta {project, version, changedAt}) change counter, one per project
+//	(:GraphChange {project, version, at, ids}) what each write changed (last 256)
+//	(:GraphRank {project, version, ids, scores, ...}) stored PageRank (ranks.go)
+//	(:Lease {project, name, holder, expires}) one process's turn (lease.go)
 //	(:VectorMeta {project, epoch, rev})       vector revision, one per project
 //	(:SchemaMigration {version, name, appliedAt})
 //
@@ -48,12 +51,13 @@
 // inDegree and outDegree are kept current by every write transaction (new
 // links are counted up, changed ones recounted with Neo4j's O(1) degree
 // lookup), and range indexes on (project, inDegree) and (project,
-// outDegree) make get_hubs an index-ordered top-k. PageRank is computed in
-// Go with core.PageRankScores over the edge list read in one query and
-// cached per project with the GraphMeta version it was computed at; every
-// write transaction bumps that version first, so a cached ranking is used
-// only while no one (this process or another) has written since. The bump
-// also takes the project's lock: writers of one project run one after the
+// outDegree) make get_hubs an index-ordered top-k. PageRank is stored in
+// Neo4j (GraphRank: the top 1,000 notes with the change counter they were
+// ranked at), recomputed in the background after writes settle by the one
+// process holding the project's lease, and read in one statement; see
+// ranks.go. Every write transaction bumps the counter first and logs the
+// notes it may change as a GraphChange, which other processes' note
+// catalogs follow (catalog.go). The bump also takes the project's lock: writers of one project run one after the
 // other, which keeps ghost and degree upkeep free of races.
 //
 // # Writes
@@ -109,8 +113,9 @@
 // a project, valid at one value of GraphMeta.version (bumped by every
 // write): RandomNote and NotesByTags pick from it in process and read the
 // picked notes in one statement that returns the counter too; a catalog
-// the database has moved past is dropped, the call reads as below, and a
-// new catalog loads in the background (at most one per second). Without a
+// the database has moved past catches up by reading the notes the writes
+// since changed (their GraphChange entries), or loads again when the log no
+// longer reaches back (at most one load per second). Without a
 // catalog RandomNote counts candidates, calls pick and skips to that index
 // of the (project, id) index (O(notes): 22 ms at 100k notes, 124 ms
 // tagged), and NotesByTags reads that index in order and filters by tag.
@@ -160,7 +165,8 @@
 //
 //	cold load   10k notes:  see BENCHMARKS in the report; 100k notes: ~56 s
 //	p50 at 100k: GetNote 0.7 ms, Neighbors 0.9 ms, ShortestPath 1.3 ms,
-//	             Hubs in/out 0.65 ms, PageRank 0.5 ms cached (1.4 s cold),
+//	             Hubs in/out 0.65 ms, PageRank 0.5 ms cached (1.4 s cold;
+//	             now always stored, see BenchmarkReplicaAfterWrite),
 //	             ResolveTitles(50) 1.2 ms, NotesByTags 1.4 ms, RandomNote 23 ms
 //	             (these before auto-commit reads and the catalog; the tools'
 //	             figures through stdio are in docs/BENCHMARKS.md)

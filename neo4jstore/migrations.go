@@ -46,6 +46,9 @@ var migrations = []migration{
 	{31, "entity lists on older notes, which the next sync re-parses", []statement{stmtMigrationEntityReparse}},
 	// 40-49: the change log (recent_changes).
 	{40, "note change log keys and note index", []statement{stmtSchemaNoteChangeKey, stmtSchemaNoteChangeNote}},
+	// 50-59: derived data shared by replicas (catalog.go, ranks.go, lease.go).
+	{50, "graph change log key", []statement{stmtSchemaGraphChangeKey}},
+	{51, "leases and stored PageRank", []statement{stmtSchemaLeaseKey, stmtSchemaGraphRankKey}},
 }
 
 // awaitIndexesSeconds bounds the wait for new indexes to come online at

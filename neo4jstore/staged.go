@@ -52,7 +52,7 @@ func (s *Neo4jStore) UpsertNotesStaged(ctx context.Context, project string, note
 		return nil
 	}
 	report := syncProgress(progress)
-	defer s.ranks.forget(project)
+	defer s.rankWrote(project)
 	all, err := newUpsertBatch(notes)
 	if err != nil {
 		return err
@@ -82,7 +82,10 @@ func (s *Neo4jStore) UpsertNotesStaged(ctx context.Context, project string, note
 		}
 	}
 	linked = distinct(linked)
-	p := map[string]any{"project": project, "rev": nil} // rev: set by stage 1
+	// rev: set by stage 1; changed (see write_bump_version): the new notes
+	// at the revision and when stage 1 is done, for the note catalogs.
+	p := map[string]any{"project": project, "rev": nil, "changed": []string{}}
+	freshIDs := changedIDs(idsOf(fresh))
 	// Progress in notes: a third of each new note per stage 1 to 3, each
 	// old note when it is written.
 	share := func(stage, done int) int { return (stage*len(fresh) + done) / 3 }
@@ -93,7 +96,7 @@ func (s *Neo4jStore) UpsertNotesStaged(ctx context.Context, project string, note
 	// constraint fail one of them, to be retried.
 	var rev string
 	err = s.write(ctx, "upsert notes (stage 1: revision)", func(t txn) error {
-		bumped, err := t.single(stmtWriteBumpVersion, p)
+		bumped, err := t.single(stmtWriteBumpVersion, with(p, "changed", freshIDs))
 		if err == nil {
 			rev = strconv.FormatInt(num(bumped.Values[0]), 10)
 		}
@@ -138,7 +141,7 @@ func (s *Neo4jStore) UpsertNotesStaged(ctx context.Context, project string, note
 	var ghosts bool
 	if len(fresh) > 0 {
 		err = s.write(ctx, "upsert notes (stage 2: ghosts)", func(t txn) error {
-			if _, err := t.single(stmtWriteBumpVersion, p); err != nil {
+			if _, err := t.single(stmtWriteBumpVersion, with(p, "changed", freshIDs)); err != nil {
 				return err
 			}
 			if _, err := t.single(stmtWriteDegreesPending, with(p, "delta", int64(1))); err != nil {
@@ -378,7 +381,7 @@ func (s *Neo4jStore) repairDegrees(ctx context.Context, project string, ids []st
 		return err
 	}
 	s.log.Warn("a staged write was cut off before recounting degrees; recounting the project's", "project", project, "notes", len(ids))
-	p := map[string]any{"project": project}
+	p := map[string]any{"project": project, "changed": []string{}}
 	for start := 0; start < len(ids); start += s.staged.probe {
 		part := ids[start:min(start+s.staged.probe, len(ids))]
 		err := s.write(ctx, "repair degrees", func(t txn) error {
@@ -391,6 +394,6 @@ func (s *Neo4jStore) repairDegrees(ctx context.Context, project string, ids []st
 			return err
 		}
 	}
-	s.ranks.forget(project)
+	s.rankWrote(project)
 	return s.degreesPending(ctx, project, -pending)
 }

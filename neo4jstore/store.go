@@ -24,7 +24,8 @@ type Neo4jStore struct {
 	bookmarks neo4j.BookmarkManager
 	cfg       Config
 	log       *slog.Logger
-	ranks     *rankCache
+	ranks     *ranker     // PageRank kept current in Neo4j, see ranks.go
+	holder    string      // this Store as a lease holder, see lease.go
 	vectors   vectorCache // memory.go
 	memWords  memoryWords // keyword index of memory contents, memory_keyword.go
 
@@ -82,7 +83,8 @@ func Open(ctx context.Context, cfg Config) (*Neo4jStore, error) {
 		bookmarks: neo4j.NewBookmarkManager(neo4j.BookmarkManagerConfig{}),
 		cfg:       cfg,
 		log:       cfg.Logger,
-		ranks:     newRankCache(),
+		ranks:     newRanker(),
+		holder:    newHolderID(),
 		staged:    defaultStagedSizes,
 	}
 	s.life, s.stop = context.WithCancel(context.Background())
@@ -140,8 +142,12 @@ func (s *Neo4jStore) open(ctx context.Context) error {
 	return nil
 }
 
-// Close releases the driver and its connections.
+// Close finishes the PageRank of projects this Store wrote to (see
+// ranks.go), then releases the driver and its connections.
 func (s *Neo4jStore) Close(ctx context.Context) error {
+	if s.ready.Load() {
+		s.finishRanks(ctx)
+	}
 	s.stop()
 	s.background.Wait()
 	if err := s.driver.Close(ctx); err != nil {

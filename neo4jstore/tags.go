@@ -47,10 +47,17 @@ func (s *Neo4jStore) taggedNotes(ctx context.Context, project string, tags []str
 	if len(norm) == 0 {
 		return []core.Note{}, map[string]string{}, nil
 	}
-	if cat := s.catalog(project); cat != nil {
+	cat := s.catalog(project)
+	for range catalogAttempts {
+		if cat == nil {
+			break
+		}
 		notes, titles, ok, err := s.taggedFromCatalog(ctx, project, cat, norm, mode, limit, head)
 		if ok || err != nil {
 			return notes, titles, err
+		}
+		if cat = s.nextCatalog(ctx, project, cat); cat == nil {
+			break
 		}
 	}
 	var notes []core.Note
@@ -148,10 +155,17 @@ func (s *Neo4jStore) RandomView(ctx context.Context, project string, tags []stri
 // a catalog pick turns out stale.
 func (s *Neo4jStore) randomNote(ctx context.Context, project string, tags []string, pick func(n int) int) (*core.Note, map[string]string, error) {
 	norm := normalizeTags(tags)
-	if cat := s.catalog(project); cat != nil {
+	cat := s.catalog(project)
+	for range catalogAttempts {
+		if cat == nil {
+			break
+		}
 		note, titles, ok, err := s.randomFromCatalog(ctx, project, cat, norm, pick)
 		if ok || err != nil {
 			return note, titles, err
+		}
+		if cat = s.nextCatalog(ctx, project, cat); cat == nil {
+			break
 		}
 	}
 	count, nth := stmtReadCount, stmtRandomNth

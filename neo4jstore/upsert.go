@@ -32,9 +32,9 @@ func (s *Neo4jStore) UpsertNotes(ctx context.Context, project string, notes []co
 		return err
 	}
 	err = s.write(ctx, "upsert notes", func(t txn) error {
-		return b.write(t, map[string]any{"project": project})
+		return b.write(t, map[string]any{"project": project, "changed": changedIDs(idsOf(b.notes))})
 	})
-	s.ranks.forget(project)
+	s.rankWrote(project)
 	return err
 }
 

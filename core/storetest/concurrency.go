@@ -145,9 +145,13 @@ func ringRead(e *env, p string, rng *rand.Rand) error {
 		return between("in-degree of the hub", d.In, ringMinInHub, ringMaxInHub)
 	case 4:
 		metric := []core.HubMetric{core.MetricInDegree, core.MetricPageRank}[rng.IntN(2)]
-		hubs, err := s.Hubs(ctx, p, metric, 3)
+		wctx, warnings := core.WithCallWarnings(ctx)
+		hubs, err := s.Hubs(wctx, p, metric, 3)
 		if err != nil {
 			return err
+		}
+		if metric == core.MetricPageRank && len(hubs) == 0 && len(warnings.List()) > 0 {
+			return nil // no ranking yet, and the answer says so (GraphReader.Hubs)
 		}
 		if len(hubs) != 3 || hubs[0].ID != ringHub || !slices.IsSortedFunc(hubs, core.CompareHubs) {
 			return fmt.Errorf("hubs by %s: %+v", metric, hubs)
