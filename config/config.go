@@ -60,6 +60,8 @@ type Config struct {
 	HTTP HTTPConfig
 	// Metrics configures the Prometheus metrics of serve --http.
 	Metrics MetricsConfig
+	// Resources configures the vault's notes as MCP resources.
+	Resources ResourcesConfig
 	// ReadOnly exposes only tools whose read-only hint is set.
 	ReadOnly bool
 	// Toolsets are the enabled toolsets, without duplicates, in the order of
@@ -134,8 +136,9 @@ type HTTPConfig struct {
 	AllowedHosts []string
 	// SessionIdleTimeout closes a session unused for this long.
 	SessionIdleTimeout time.Duration
-	// MaxSessions and MaxSessionsPerToken bound the open sessions.
-	MaxSessions, MaxSessionsPerToken int
+	// MaxSessions and MaxSessionsPerToken bound the open sessions;
+	// MaxSessionsPerClient bounds those of one token from one address.
+	MaxSessions, MaxSessionsPerToken, MaxSessionsPerClient int
 	// TLSCert and TLSKey, both set, serve HTTPS (absolute paths).
 	TLSCert, TLSKey string
 	// OAuth makes serve an OAuth resource server (docs/TEAM.md).
@@ -160,7 +163,16 @@ type OAuthConfig struct {
 // MetricsConfig configures the Prometheus metrics endpoint.
 type MetricsConfig struct {
 	// Addr is where serve --http serves /metrics (host:port); empty: off.
+	// A port alone (":9464") listens on loopback.
 	Addr string
+	// Token, when set, is the bearer token a scraper must present.
+	Token Secret
+}
+
+// ResourcesConfig configures the vault's notes as MCP resources.
+type ResourcesConfig struct {
+	// MaxSubscriptions bounds the resources/subscribe of one session.
+	MaxSubscriptions int
 }
 
 // Token is one bearer token accepted by the HTTP transport.

@@ -221,6 +221,17 @@ var keys = []key{
 		field: func(c *Config) any { return &c.HTTP.MaxSessionsPerToken },
 	},
 	{
+		name: "http.max_sessions_per_client",
+		help: "most HTTP sessions one token may hold open from one IP address (below the per-token cap); an initialize beyond it gets 429",
+		doc: []string{
+			"So that one client of a shared token cannot take all of the token's sessions. Behind a reverse",
+			"proxy every client has the proxy's address: raise it to the token's cap there.",
+		},
+		def:   100,
+		min:   1,
+		field: func(c *Config) any { return &c.HTTP.MaxSessionsPerClient },
+	},
+	{
 		name:  "http.tls_cert",
 		help:  "PEM certificate file: serve HTTPS (with http.tls_key) instead of plain HTTP",
 		def:   "",
@@ -283,12 +294,32 @@ var keys = []key{
 		name: "metrics.addr",
 		help: "serve Prometheus metrics at http://ADDR/metrics while serving over HTTP (host:port); empty: off",
 		doc: []string{
-			"An address of its own, without a token: keep it on a private interface (e.g. 127.0.0.1:9464).",
+			"An address of its own. A port alone (:9464) listens on 127.0.0.1. Any address that is not",
+			"loopback (0.0.0.0:9464, a LAN address) needs metrics.token, else serve refuses to start.",
 		},
 		def:   "",
 		field: func(c *Config) any { return &c.Metrics.Addr },
 		check: checkMetricsAddr,
 		flag:  "metrics-addr", scope: FlagServe,
+	},
+	{
+		name: "metrics.token",
+		help: "bearer token a scraper must send to /metrics (Authorization: Bearer TOKEN); required when metrics.addr is not loopback",
+		doc: []string{
+			"Prometheus: authorization: {credentials: TOKEN} in the scrape config.",
+		},
+		def:   "",
+		field: func(c *Config) any { return &c.Metrics.Token },
+	},
+	{
+		name: "resources.max_subscriptions",
+		help: "most resources/subscribe one MCP session may hold; a subscription beyond it is refused with a JSON-RPC error",
+		doc: []string{
+			"Each is a note's URI (a note that exists); unsubscribe from notes no longer followed to make room.",
+		},
+		def:   1000,
+		min:   1,
+		field: func(c *Config) any { return &c.Resources.MaxSubscriptions },
 	},
 	{
 		name:  "read_only",

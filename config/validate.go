@@ -344,7 +344,33 @@ func checkMetricsAddr(c *Config) []Problem {
 	if addr == c.HTTP.Addr && port != "0" { // port 0: each gets a free port of its own
 		return []Problem{problemf("metrics.addr", "%q is http.addr too, want an address of its own", addr)}
 	}
+	if !MetricsLoopback(addr) && c.Metrics.Token == "" {
+		return []Problem{problemf("metrics.addr", "%q is not a loopback address and metrics.token is not set: anyone who reaches it could read the metrics; set metrics.token (VAULTGRAPH_METRICS_TOKEN), or listen on 127.0.0.1", addr)}
+	}
 	return nil
+}
+
+// MetricsAddr is the address /metrics listens on for metrics.addr: a port
+// alone (":9464") on loopback.
+func MetricsAddr(addr string) string {
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
+
+// MetricsLoopback reports whether metrics.addr listens on loopback only
+// (a port alone, localhost, 127.0.0.0/8, ::1).
+func MetricsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(MetricsAddr(addr))
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // checkTokens: tokens must be non-empty, free of whitespace and commas (so

@@ -46,6 +46,9 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "TLS files missing", env: map[string]string{"VAULTGRAPH_HTTP_TLS_CERT": "/nonexistent/c.pem", "VAULTGRAPH_HTTP_TLS_KEY": "/nonexistent/k.pem"}, want: []string{`http.tls_cert: "/nonexistent/c.pem" is not a readable file, want a PEM file`, `http.tls_key: "/nonexistent/k.pem" is not a readable file, want a PEM file`}},
 		{name: "allowed origin with a path", file: "http:\n  allowed_origins: [https://a.example.com/app]", want: []string{`http.allowed_origins: "https://a.example.com/app" is not an origin, want scheme://host[:port] such as https://app.example.com, or *`}},
 		{name: "metrics on the MCP address", env: map[string]string{"VAULTGRAPH_HTTP_ADDR": "127.0.0.1:9000", "VAULTGRAPH_METRICS_ADDR": "127.0.0.1:9000"}, want: []string{`metrics.addr: "127.0.0.1:9000" is http.addr too, want an address of its own`}},
+		// Issue 43: /metrics off loopback needs a token.
+		{name: "metrics off loopback without a token", env: map[string]string{"VAULTGRAPH_METRICS_ADDR": "0.0.0.0:9464"}, want: []string{`metrics.addr: "0.0.0.0:9464" is not a loopback address and metrics.token is not set: anyone who reaches it could read the metrics; set metrics.token (VAULTGRAPH_METRICS_TOKEN), or listen on 127.0.0.1`}},
+		{name: "subscription limit", env: map[string]string{"VAULTGRAPH_RESOURCES_MAX_SUBSCRIPTIONS": "0"}, want: []string{`resources.max_subscriptions: 0 is too small, want at least 1`}},
 		{name: "session limit", env: map[string]string{"VAULTGRAPH_HTTP_MAX_SESSIONS": "0"}, want: []string{`http.max_sessions: 0 is too small, want at least 1`}},
 		{
 			name: "token objects",
@@ -85,7 +88,7 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "vault missing", args: []string{"--vault", "/nonexistent/vault"}, want: []string{`vault: "/nonexistent/vault" does not exist, want the vault folder`}},
 		{name: "unknown keys", file: "verbose: true\nneo4j:\n  url: bolt://x\n", want: []string{
 			`neo4j.url: unknown key, want one of uri, user, password, database, max_connections, timeout, vector_cache`,
-			`verbose: unknown key, want one of vault, projects, store, state_dir, neo4j, http, metrics, read_only, toolsets, tools, exclude_tools, tool_renames, embedding, watch, ignore, documents, entities, log`,
+			`verbose: unknown key, want one of vault, projects, store, state_dir, neo4j, http, metrics, resources, read_only, toolsets, tools, exclude_tools, tool_renames, embedding, watch, ignore, documents, entities, log`,
 		}},
 		{name: "section not a mapping", file: "neo4j: oops", want: []string{`neo4j: "oops" is not a mapping, want keys uri, user, password, database, max_connections, timeout, vector_cache`}},
 		{name: "missing --config file", args: []string{"--config", "/nonexistent/vg.yaml"}, want: []string{`config file: "/nonexistent/vg.yaml" cannot be read: no such file or directory`}},
@@ -189,4 +192,23 @@ func TestCheckDir(t *testing.T) {
 	p, ok := CheckDir("vault", file, "the vault folder")
 	assert.False(t, ok)
 	assert.Equal(t, `vault: "`+file+`" is not a directory, want the vault folder`, p.String())
+}
+
+// TestMetricsAddr: a port alone listens on loopback; off loopback is
+// accepted with a token (issue 43).
+func TestMetricsAddr(t *testing.T) {
+	for addr, want := range map[string]string{":9464": "127.0.0.1:9464", "0.0.0.0:9464": "0.0.0.0:9464", "[::1]:9": "[::1]:9"} {
+		if got := MetricsAddr(addr); got != want {
+			t.Errorf("MetricsAddr(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	for addr, want := range map[string]bool{":9464": true, "localhost:9464": true, "127.0.0.2:1": true, "[::1]:9": true, "0.0.0.0:9464": false, "192.168.1.2:9464": false, "[::]:9": false} {
+		if got := MetricsLoopback(addr); got != want {
+			t.Errorf("MetricsLoopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+	c := &Config{Metrics: MetricsConfig{Addr: "0.0.0.0:9464", Token: "s3cret"}}
+	if p := checkMetricsAddr(c); len(p) != 0 {
+		t.Errorf("off loopback with a token: %v, want accepted", p)
+	}
 }

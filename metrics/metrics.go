@@ -12,6 +12,8 @@ package metrics
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -223,15 +225,18 @@ func (m *Metrics) SyncFailed(project string) {
 
 // Serve serves the metrics on addr until ctx ends. It listens before it
 // returns (a port already in use is an error at once) and serves in the
-// background; the returned address is the one listened on.
-func (m *Metrics) Serve(ctx context.Context, addr string, logger *slog.Logger) (net.Addr, error) {
+// background; the returned address is the one listened on. A token that
+// is not empty must come with every request (Authorization: Bearer
+// token), else 401. The caller decides where it may listen
+// (config.MetricsAddr, checkMetricsAddr: loopback, or a token).
+func (m *Metrics) Serve(ctx context.Context, addr, token string, logger *slog.Logger) (net.Addr, error) {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("metrics: listen on %s: %w", addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(Path, m.Handler())
+	mux.Handle(Path, requireToken(token, m.Handler()))
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second, // a scraper sends a bodiless GET
@@ -250,4 +255,23 @@ func (m *Metrics) Serve(ctx context.Context, addr string, logger *slog.Logger) (
 	}()
 	logger.Info("serving metrics", "addr", ln.Addr().String(), "path", Path)
 	return ln.Addr(), nil
+}
+
+// requireToken answers 401 to a request without "Authorization: Bearer
+// token" (compared in constant time); an empty token lets every request
+// through.
+func requireToken(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return next
+	}
+	want := sha256.Sum256([]byte("Bearer " + token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := sha256.Sum256([]byte(r.Header.Get("Authorization")))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="vaultgraph metrics"`)
+			http.Error(w, "metrics need a token: send Authorization: Bearer <metrics.token>", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

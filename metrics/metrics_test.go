@@ -49,7 +49,7 @@ func TestServeExposesTheMetrics(t *testing.T) {
 	m.SyncDone("default", SyncLive, 3, 1, 20*time.Millisecond)
 	m.SyncLag("default", 150*time.Millisecond)
 	m.SessionsOpen(2)
-	addr, err := m.Serve(t.Context(), "127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	addr, err := m.Serve(t.Context(), "127.0.0.1:0", "", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +71,33 @@ func TestServeExposesTheMetrics(t *testing.T) {
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
+		}
+	}
+}
+
+// TestServeRequiresTheToken: with a token, /metrics answers 401 without
+// it or with another, and the metrics with it (issue 43).
+func TestServeRequiresTheToken(t *testing.T) {
+	m := New()
+	addr, err := m.Serve(t.Context(), "127.0.0.1:0", "s3cret", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(auth string) int {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+addr.String()+Path, nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for auth, want := range map[string]int{"": http.StatusUnauthorized, "Bearer wrong": http.StatusUnauthorized, "s3cret": http.StatusUnauthorized, "Bearer s3cret": http.StatusOK} {
+		if got := get(auth); got != want {
+			t.Errorf("Authorization %q: %d, want %d", auth, got, want)
 		}
 	}
 }

@@ -129,11 +129,11 @@ func (h *HTTPServer) guardMessages(next http.Handler) http.Handler {
 		id := r.Header.Get(sessionHeader)
 		switch {
 		case r.Method == http.MethodPost && head.Method == string(mcp.MethodInitialize):
-			res, err := h.sessions.reserve(p.token)
+			res, err := h.sessions.reserve(p.token, clientAddr(r))
 			if err != nil {
 				var limit *errSessionLimit
 				errors.As(err, &limit)
-				h.logger.Warn("http session refused: limit reached", "per_token", limit.perToken, "limit", limit.limit, "remote", r.RemoteAddr)
+				h.logger.Warn("http session refused: limit reached", "per_token", limit.perToken, "per_client", limit.perClient, "limit", limit.limit, "remote", r.RemoteAddr)
 				h.opts.Metrics.SessionRefused(limitReason(limit))
 				writeHTTPError(w, limit.status(), head.ID, CodeTooManySessions, err.Error())
 				return
@@ -175,10 +175,23 @@ func modernRequest(r *http.Request, head messageHead) bool {
 }
 
 func limitReason(e *errSessionLimit) string {
-	if e.perToken {
+	switch {
+	case e.perClient:
+		return "per_client"
+	case e.perToken:
 		return "per_token"
 	}
 	return "total"
+}
+
+// clientAddr is the IP address a request came from (its port left out: a
+// client opens a connection per request or per stream), for the
+// per-client session cap.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
 }
 
 func (h *HTTPServer) tooLargeMessage() string {

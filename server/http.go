@@ -73,9 +73,10 @@ type HTTPOptions struct {
 	// SessionIdleTimeout closes a session unused for this long; 0 means
 	// DefaultSessionIdleTimeout.
 	SessionIdleTimeout time.Duration
-	// MaxSessions and MaxSessionsPerToken bound the open sessions of the
-	// server and of one token; 0 means the defaults.
-	MaxSessions, MaxSessionsPerToken int
+	// MaxSessions, MaxSessionsPerToken and MaxSessionsPerClient bound the
+	// open sessions of the server, of one token and of one token from one
+	// IP address; 0 means the defaults.
+	MaxSessions, MaxSessionsPerToken, MaxSessionsPerClient int
 	// TLSCert and TLSKey, both set, serve HTTPS with that certificate
 	// and key (PEM files).
 	TLSCert, TLSKey string
@@ -172,7 +173,10 @@ func NewHTTPServer(srv *mcpserver.MCPServer, opts HTTPOptions) (*HTTPServer, err
 		h.oauth = v
 		h.opts.OAuth = v.opts // with defaults
 	}
-	h.sessions = newSessions(opts.MaxSessions, opts.MaxSessionsPerToken, opts.SessionIdleTimeout)
+	if opts.MaxSessionsPerClient <= 0 {
+		opts.MaxSessionsPerClient = DefaultMaxSessionsPerClient
+	}
+	h.sessions = newSessions(opts.MaxSessions, opts.MaxSessionsPerToken, opts.MaxSessionsPerClient, opts.SessionIdleTimeout)
 	h.sessions.onChange = func(open int) { opts.Metrics.SessionsOpen(open) }
 	h.sessions.onOpen = opts.Metrics.SessionOpened
 	if srv != nil {

@@ -30,18 +30,26 @@ const (
 	// every client when no token is configured), so that one client that
 	// leaks sessions cannot take the whole server's allowance.
 	DefaultMaxSessionsPerToken = 1000
+	// DefaultMaxSessionsPerClient bounds the sessions of one token from
+	// one IP address (issue 43), below the token's cap, so that one client
+	// of a shared token cannot take all of the token's sessions.
+	DefaultMaxSessionsPerClient = 100
 )
 
 // errSessionLimit is a refused initialize; its fields say which limit.
 type errSessionLimit struct {
-	perToken bool
-	limit    int
-	idle     time.Duration
+	perToken  bool
+	perClient bool // of the token from one address
+	limit     int
+	idle      time.Duration
 }
 
 func (e *errSessionLimit) Error() string {
 	who := "the server has reached its limit of %d open sessions"
-	if e.perToken {
+	switch {
+	case e.perClient:
+		who = "this token has reached its limit of %d open sessions from one address"
+	case e.perToken:
 		who = "this token has reached its limit of %d open sessions"
 	}
 	return fmt.Sprintf(who+"; end the sessions you no longer use (HTTP DELETE %s with their %s header; vaultgraph shim does it when it exits), or retry later: a session unused for %s is closed",
@@ -51,7 +59,7 @@ func (e *errSessionLimit) Error() string {
 // status is the HTTP status of the refusal: a client over its own limit
 // sent too many requests; a full server is unavailable to everyone.
 func (e *errSessionLimit) status() int {
-	if e.perToken {
+	if e.perToken || e.perClient {
 		return http.StatusTooManyRequests
 	}
 	return http.StatusServiceUnavailable
@@ -71,13 +79,15 @@ const sessionPrefix = "vg-"
 // A session is counted from the moment its initialize is accepted (a
 // reservation) so that concurrent initializes cannot overshoot a limit.
 type sessions struct {
-	max, maxPerOwner int
-	idle             time.Duration
+	max, maxPerOwner, maxPerClient int
+	idle                           time.Duration
 
-	mu       sync.Mutex
-	owners   map[string]int // session ID → owner
-	perOwner map[int]int    // sessions and reservations of each owner
-	total    int            // sessions and reservations of all owners
+	mu        sync.Mutex
+	owners    map[string]int           // session ID → owner
+	clients   map[string]sessionClient // session ID → owner and address
+	perOwner  map[int]int              // sessions and reservations of each owner
+	perClient map[sessionClient]int    // sessions and reservations of each owner from each address
+	total     int                      // sessions and reservations of all owners
 
 	// onChange, when set, is told the number of open sessions after each
 	// change, and onOpen of each new session (metrics). They are called
@@ -86,21 +96,34 @@ type sessions struct {
 	onOpen   func()
 }
 
-func newSessions(max, maxPerOwner int, idle time.Duration) *sessions {
-	return &sessions{max: max, maxPerOwner: maxPerOwner, idle: idle, owners: map[string]int{}, perOwner: map[int]int{}}
+// sessionClient is an owner (token) from one address (IP, without the port).
+type sessionClient struct {
+	owner int
+	addr  string
 }
 
-// reservation is a place for one session of owner, taken by an initialize
-// before mcp-go asks for its ID, and given back if it never does.
+func newSessions(max, maxPerOwner, maxPerClient int, idle time.Duration) *sessions {
+	return &sessions{max: max, maxPerOwner: maxPerOwner, maxPerClient: maxPerClient, idle: idle,
+		owners: map[string]int{}, clients: map[string]sessionClient{}, perOwner: map[int]int{}, perClient: map[sessionClient]int{}}
+}
+
+// reservation is a place for one session of a client, taken by an
+// initialize before mcp-go asks for its ID, and given back if it never
+// does.
 type reservation struct {
-	owner int
+	sessionClient
 	bound bool // guarded by sessions.mu
 }
 
-// reserve counts one more session for owner, or says which limit refuses it.
-func (s *sessions) reserve(owner int) (*reservation, error) {
+// reserve counts one more session for owner from addr, or says which
+// limit refuses it.
+func (s *sessions) reserve(owner int, addr string) (*reservation, error) {
+	c := sessionClient{owner, addr}
 	s.mu.Lock()
 	switch {
+	case s.maxPerClient > 0 && s.perClient[c] >= s.maxPerClient:
+		s.mu.Unlock()
+		return nil, &errSessionLimit{perClient: true, limit: s.maxPerClient, idle: s.idle}
 	case s.perOwner[owner] >= s.maxPerOwner:
 		s.mu.Unlock()
 		return nil, &errSessionLimit{perToken: true, limit: s.maxPerOwner, idle: s.idle}
@@ -109,9 +132,10 @@ func (s *sessions) reserve(owner int) (*reservation, error) {
 		return nil, &errSessionLimit{limit: s.max, idle: s.idle}
 	}
 	s.perOwner[owner]++
+	s.perClient[c]++
 	s.total++
 	s.mu.Unlock()
-	return &reservation{owner: owner}, nil
+	return &reservation{sessionClient: c}, nil
 }
 
 // bind issues a session ID for a reservation.
@@ -120,6 +144,7 @@ func (s *sessions) bind(r *reservation) string {
 	s.mu.Lock()
 	r.bound = true
 	s.owners[id] = r.owner
+	s.clients[id] = r.sessionClient
 	open := len(s.owners)
 	s.mu.Unlock()
 	if s.onOpen != nil {
@@ -137,14 +162,17 @@ func (s *sessions) release(r *reservation) {
 		return
 	}
 	r.bound = true // released once
-	s.drop(r.owner)
+	s.drop(r.sessionClient)
 }
 
-// drop uncounts one session of owner; mu is held.
-func (s *sessions) drop(owner int) {
+// drop uncounts one session of c; mu is held.
+func (s *sessions) drop(c sessionClient) {
 	s.total--
-	if s.perOwner[owner]--; s.perOwner[owner] <= 0 {
-		delete(s.perOwner, owner)
+	if s.perOwner[c.owner]--; s.perOwner[c.owner] <= 0 {
+		delete(s.perOwner, c.owner)
+	}
+	if s.perClient[c]--; s.perClient[c] <= 0 {
+		delete(s.perClient, c)
 	}
 }
 
@@ -160,10 +188,12 @@ func (s *sessions) ownedBy(id string, owner int) bool {
 // is no error.
 func (s *sessions) end(id string) {
 	s.mu.Lock()
-	owner, ok := s.owners[id]
+	_, ok := s.owners[id]
 	if ok {
+		c := s.clients[id]
 		delete(s.owners, id)
-		s.drop(owner)
+		delete(s.clients, id)
+		s.drop(c)
 	}
 	open := len(s.owners)
 	s.mu.Unlock()

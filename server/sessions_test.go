@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"runtime"
@@ -173,6 +174,50 @@ func TestHTTPSessionLimits(t *testing.T) {
 	openSession(t, ts.URL, "t3")
 }
 
+// Issue 43: one client (a token from one IP address) cannot take all of
+// a shared token's sessions: a second address of the same token still
+// opens sessions when the first has reached its cap; the token's cap
+// still holds over both.
+func TestHTTPSessionsPerClient(t *testing.T) {
+	f := newFixture(t)
+	ts, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens, MaxSessionsPerToken: 4, MaxSessionsPerClient: 2})
+	from := func(ip string) func() *http.Response {
+		c := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}).DialContext}}
+		t.Cleanup(c.CloseIdleConnections)
+		return func() *http.Response {
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+server.MCPPath, strings.NewReader(initBody))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+writeToken)
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp
+		}
+	}
+	one, two, three := from("127.0.0.1"), from("127.0.0.2"), from("127.0.0.3")
+	expect := func(who string, init func() *http.Response, status int, msg string) {
+		t.Helper()
+		resp := init()
+		body := readAll(t, resp)
+		if resp.StatusCode != status {
+			t.Fatalf("%s: status %d, want %d; body %s", who, resp.StatusCode, status, body)
+		}
+		if msg != "" {
+			if e := rpcErrorOf(t, body); e.Code != server.CodeTooManySessions || !strings.Contains(e.Message, msg) {
+				t.Fatalf("%s: %s, want code %d and %q", who, body, server.CodeTooManySessions, msg)
+			}
+		}
+	}
+	expect("first client, 1st", one, http.StatusOK, "")
+	expect("first client, 2nd", one, http.StatusOK, "")
+	expect("first client, 3rd", one, http.StatusTooManyRequests, "limit of 2 open sessions from one address")
+	expect("second client, 1st", two, http.StatusOK, "")
+	expect("second client, 2nd", two, http.StatusOK, "")
+	expect("third client over the token's cap", three, http.StatusTooManyRequests, "this token has reached its limit of 4 open sessions")
+}
+
 // Issue 21: a session nobody uses is closed after the idle timeout, and
 // its memory with it.
 func TestHTTPIdleSessionsExpire(t *testing.T) {
@@ -225,7 +270,7 @@ func TestHTTPSessionsKeepMemoryFlat(t *testing.T) {
 	n := sessionSoakCount(t)
 	const limit = 500
 	f := newFixture(t)
-	ts, h := httpServer(t, f, server.HTTPOptions{Tokens: tokens, MaxSessions: limit, MaxSessionsPerToken: limit, SessionIdleTimeout: time.Second})
+	ts, h := httpServer(t, f, server.HTTPOptions{Tokens: tokens, MaxSessions: limit, MaxSessionsPerToken: limit, MaxSessionsPerClient: limit, SessionIdleTimeout: time.Second})
 	client := ts.Client()
 	post := func(session, body string) (*http.Response, []byte) {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+server.MCPPath, strings.NewReader(body))

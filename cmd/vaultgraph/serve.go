@@ -41,8 +41,10 @@ VAULTGRAPH_HTTP_TOKENS; a token configured as ro:TOKEN gets read-only tools and
 is sent without the ro: prefix). /healthz answers from the start, /readyz once
 the first sync is done and the store answers. Sessions are bound to their token,
 closed after http.session_idle_timeout unused and capped (http.max_sessions,
-http.max_sessions_per_token). http.tls_cert and http.tls_key serve HTTPS;
---metrics-addr serves Prometheus metrics at ADDR/metrics. ADDR/view/ is the
+http.max_sessions_per_token, http.max_sessions_per_client). http.tls_cert and
+http.tls_key serve HTTPS; --metrics-addr serves Prometheus metrics at
+ADDR/metrics (a port alone: on 127.0.0.1; off loopback metrics.token is
+required). ADDR/view/ is the
 web view of the vault (see vaultgraph view): a browser logs in with one of the
 same tokens (a read-only token opens a read-only view); without tokens, on
 loopback, it is open as /mcp is.
@@ -105,7 +107,7 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	var m *metrics.Metrics
 	if cfg.Metrics.Addr != "" {
 		m = metrics.New()
-		if _, err := m.Serve(ctx, cfg.Metrics.Addr, logger); err != nil {
+		if _, err := m.Serve(ctx, config.MetricsAddr(cfg.Metrics.Addr), cfg.Metrics.Token.Reveal(), logger); err != nil {
 			return err
 		}
 	}
@@ -401,15 +403,16 @@ func httpOptions(cfg *config.Config, m *metrics.Metrics, logger *slog.Logger, re
 		tokens = append(tokens, server.Token{Value: t.Value.Reveal(), ReadOnly: t.ReadOnly})
 	}
 	return server.HTTPOptions{
-		Addr:                cfg.HTTP.Addr,
-		Tokens:              tokens,
-		AllowedOrigins:      cfg.HTTP.AllowedOrigins,
-		AllowedHosts:        cfg.HTTP.AllowedHosts,
-		SessionIdleTimeout:  cfg.HTTP.SessionIdleTimeout,
-		MaxSessions:         cfg.HTTP.MaxSessions,
-		MaxSessionsPerToken: cfg.HTTP.MaxSessionsPerToken,
-		TLSCert:             cfg.HTTP.TLSCert,
-		TLSKey:              cfg.HTTP.TLSKey,
+		Addr:                 cfg.HTTP.Addr,
+		Tokens:               tokens,
+		AllowedOrigins:       cfg.HTTP.AllowedOrigins,
+		AllowedHosts:         cfg.HTTP.AllowedHosts,
+		SessionIdleTimeout:   cfg.HTTP.SessionIdleTimeout,
+		MaxSessions:          cfg.HTTP.MaxSessions,
+		MaxSessionsPerToken:  cfg.HTTP.MaxSessionsPerToken,
+		MaxSessionsPerClient: cfg.HTTP.MaxSessionsPerClient,
+		TLSCert:              cfg.HTTP.TLSCert,
+		TLSKey:               cfg.HTTP.TLSKey,
 		OAuth: server.OAuthOptions{
 			Issuer:      cfg.HTTP.OAuth.Issuer,
 			Audience:    cfg.HTTP.OAuth.Audience,
