@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -24,6 +25,7 @@ import (
 // tool surface its local clients ask for); session IDs are unique across
 // them.
 type Changes struct {
+	max     atomic.Int64 // subscriptions one session may hold; 0: DefaultMaxSubscriptions
 	mu      sync.Mutex
 	servers []*server.MCPServer    // every server attached, for list_changed
 	subs    map[string]*subscriber // session ID → its server and subscribed URIs
@@ -36,8 +38,44 @@ type subscriber struct {
 	uris map[string]bool
 }
 
+// DefaultMaxSubscriptions is the subscriptions one session may hold
+// (resources.max_subscriptions): each is a note's URI, a few hundred
+// bytes with its map entry.
+const DefaultMaxSubscriptions = 1000
+
 // NewChanges returns a Changes that notifies nobody until Attach.
 func NewChanges() *Changes { return &Changes{subs: map[string]*subscriber{}} }
+
+// SetMaxSubscriptions sets the subscriptions one session may hold (n <= 0:
+// DefaultMaxSubscriptions).
+func (c *Changes) SetMaxSubscriptions(n int) { c.max.Store(int64(n)) }
+
+// MaxSubscriptions returns the subscriptions one session may hold.
+func (c *Changes) MaxSubscriptions() int {
+	if n := c.max.Load(); n > 0 {
+		return int(n)
+	}
+	return DefaultMaxSubscriptions
+}
+
+// Subscriptions returns how many subscriptions session holds.
+func (c *Changes) Subscriptions(session string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sub := c.subs[session]; sub != nil {
+		return len(sub.uris)
+	}
+	return 0
+}
+
+// room reports whether session may subscribe to uri (canonical): it holds
+// it already, or fewer than the limit.
+func (c *Changes) room(session, uri string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sub := c.subs[session]
+	return sub == nil || sub.uris[uri] || len(sub.uris) < c.MaxSubscriptions()
+}
 
 // Attach starts notifying the sessions of srv and tracks subscriptions
 // through hooks (which srv must have been built with).
@@ -50,7 +88,11 @@ func (c *Changes) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 				sub = &subscriber{srv: srv, uris: map[string]bool{}}
 				c.subs[s.SessionID()] = sub
 			}
-			sub.uris[canonical(req.Params.URI)] = true
+			// Deps.CheckSubscribe refused what is over the limit; this
+			// bounds the map whatever comes (concurrent subscribes).
+			if u := canonical(req.Params.URI); sub.uris[u] || len(sub.uris) < c.MaxSubscriptions() {
+				sub.uris[u] = true
+			}
 			c.mu.Unlock()
 		}
 	})

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,6 +90,46 @@ func (d Deps) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 	if d.Changes != nil {
 		d.Changes.Attach(srv, hooks)
 	}
+}
+
+// MaxURIBytes bounds a resource URI (server.MaxResourceURIBytes refuses
+// longer ones before they get here).
+const MaxURIBytes = 8 << 10
+
+// CheckSubscribe vets a resources/subscribe of session before it is kept
+// (server.New asks through a hook, before mcp-go handles it): the URI must
+// name a note that exists (in any ID form), and the session hold fewer
+// than Changes.MaxSubscriptions others. The error says what to do.
+func (d Deps) CheckSubscribe(ctx context.Context, session, uri string) error {
+	if d.Changes == nil {
+		return nil // no subscriptions offered: mcp-go refuses them
+	}
+	if len(uri) > MaxURIBytes {
+		return fmt.Errorf("the URI is %d bytes, over the limit of %d: subscribe to a note's URI, %s<note ID>", len(uri), MaxURIBytes, URIPrefix)
+	}
+	id := idOf(uri)
+	if id == "" {
+		return fmt.Errorf("%s is not a note's URI: subscribe to %s<note ID> of a note that exists (resources/list names them)", quoteShort(uri), URIPrefix)
+	}
+	if _, err := d.find(ctx, id); errors.Is(err, ErrNoteNotFound) {
+		return fmt.Errorf("no note has the URI %s: subscribe to a note that exists (resources/list names them); a note created later can be subscribed to then", quoteShort(uri))
+	} else if err != nil {
+		d.logger().WarnContext(ctx, "resources/subscribe: the store failed", "err", err)
+		return errors.New("the vault failed to answer; try again later")
+	}
+	if !d.Changes.room(session, canonical(uri)) {
+		return fmt.Errorf("this session holds %d subscriptions, the limit (resources.max_subscriptions): unsubscribe (resources/unsubscribe) from notes you no longer follow, then subscribe again", d.Changes.MaxSubscriptions())
+	}
+	return nil
+}
+
+// quoteShort quotes s, cut to 200 bytes: an error names a URI without
+// echoing kilobytes of it.
+func quoteShort(s string) string {
+	if len(s) > 200 {
+		return strconv.Quote(s[:200]) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 func (d Deps) logger() *slog.Logger {

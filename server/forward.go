@@ -35,6 +35,9 @@ type ForwardOptions struct {
 	// the owner's notifications/resources/updated names for it (the
 	// owner's resources.CanonicalURI); nil: the URI as it is.
 	Canonical func(uri string) string
+	// MaxSubscriptions bounds the resources/subscribe of one front
+	// session (resources.max_subscriptions); 0: 1000.
+	MaxSubscriptions int
 }
 
 // Forward is the MCP server of an HTTP front whose process does not own
@@ -432,6 +435,29 @@ func (f *Forward) Attach(_ *mcpserver.MCPServer, hooks *mcpserver.Hooks) {
 			f.unsubscribe(ctx, s.SessionID(), uris)
 		}
 	})
+}
+
+// CheckSubscribe vets a resources/subscribe of a front session before it
+// is kept (server.New's hook): the session holds fewer than
+// MaxSubscriptions others, and the owner reads the resource (it exists).
+func (f *Forward) CheckSubscribe(ctx context.Context, session, uri string) error {
+	limit := f.opts.MaxSubscriptions
+	if limit <= 0 {
+		limit = 1000
+	}
+	f.subMu.Lock()
+	set := f.subs[session]
+	full := set != nil && !set[uri] && len(set) >= limit
+	f.subMu.Unlock()
+	if full {
+		return fmt.Errorf("this session holds %d subscriptions, the limit (resources.max_subscriptions): unsubscribe (resources/unsubscribe) from notes you no longer follow, then subscribe again", limit)
+	}
+	var req mcp.ReadResourceRequest
+	req.Params.URI = uri
+	if _, err := f.readResource(ctx, req); err != nil {
+		return fmt.Errorf("the vault's owner has no resource at this URI (%v): subscribe to a note that exists (resources/list names them)", err)
+	}
+	return nil
 }
 
 // subscribe records session's subscription to uri, subscribing at the

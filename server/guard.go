@@ -110,13 +110,13 @@ func (h *HTTPServer) guardMessages(next http.Handler) http.Handler {
 				next.ServeHTTP(w, r) // not JSON: mcp-go answers a parse error
 				return
 			}
-			if ref, refused := strictRefusal(body); refused {
+			if ref, refused := strictRefusal(body, head.ID, head.Method); refused {
 				id := head.ID
 				if ref.nullID {
 					id = nil
 				}
 				h.logger.Info("http request refused", "method", head.Method, "reason", ref.msg, "remote", r.RemoteAddr)
-				h.opts.Metrics.HTTPRefused("duplicate_key")
+				h.opts.Metrics.HTTPRefused(ref.reason)
 				writeHTTPError(w, http.StatusBadRequest, id, ref.code, ref.msg)
 				return
 			}

@@ -122,6 +122,10 @@ type relay struct {
 type pending struct {
 	line []byte
 	gen  int // the connection it was sent on; 0: not sent yet
+	// sub is the URI of a resources/subscribe, recorded for replay when
+	// the owner accepts it (a refused one is not: the owner's per-session
+	// cap then bounds what the relay keeps).
+	sub string
 }
 
 // message is what the relay reads of a JSON-RPC message.
@@ -141,6 +145,18 @@ func (r *relay) fromClient(ctx context.Context, line []byte) {
 		r.out.writeRaw(newRPCError(nil, mcp.PARSE_ERROR, "Parse error"))
 		return
 	}
+	if ref, refused := strictRefusal(line, m.ID, m.Method); refused {
+		// Answered here, as the owner would: never recorded for replay.
+		if m.hasID() || ref.nullID {
+			id := m.ID
+			if ref.nullID {
+				id = nil
+			}
+			r.out.writeRaw(newRPCError(id, ref.code, ref.msg))
+		}
+		return
+	}
+	sub := ""
 	r.mu.Lock()
 	switch m.Method {
 	case string(mcp.MethodInitialize):
@@ -156,7 +172,7 @@ func (r *relay) fromClient(ctx context.Context, line []byte) {
 		}
 		if json.Unmarshal(m.Params, &p) == nil {
 			if m.Method == string(mcp.MethodResourcesSubscribe) {
-				r.subs[p.URI] = bytes.Clone(line)
+				sub = p.URI // kept for replay once the owner accepts it
 			} else {
 				delete(r.subs, p.URI)
 			}
@@ -165,7 +181,7 @@ func (r *relay) fromClient(ctx context.Context, line []byte) {
 	id := ""
 	if m.Method != "" && m.hasID() {
 		id = string(m.ID)
-		r.inflight[id] = &pending{line: bytes.Clone(line)}
+		r.inflight[id] = &pending{line: bytes.Clone(line), sub: sub}
 	}
 	r.mu.Unlock()
 	r.send(ctx, id, line)
@@ -384,6 +400,9 @@ func (r *relay) fromOwner(line []byte, h *handover) {
 				ch <- json.RawMessage(bytes.Clone(line))
 			}
 			return
+		}
+		if p := r.inflight[id]; p != nil && p.sub != "" && !bytes.Contains(line, []byte(`"error"`)) {
+			r.subs[p.sub] = p.line // an empty result: the owner accepted it
 		}
 		delete(r.inflight, id)
 		r.signalSettled()

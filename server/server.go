@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -59,6 +62,45 @@ type Surface interface {
 	Attach(srv *mcpserver.MCPServer, hooks *mcpserver.Hooks)
 }
 
+// SubscriptionGate is a Surface that vets a resources/subscribe before
+// the server keeps it (issue 43: any URI, any length, any number, kept
+// for the session's life, was memory for the asking): session is the
+// MCP session's ID; an error refuses the request with its message.
+type SubscriptionGate interface {
+	CheckSubscribe(ctx context.Context, session, uri string) error
+}
+
+// gateSubscriptions refuses, before mcp-go handles it, a resources/subscribe
+// the gate refuses: a JSON-RPC error -32600 (the only code mcp-go gives a
+// request hook's refusal) with the gate's message. Other requests cost a
+// bytes.Contains.
+func gateSubscriptions(g SubscriptionGate) mcpserver.OnRequestInitializationFunc {
+	method := []byte(mcp.MethodResourcesSubscribe)
+	return func(ctx context.Context, _ any, message any) error {
+		raw, ok := message.(json.RawMessage)
+		if !ok || !bytes.Contains(raw, method) {
+			return nil
+		}
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				URI string `json:"uri"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(raw, &m) != nil || m.Method != string(mcp.MethodResourcesSubscribe) || m.Params.URI == "" {
+			return nil
+		}
+		session := ""
+		if s := mcpserver.ClientSessionFromContext(ctx); s != nil {
+			session = s.SessionID()
+		}
+		if err := g.CheckSubscribe(ctx, session, m.Params.URI); err != nil {
+			return fmt.Errorf("resources/subscribe refused: %w", err)
+		}
+		return nil
+	}
+}
+
 // New returns the MCP server named "vaultgraph" with opts.Tools registered.
 // Every tool call is logged (see logCalls) and a panicking handler becomes
 // an internal error instead of a crash. Callers of the HTTP transport may
@@ -104,6 +146,9 @@ func New(opts Options) *mcpserver.MCPServer {
 	serverOpts = append(serverOpts, mcpserver.WithHooks(hooks))
 	if opts.Vault != nil {
 		hooks.AddAfterListResources(listNotes(opts.Vault, opts.FirstSync, logger))
+		if g, ok := opts.Vault.(SubscriptionGate); ok && opts.Vault.Live() {
+			hooks.AddOnRequestInitialization(gateSubscriptions(g))
+		}
 		if opts.FirstSync != nil {
 			serverOpts = append(serverOpts, mcpserver.WithResourceHandlerMiddleware(opts.FirstSync.gateResources))
 		}

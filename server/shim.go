@@ -129,6 +129,18 @@ func (s *shim) handle(ctx context.Context, line []byte) {
 		s.writeError(nil, shimCodeParse, "parse error: the line is not a JSON-RPC message")
 		return
 	}
+	if ref, refused := strictRefusal(line, env.ID, env.Method); refused {
+		// The server would refuse it too; answered here, without a round
+		// trip, and never kept for a reconnection's replay.
+		if (len(env.ID) > 0 && string(env.ID) != "null") || ref.nullID {
+			id := env.ID
+			if ref.nullID {
+				id = nil
+			}
+			s.writeError(id, ref.code, ref.msg)
+		}
+		return
+	}
 	switch {
 	case env.Method == string(mcp.MethodInitialize):
 		s.mu.Lock()

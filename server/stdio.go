@@ -188,7 +188,7 @@ func (l *stdioLoop) take(line []byte) (json.RawMessage, bool) {
 		l.logger.Debug("stdio: message without a method ignored", "bytes", len(line))
 		return nil, false
 	}
-	if r, refused := strictRefusal(line); refused {
+	if r, refused := strictRefusal(line, head.ID, head.Method); refused {
 		l.logger.Info("stdio: message refused", "method", head.Method, "reason", r.msg)
 		if (len(head.ID) > 0 && string(head.ID) != "null") || r.nullID {
 			id := head.ID

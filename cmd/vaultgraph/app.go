@@ -153,6 +153,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		return nil, err
 	}
 	a := &app{cfg: cfg, logger: logger, store: store, search: sem, changes: resources.NewChanges(), viewFeed: view.NewFeed()}
+	a.changes.SetMaxSubscriptions(cfg.Resources.MaxSubscriptions)
 	var projects []core.Project
 	for i, pc := range served {
 		p := projectOf(pc)

@@ -294,7 +294,7 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 		}
 	}
 	fopts := server.ForwardOptions{Connect: connect, Version: versionNumber(), Logger: f.logger, Metrics: opts.metrics, ClientLogs: opts.clientLogs,
-		Canonical: resources.CanonicalURI}
+		Canonical: resources.CanonicalURI, MaxSubscriptions: f.cfg.Resources.MaxSubscriptions}
 	// An owner killed while the front lists its tools fails the listing
 	// (the request is answered as lost): the front starts again, with the
 	// next owner or as the owner.
