@@ -5,8 +5,10 @@
 //	go run ./cmd/vgbench -sizes 10000 -out docs/BENCHMARKS.md -quick   # make bench-quick
 //
 // For each size it generates a vault with benchgen (seed -seed) and, on the
-// embedded store and on Neo4j, measures: a cold `vaultgraph sync` (wall
-// time, notes/s, peak RSS), a warm restart (`vaultgraph serve` until the
+// embedded store and on Neo4j, measures: a graph-only first sync
+// (embedding.provider none; wall time, CPU seconds of vaultgraph and of the
+// Neo4j JVM, peak RSS: issue 44 compares the stores by it), a cold
+// `vaultgraph sync` (wall time, notes/s, peak RSS), a warm restart (`vaultgraph serve` until the
 // MCP handshake is done, and until its first sync is), every read tool of the graph toolset through the
 // real stdio path (mcp-go's stdio client driving the binary) at
 // concurrency 1 and 8, file save → store latency over -edits saves, the
@@ -86,6 +88,8 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	readsOn := fs.String("reads-on", "", "developer mode: measure only the reads of serve on this existing vault (benchgen -seed, one -sizes, one -stores), already synced into NEO4J_URI or -state; prints, writes no report")
 	stateDir := fs.String("state", "", "with -reads-on and the embedded store: its state folder")
 	casesFlag := fs.String("cases", "", "with -reads-on: only these read cases (comma-separated names, e.g. \"get_node depth=1,get_neighbors\")")
+	syncs := fs.Int("syncs", 0, "developer mode: only graph-only first syncs of one -sizes vault, this many rounds; each round syncs with every -bins binary into Neo4j, then with the first into the embedded store (-stores limits); prints, writes no report")
+	bins := fs.String("bins", "", "with -syncs: comma-separated vaultgraph binaries alternated in each round (an A/B); default -bin")
 	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -132,6 +136,24 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 			cases = strings.Split(*casesFlag, ",")
 		}
 		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir, cases)
+	}
+
+	if *syncs > 0 {
+		if len(sizes) != 1 {
+			return errors.New("-syncs takes one -sizes")
+		}
+		binList := []string{b.bin}
+		if *bins != "" {
+			binList = nil
+			for _, p := range strings.Split(*bins, ",") {
+				abs, err := filepath.Abs(p)
+				if err != nil {
+					return err
+				}
+				binList = append(binList, abs)
+			}
+		}
+		return b.syncRounds(ctx, sizes[0], stores, binList, *syncs)
 	}
 
 	res := &Results{Meta: machine()}
@@ -221,6 +243,55 @@ func (b *bench) warmNeo4jReads(ctx context.Context, srv *server, m *benchgen.Man
 		}
 	}
 	log.Info("neo4j read warm-up", "calls_per_case", neo4jReadWarmCalls, "seconds", time.Since(start).Seconds())
+	return nil
+}
+
+// syncRounds is the -syncs developer mode: graph-only first syncs of an
+// n-note vault, rounds times, each round every binary into Neo4j (when
+// stores has it) and the first binary into the embedded store, one after
+// the other, so an A/B of two builds shares the machine's minutes.
+func (b *bench) syncRounds(ctx context.Context, n int, stores, bins []string, rounds int) error {
+	dir := filepath.Join(b.work, fmt.Sprintf("vault-%d", n))
+	if _, err := benchgen.Generate(dir, benchgen.Config{Notes: n, Seed: b.seed}); err != nil {
+		return err
+	}
+	if slices.Contains(stores, "neo4j") {
+		repo, _ := os.Getwd()
+		var err error
+		if b.neo, err = openNeo4j(ctx, repo, b.logger); err != nil {
+			return err
+		}
+		defer b.neo.close()
+		if err := b.warmNeo4j(ctx); err != nil {
+			return err
+		}
+	}
+	own := b.bin
+	defer func() { b.bin = own }()
+	fmt.Printf("%-6s %-9s %-28s %8s %8s %8s %9s %s\n", "round", "store", "binary", "wall s", "vg CPU", "JVM CPU", "RSS MiB", "load")
+	for round := 1; round <= rounds; round++ {
+		for i, bin := range bins {
+			for _, store := range stores {
+				if store == "embedded" && i > 0 {
+					continue
+				}
+				t := target{name: store, args: []string{"--store", store}}
+				if store == "neo4j" {
+					t.env = b.neo.env()
+				}
+				b.bin = bin
+				fs, err := b.firstSync(ctx, dir, t)
+				if err != nil {
+					return fmt.Errorf("%s, %s: %w", bin, store, err)
+				}
+				load := ""
+				if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+					load = strings.Fields(string(data))[0]
+				}
+				fmt.Printf("%-6d %-9s %-28s %8.2f %8.2f %8.2f %9d %s\n", round, store, filepath.Base(bin), fs.WallS, fs.CPUS, fs.JVMCPUS, fs.PeakRSS>>20, load)
+			}
+		}
+	}
 	return nil
 }
 
@@ -374,10 +445,56 @@ func (b *bench) size(ctx context.Context, n int, stores []string, progress func(
 	return nil
 }
 
+// firstSync runs a graph-only `vaultgraph sync` (embedding.provider none)
+// of the vault at dir into an empty store and empties the store again:
+// issue 44's first-sync comparison of the two stores. For Neo4j it also
+// takes the JVM's CPU seconds during the sync.
+func (b *bench) firstSync(ctx context.Context, dir string, t target) (*FirstSync, error) {
+	t.env = append(slices.Clip(t.env), "VAULTGRAPH_EMBEDDING_PROVIDER=none")
+	var state string
+	if t.name == "embedded" {
+		var err error
+		if state, err = os.MkdirTemp(b.work, "state-first-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(state)
+		t.args = []string{"--store", "embedded", "--state-dir", state}
+	}
+	var jvm0 time.Duration
+	jvmOK := false
+	if t.name == "neo4j" {
+		if err := b.neo.clean(ctx); err != nil {
+			return nil, fmt.Errorf("empty neo4j: %w", err)
+		}
+		jvm0, jvmOK = b.neo.jvmCPU(ctx)
+	}
+	r, err := b.runSync(ctx, dir, t)
+	if err != nil {
+		return nil, err
+	}
+	fs := &FirstSync{WallS: r.wall.Seconds(), CPUS: r.cpu.Seconds(), PeakRSS: r.peakRSS}
+	if t.name == "neo4j" {
+		if jvm1, ok := b.neo.jvmCPU(ctx); ok && jvmOK {
+			fs.JVMCPUS = (jvm1 - jvm0).Seconds()
+		}
+		if err := b.neo.clean(ctx); err != nil {
+			return nil, fmt.Errorf("empty neo4j: %w", err)
+		}
+	}
+	return fs, nil
+}
+
 // store measures one store on the vault at dir.
 func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t target) (StoreResult, error) {
 	st := StoreResult{Store: t.name, Reads: map[string][]ReadResult{}}
 	log := b.logger.With("notes", len(m.Notes), "store", t.name)
+
+	var err error
+	if st.FirstSync, err = b.firstSync(ctx, dir, t); err != nil {
+		return st, fmt.Errorf("first sync (graph only): %w", err)
+	}
+	fs := st.FirstSync
+	log.Info("first sync (graph only)", "seconds", fs.WallS, "cpu_s", fs.CPUS, "jvm_cpu_s", fs.JVMCPUS, "peak_rss_mib", fs.PeakRSS>>20)
 
 	cold, err := b.runSync(ctx, dir, t)
 	if err != nil {

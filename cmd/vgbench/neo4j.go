@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -27,6 +28,7 @@ type neo4jServer struct {
 	heapMax                       int64  // bytes, from the JVM
 	pageCache                     string // server.memory.pagecache.size
 	dataDir                       string // server.directories.data, when on this machine
+	pid                           int    // the JVM's process ID, when on this machine (jvmCPU)
 
 	timeout time.Duration // VAULTGRAPH_NEO4J_TIMEOUT when set
 
@@ -178,6 +180,13 @@ func (s *neo4jServer) describe(ctx context.Context) error {
 			s.heapMax = v
 		}
 	}
+	if recs, err := s.query(ctx, "CALL dbms.queryJmx('java.lang:type=Runtime') YIELD attributes RETURN attributes.Pid.value"); err == nil && len(recs) > 0 {
+		if pid, ok := recs[0].Values[0].(int64); ok {
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+				s.pid = int(pid)
+			}
+		}
+	}
 	if recs, err := s.query(ctx, "SHOW SETTINGS YIELD name, value WHERE name IN ['server.directories.data', 'server.memory.pagecache.size'] RETURN name, value"); err == nil {
 		for _, r := range recs {
 			switch fmt.Sprint(r.Values[0]) {
@@ -192,6 +201,52 @@ func (s *neo4jServer) describe(ctx context.Context) error {
 	}
 	return nil
 }
+
+// jvmCPU is the CPU time (user + system) the Neo4j JVM has used so far:
+// from /proc/<pid>/stat when the JVM runs on this machine, else from its
+// OperatingSystem MXBean; ok is false when neither answers. On a busy
+// machine a sync's wall time swings with the other load, its CPU seconds
+// much less (issue 44).
+func (s *neo4jServer) jvmCPU(ctx context.Context) (time.Duration, bool) {
+	if s.pid > 0 {
+		if d, err := procCPU(s.pid); err == nil {
+			return d, true
+		}
+	}
+	recs, err := s.query(ctx, "CALL dbms.queryJmx('java.lang:type=OperatingSystem') YIELD attributes RETURN attributes.ProcessCpuTime.value")
+	if err != nil || len(recs) == 0 {
+		return 0, false
+	}
+	ns, ok := recs[0].Values[0].(int64)
+	return time.Duration(ns), ok && ns > 0
+}
+
+// procCPU reads utime + stime of a process from /proc/<pid>/stat.
+func procCPU(pid int) (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces: count fields after ")".
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := strings.Fields(string(data[i+1:])) // f[0] is field 3 (state)
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
+	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+}
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times: 100 on
+// every Linux architecture Go supports.
+const clockTicks = 100
 
 // clean empties the database (the vault's graph and migration records) in
 // batches, so a cold sync starts from nothing. Indexes stay.

@@ -47,7 +47,8 @@ func baseEnv(configHome string, extra []string) []string {
 // runResult is one finished vaultgraph command.
 type runResult struct {
 	wall    time.Duration
-	peakRSS int64 // bytes, the process's high-water mark (getrusage)
+	cpu     time.Duration // user + system
+	peakRSS int64         // bytes, the process's high-water mark (getrusage)
 	// graph and embed are the seconds the sync logged for writing the notes
 	// and for embedding them (0 when it did not log them).
 	graph, embed float64
@@ -92,7 +93,7 @@ func (b *bench) runSync(ctx context.Context, vault string, t target) (runResult,
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // kilobytes on Linux
 	}
-	return runResult{wall: wall, peakRSS: rss,
+	return runResult{wall: wall, peakRSS: rss, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
 		graph: logSeconds(stderr.String(), "vault: sync done"),
 		embed: logSeconds(stderr.String(), "semantic: embedding done")}, nil
 }

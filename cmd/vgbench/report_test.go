@@ -142,3 +142,30 @@ func TestIssue24Targets(t *testing.T) {
 		t.Errorf("a line of a size not measured:\n%s", doc)
 	}
 }
+
+// Issue 44's lines compare Neo4j with the embedded store of the same run:
+// the graph-only first sync (wall, RSS) and read p50s, as ratios.
+func TestIssue44RatiosComeFromTheSameRun(t *testing.T) {
+	reads := func(p50 float64) map[string][]ReadResult {
+		m := map[string][]ReadResult{}
+		for _, name := range issue44ReadCases {
+			m["1"] = append(m["1"], ReadResult{Name: name, latencies: latencies{Calls: 10, P50: p50}})
+		}
+		return m
+	}
+	r := &Results{Meta: Meta{Date: "d", Commit: "c", Cores: 2}, Sizes: []SizeResult{{Notes: 100_000, Stores: []StoreResult{
+		{Store: "embedded", FirstSync: &FirstSync{WallS: 10, CPUS: 12, PeakRSS: 500 << 20}, Reads: reads(0.2)},
+		{Store: "neo4j", FirstSync: &FirstSync{WallS: 20, CPUS: 8, JVMCPUS: 30, PeakRSS: 400 << 20}, Reads: reads(0.5)},
+	}}}}
+	doc := render(r, nil)
+	for _, want := range []string{
+		"| first sync, graph only, wall time at 100k, neo4j ÷ embedded (issue 44) | ≤ 1.50 × | 2.00 × | **missed by 0.50 × (33%)** |",
+		"| first sync, graph only, vaultgraph peak RSS at 100k, neo4j ÷ embedded (issue 44) | ≤ 1.00 × | 0.80 × | met |",
+		"| find_path p50 (c=1) at 100k, neo4j ÷ embedded (issue 44) | ≤ 3.00 × | 2.50 × | met |",
+		"| 100000 | neo4j | 20.00 s | 8.00 s | 30.00 s | 400 MiB |",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("report lacks %q:\n%s", want, doc)
+		}
+	}
+}

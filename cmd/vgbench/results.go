@@ -48,8 +48,10 @@ type SizeResult struct {
 
 // StoreResult is what one store measured on one vault.
 type StoreResult struct {
-	Store     string  `json:"store"`
-	ColdSyncS float64 `json:"cold_sync_s"`
+	Store string `json:"store"`
+	// FirstSync is a graph-only first sync into the empty store (issue 44).
+	FirstSync *FirstSync `json:"first_sync,omitempty"`
+	ColdSyncS float64    `json:"cold_sync_s"`
 	// GraphSyncS and EmbedS split the cold sync as its log reports them:
 	// the notes into the store ("vault: sync done"), then their embeddings
 	// ("semantic: embedding done"); the rest is start-up and migrations.
@@ -72,6 +74,15 @@ type StoreResult struct {
 	Reads       map[string][]ReadResult `json:"reads"`
 	Unavailable []string                `json:"unavailable,omitempty"` // read tools the server does not list
 	Error       string                  `json:"error,omitempty"`       // the store's run stopped here
+}
+
+// FirstSync is one `vaultgraph sync` with embedding.provider none into an
+// empty store (issue 44): the notes only, as the two stores compare.
+type FirstSync struct {
+	WallS   float64 `json:"wall_s"`
+	CPUS    float64 `json:"cpu_s"`               // vaultgraph's user + system seconds
+	JVMCPUS float64 `json:"jvm_cpu_s,omitempty"` // Neo4j's JVM's during the sync; 0 when unknown or embedded
+	PeakRSS int64   `json:"peak_rss"`            // vaultgraph's
 }
 
 // ReadResult is one read case at one concurrency.
@@ -98,6 +109,12 @@ func (r *Results) metrics() []metric {
 	for _, sz := range r.Sizes {
 		for _, st := range sz.Stores {
 			p := fmt.Sprintf("%d/%s/", sz.Notes, st.Store)
+			if fs := st.FirstSync; fs != nil {
+				add(p+"first sync (graph only) s", fs.WallS, true)
+				add(p+"first sync (graph only) CPU s", fs.CPUS, true)
+				add(p+"first sync (graph only) JVM CPU s", fs.JVMCPUS, true)
+				add(p+"first sync (graph only) peak RSS", float64(fs.PeakRSS), true)
+			}
 			add(p+"cold sync s", st.ColdSyncS, true)
 			add(p+"graph sync s", st.GraphSyncS, true)
 			add(p+"sync peak RSS", float64(st.SyncPeakRSS), true)
