@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/toolset"
 )
 
 // Store kinds, the values of the store key.
@@ -11,20 +13,21 @@ const (
 	StoreNeo4j    = "neo4j"    // neo4jstore, reached through Neo4j
 )
 
-// Toolset names, the values of the toolsets key. ToolsetAll is accepted in
-// input only: Load expands it, so Config.Toolsets never holds it.
+// Toolset names, the values of the toolsets key, as internal/toolset
+// declares them. ToolsetAll is accepted in input only: Load expands it, so
+// Config.Toolsets never holds it.
 const (
-	ToolsetGraph    = "graph"
-	ToolsetKB       = "kb"
-	ToolsetEdit     = "edit"
-	ToolsetEntities = "entities"
-	ToolsetMemory   = "memory"
-	ToolsetAll      = "all"
+	ToolsetGraph    = toolset.Graph
+	ToolsetKB       = toolset.KB
+	ToolsetEdit     = toolset.Edit
+	ToolsetEntities = toolset.Entities
+	ToolsetMemory   = toolset.Memory
+	ToolsetAll      = toolset.All
 )
 
-// Toolsets lists every toolset in canonical order: the order Config.Toolsets
-// is kept in and the order ToolsetAll expands to.
-var Toolsets = []string{ToolsetGraph, ToolsetKB, ToolsetEdit, ToolsetEntities, ToolsetMemory}
+// Toolsets lists every toolset in canonical order (internal/toolset): the
+// order Config.Toolsets is kept in and the order ToolsetAll expands to.
+var Toolsets = toolset.IDs()
 
 // Embedding providers, the values of embedding.provider.
 const (

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/toolset"
 )
 
 // FlagScope says which commands carry a key's command-line flag.
@@ -331,7 +333,7 @@ var keys = []key{
 	{
 		name:    "toolsets",
 		help:    "toolsets to expose (all means every one)",
-		def:     []string{ToolsetGraph, ToolsetKB, ToolsetEdit},
+		def:     toolset.Defaults(),
 		field:   func(c *Config) any { return &c.Toolsets },
 		allowed: toolsetNames,
 		check:   checkToolsets,

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/internal/toolset"
 )
 
 func TestPrecedenceDefaultFileEnvFlag(t *testing.T) {
@@ -34,7 +36,7 @@ func TestPrecedenceDefaultFileEnvFlag(t *testing.T) {
 		{
 			key: "toolsets", get: func(c *Config) any { return c.Toolsets },
 			l:    layer{file: "toolsets: [memory]", env: "entities,kb", flag: []string{"--toolsets", "all"}},
-			want: [4]any{[]string{"graph", "kb", "edit"}, []string{"memory"}, []string{"kb", "entities"}, Toolsets},
+			want: [4]any{toolset.Defaults(), []string{"memory"}, []string{"kb", "entities"}, Toolsets},
 		},
 		{
 			key: "read_only", get: func(c *Config) any { return c.ReadOnly },

@@ -32,16 +32,16 @@ func TestSelect(t *testing.T) {
 		sel  Selection
 		want string
 	}{
-		{"no toolsets named enables the defaults", Selection{}, "graph/search,graph/create_node"},
+		{"no toolsets named enables the defaults (graph, kb, edit)", Selection{}, "graph/search,graph/create_node,kb/list_notes"},
 		{"read-only keeps tools whose hint is true", Selection{Toolsets: []string{ToolsetGraph, ToolsetKB}, ReadOnly: true}, "graph/search,kb/list_notes"},
 		{"a clash renames memory's search by default", Selection{Toolsets: []string{ToolsetMemory, ToolsetGraph}}, "graph/search,graph/create_node,memory/memory_search,memory/memory_store"},
 		{"without a clash nothing is renamed", Selection{Toolsets: []string{ToolsetMemory}}, "memory/search,memory/memory_store"},
 		{"a configured rename wins over the default", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, Renames: map[string]string{"memory/search": "recall"}}, "graph/search,graph/create_node,memory/recall,memory/memory_store"},
 		{"a bare-name rename applies to the later toolset", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, Renames: map[string]string{"memory/search": "", "search": "mem_search"}}, "graph/search,graph/create_node,memory/mem_search,memory/memory_store"},
 		// Issue 26: single tools beside toolsets.
-		{"a single tool of another toolset", Selection{Tools: []string{"list_notes"}}, "graph/search,graph/create_node,kb/list_notes"},
+		{"a single tool of another toolset", Selection{Tools: []string{"memory_store"}}, "graph/search,graph/create_node,kb/list_notes,memory/memory_store"},
 		{"a single tool named with its toolset", Selection{Toolsets: []string{ToolsetKB}, Tools: []string{"memory/memory_store"}}, "kb/list_notes,memory/memory_store"},
-		{"an excluded tool", Selection{ExcludeTools: []string{"create_node"}}, "graph/search"},
+		{"an excluded tool", Selection{ExcludeTools: []string{"create_node"}}, "graph/search,kb/list_notes"},
 		{"an exclusion by the published name", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, ExcludeTools: []string{"memory_search"}}, "graph/search,graph/create_node,memory/memory_store"},
 		{"an exclusion by toolset/tool", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}, ExcludeTools: []string{"memory/search"}}, "graph/search,graph/create_node,memory/memory_store"},
 	}

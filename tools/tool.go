@@ -3,53 +3,32 @@ package tools
 import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/vaultgraph/vaultgraph/internal/toolset"
 )
 
-// Toolset IDs, as written in configuration (`toolsets: [graph, memory]`).
+// Toolset IDs, as written in configuration (`toolsets: [graph, memory]`),
+// declared in internal/toolset.
 const (
-	ToolsetGraph    = "graph"    // spec 000/001: the note graph
-	ToolsetKB       = "kb"       // spec 002: knowledge bases
-	ToolsetEdit     = "edit"     // issue 30: section edits and recent changes
-	ToolsetEntities = "entities" // spec 003: typed entities
-	ToolsetMemory   = "memory"   // spec 004: documents and memories
+	ToolsetGraph    = toolset.Graph    // spec 000/001: the note graph
+	ToolsetKB       = toolset.KB       // spec 002: knowledge bases
+	ToolsetEdit     = toolset.Edit     // issue 30: section edits and recent changes
+	ToolsetEntities = toolset.Entities // spec 003: typed entities
+	ToolsetMemory   = toolset.Memory   // spec 004: documents and memories
 )
 
 // ToolsetInfo describes a toolset for configuration help and docs.
-type ToolsetInfo struct {
-	ID          string
-	Description string
-	Default     bool // enabled when the configuration names no toolsets
-}
+type ToolsetInfo = toolset.Info
 
-// Toolsets lists every toolset vaultgraph knows, in a stable order.
-var Toolsets = []ToolsetInfo{
-	{ID: ToolsetGraph, Description: "note graph: get, search, traverse and edit notes (spec 000)", Default: true},
-	{ID: ToolsetKB, Description: "knowledge bases with folder constraints and validated notes (spec 002)"},
-	{ID: ToolsetEdit, Description: "edit a note's section, text or frontmatter key; list recent changes", Default: true},
-	{ID: ToolsetEntities, Description: "read-only typed entities and their relationship graph (spec 003)"},
-	{ID: ToolsetMemory, Description: "document indexing, semantic search and long-term memories (spec 004)"},
-}
+// Toolsets lists every toolset vaultgraph knows, in a stable order, with
+// the defaults (internal/toolset.List).
+var Toolsets = toolset.List
 
 // KnownToolset reports whether id names a toolset in Toolsets.
-func KnownToolset(id string) bool {
-	for _, ts := range Toolsets {
-		if ts.ID == id {
-			return true
-		}
-	}
-	return false
-}
+func KnownToolset(id string) bool { return toolset.Known(id) }
 
 // DefaultToolsets returns the IDs of the toolsets enabled by default.
-func DefaultToolsets() []string {
-	var ids []string
-	for _, ts := range Toolsets {
-		if ts.Default {
-			ids = append(ids, ts.ID)
-		}
-	}
-	return ids
-}
+func DefaultToolsets() []string { return toolset.Defaults() }
 
 // Tool is one MCP tool with the toolset it belongs to.
 type Tool struct {

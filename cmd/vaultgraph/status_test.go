@@ -4,11 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/vaultgraph/vaultgraph/internal/toolset"
 )
 
 func TestStatusRedactsSecretsFromTheEnvironment(t *testing.T) {
@@ -39,7 +42,7 @@ func TestStatusTable(t *testing.T) {
 	assert.Regexp(t, `(?m)^store\s+neo4j\s+flag --store$`, r.stdout)
 	assert.Regexp(t, `(?m)^neo4j\.password\s+\[redacted\]\s+env VAULTGRAPH_NEO4J_PASSWORD$`, r.stdout)
 	assert.Regexp(t, `(?m)^neo4j\.uri\s+bolt://127\.0\.0\.1:7687\s+default$`, r.stdout)
-	assert.Regexp(t, `(?m)^toolsets\s+graph,kb,edit\s+default$`, r.stdout)
+	assert.Regexp(t, `(?m)^toolsets\s+`+strings.Join(toolset.Defaults(), ",")+`\s+default$`, r.stdout)
 	assert.Regexp(t, `(?m)^embedding\.api_key\s+""\s+default$`, r.stdout)
 }
 
@@ -60,7 +63,7 @@ func TestStatusYAMLIsShapedLikeTheFile(t *testing.T) {
 	}
 	require.NoError(t, yaml.Unmarshal([]byte(r.stdout), &doc), r.stdout)
 	assert.Equal(t, "embedded", doc.Store)
-	assert.Equal(t, []string{"graph", "kb", "edit", "entities", "memory"}, doc.Toolsets)
+	assert.Equal(t, toolset.IDs(), doc.Toolsets)
 	assert.Equal(t, "bolt://127.0.0.1:7687", doc.Neo4j.URI)
 	assert.Equal(t, 50, doc.Neo4j.MaxConnections)
 	assert.Contains(t, r.stdout, "toolsets: [graph, kb, edit, entities, memory] # from flag --toolsets\n")
