@@ -14,7 +14,7 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin
 STATICCHECK_VERSION := v0.8.2
 EXAMPLE_VAULT ?= examples/vault
 
-.PHONY: help build dist run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak conformance neo4j tools clean
+.PHONY: help docs build dist run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak conformance neo4j tools clean
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -t -s $$'\t'
@@ -65,8 +65,11 @@ check: ## modules tidy and generated files current
 eval: ## the hard retrieval evaluation (docs/SEARCH.md): keyword, static, transformer and hybrid on 252 questions
 	VAULTGRAPH_HARD_EVAL=1 $(GO) test -count=1 -timeout 30m -v -run TestHardEval ./embedding/eval
 
-snaps: ## rewrite tool schema snapshots
-	UPDATE_TOOLSNAPS=true $(GO) test ./tools/...
+snaps: ## rewrite tool schema snapshots and docs/TOOLS.md
+	UPDATE_TOOLSNAPS=true UPDATE_TOOLSDOC=true $(GO) test ./tools/...
+
+docs: ## regenerate docs/TOOLS.md from the tool specs
+	UPDATE_TOOLSDOC=true $(GO) test -count=1 -run TestToolsDocIsCurrent ./tools/catalog
 
 generate:
 	$(GO) generate $(PKGS)
