@@ -1,31 +1,32 @@
 // Package owner lets many vaultgraph processes share one embedded store:
 // one process per state folder owns it (it holds the folder's owner lock,
 // opens the store, syncs and watches the vault) and serves the others
-// through a unix socket in that folder; when the owner exits or is killed
-// the kernel releases its lock and another process takes it.
+// through a unix socket; when the owner exits or is killed the kernel
+// releases its lock and another process takes it.
 //
 // The package knows nothing of MCP or of the store: it takes the lock,
-// listens and dials, and frames the one line each connection starts with
-// (Hello, then Welcome); what follows on the connection is the caller's
-// (newline-delimited JSON-RPC, see server.Relay). docs/ARCHITECTURE.md,
-// "Many processes, one vault", describes the design.
+// places the socket where only this user can reach it, listens and dials
+// (each side checking the other's user before a byte is read or sent),
+// and frames the one line each connection starts with (Hello, then
+// Welcome); what follows on the connection is the caller's
+// (newline-delimited JSON-RPC, see server.Relay; internal/ownerserve
+// serves it). docs/ARCHITECTURE.md, "Many processes, one vault",
+// describes the design.
 package owner
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
-	"time"
 )
 
-// LockFile and SocketFile are the owner's lock and socket in the state
-// folder.
+// LockFile and SocketFile are the owner's lock in the state folder and
+// the name of its socket there (when the folder is private and its path
+// short enough; see Lock.Listen).
 const (
 	LockFile   = "owner.lock"
 	SocketFile = "owner.sock"
@@ -35,16 +36,22 @@ const (
 // of another protocol is refused with an error saying so.
 const Protocol = "vaultgraph-owner/1"
 
-// maxSocketPath is the longest path a unix socket address takes
-// (sun_path is 108 bytes on Linux, 104 on macOS, with the final NUL).
-const maxSocketPath = 103
+// MaxLine bounds Hello and Welcome (a tool selection and vault paths: a
+// few KiB): ReadLine refuses a longer line after reading at most this
+// much of it. The JSON-RPC lines after them have their own bound
+// (server.MaxStdioMessageBytes).
+const MaxLine = 64 << 10
 
 // ErrHeld reports that another process owns the state folder.
 var ErrHeld = errors.New("owner: another process owns the state folder")
 
+// ErrLineTooLong reports a Hello or Welcome longer than MaxLine.
+var ErrLineTooLong = fmt.Errorf("owner: the connection's first line is longer than %d KiB", MaxLine>>10)
+
 // Lock is a held owner lock; Release gives it up (exit does too).
 type Lock struct {
-	f *os.File
+	dir string
+	f   *os.File
 }
 
 // TryLock takes the owner lock of dir (created if missing) without
@@ -61,10 +68,11 @@ func TryLock(dir string) (*Lock, error) {
 		_ = f.Close()
 		return nil, err
 	}
-	// Who owns it, for a person looking (doctor, status).
+	// Who owns it, for a person looking (doctor, status); Listen adds
+	// where it listens, for the processes that dial it.
 	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(fmt.Sprintf("%d\n", os.Getpid())), 0)
-	return &Lock{f: f}, nil
+	_, _ = f.WriteAt(fmt.Appendf(nil, "%d\n", os.Getpid()), 0)
+	return &Lock{dir: dir, f: f}, nil
 }
 
 // Release gives the lock up. Calling it again does nothing.
@@ -74,59 +82,6 @@ func (l *Lock) Release() {
 	}
 	_ = l.f.Close() // closing the descriptor releases the flock
 	l.f = nil
-}
-
-// Address is the socket address of dir's owner: the socket file in dir,
-// or, when that path is too long for a socket address, a Linux abstract
-// socket named after dir (which only same-user peers may use: Listen
-// checks every peer's credentials).
-func Address(dir string) string {
-	p := filepath.Join(dir, SocketFile)
-	if len(p) <= maxSocketPath || !abstractSockets {
-		return p
-	}
-	sum := sha256.Sum256([]byte(dir))
-	return "@vaultgraph-" + hex.EncodeToString(sum[:12])
-}
-
-// Listen listens on dir's owner socket. The caller must hold dir's
-// owner lock: a socket file left by an owner that died is removed.
-// Connections from another user are closed at once.
-func Listen(dir string) (net.Listener, error) {
-	addr := Address(dir)
-	if addr[0] != '@' {
-		_ = os.Remove(addr)
-	}
-	ln, err := net.Listen("unix", addr)
-	if err != nil {
-		return nil, fmt.Errorf("owner: listen on %s: %w", addr, err)
-	}
-	if ul, ok := ln.(*net.UnixListener); ok && addr[0] != '@' {
-		ul.SetUnlinkOnClose(true)
-		_ = os.Chmod(addr, 0o600)
-	}
-	return sameUser{ln}, nil
-}
-
-// sameUser accepts only connections of this process's user.
-type sameUser struct{ net.Listener }
-
-func (l sameUser) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if peerIsSameUser(c) {
-			return c, nil
-		}
-		_ = c.Close()
-	}
-}
-
-// Dial connects to dir's owner, if there is one listening.
-func Dial(dir string, timeout time.Duration) (net.Conn, error) {
-	return net.DialTimeout("unix", Address(dir), timeout)
 }
 
 // Hello is the first line a process sends its owner.
@@ -172,12 +127,24 @@ func WriteLine(c net.Conn, v any) error {
 	return err
 }
 
-// ReadLine reads one JSON line into v through r (a reader of c that the
-// caller goes on using, so nothing read past the line is lost).
+// ReadLine reads one JSON line of at most MaxLine bytes into v through r
+// (a reader of c that the caller goes on using, so nothing read past the
+// line is lost). A longer line is ErrLineTooLong, after at most MaxLine
+// bytes of it were read and kept.
 func ReadLine(r *bufio.Reader, v any) error {
-	line, err := r.ReadBytes('\n')
-	if err != nil {
-		return err
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if len(line)+len(part) > MaxLine {
+			return ErrLineTooLong
+		}
+		line = append(line, part...)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
 	}
 	if err := json.Unmarshal(line, v); err != nil {
 		return fmt.Errorf("owner: a line that is not JSON: %w", err)

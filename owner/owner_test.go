@@ -3,10 +3,9 @@ package owner
 import (
 	"bufio"
 	"errors"
-	"path/filepath"
+	"io"
 	"strings"
 	"testing"
-	"time"
 )
 
 // One owner per folder: a second TryLock is refused until the first is
@@ -29,40 +28,38 @@ func TestOneOwnerPerFolder(t *testing.T) {
 	l2.Release()
 }
 
-// The socket carries Hello and Welcome, also from a folder whose path is
-// too long for a socket file (an abstract socket on Linux).
-func TestSocketHello(t *testing.T) {
-	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), strings.Repeat("long-folder-name-", 8))} {
-		if !abstractSockets && len(filepath.Join(dir, SocketFile)) > maxSocketPath {
-			continue
-		}
-		ln, err := Listen(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-			var h Hello
-			if ReadLine(bufio.NewReader(c), &h) == nil {
-				_ = WriteLine(c, Welcome{Protocol: Protocol, PID: h.PID + 1, Detail: h.Kind})
-			}
-		}()
-		c, err := Dial(dir, 5*time.Second)
-		if err != nil {
-			t.Fatalf("dial %s: %v", Address(dir), err)
-		}
-		if err := WriteLine(c, Hello{Protocol: Protocol, Kind: KindSync, PID: 41}); err != nil {
-			t.Fatal(err)
-		}
-		var w Welcome
-		if err := ReadLine(bufio.NewReader(c), &w); err != nil || w.PID != 42 || w.Detail != KindSync {
-			t.Fatalf("welcome %+v, %v", w, err)
-		}
-		_ = c.Close()
-		_ = ln.Close()
+// ReadLine keeps at most MaxLine bytes of a line without its end (issue
+// 43: a 400 MiB Hello took the owner from 34 to 813 MiB) and refuses it.
+func TestReadLineRefusesALongLine(t *testing.T) {
+	flood := &countingReader{n: 1 << 30} // 1 GiB of 'x', no newline
+	var h Hello
+	err := ReadLine(bufio.NewReader(flood), &h)
+	if !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("ReadLine of 1 GiB without a newline: %v, want ErrLineTooLong", err)
 	}
+	if read := flood.read; read > MaxLine+4096 {
+		t.Fatalf("ReadLine read %d bytes of the flood, want at most %d", read, MaxLine+4096)
+	}
+	// A line of exactly MaxLine bytes, newline included, is read.
+	line := `{"protocol":"` + strings.Repeat("p", MaxLine-len(`{"protocol":""}`)-1) + `"}` + "\n"
+	if err := ReadLine(bufio.NewReader(strings.NewReader(line)), &h); err != nil || len(h.Protocol) != MaxLine-len(`{"protocol":""}`)-1 {
+		t.Fatalf("a line of MaxLine bytes: %v", err)
+	}
+	if err := ReadLine(bufio.NewReader(strings.NewReader("x"+line)), &h); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("a line of MaxLine+1 bytes: %v, want ErrLineTooLong", err)
+	}
+}
+
+type countingReader struct{ n, read int }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.read >= r.n {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.n-r.read)
+	for i := range n {
+		p[i] = 'x'
+	}
+	r.read += n
+	return n, nil
 }

@@ -103,9 +103,9 @@ func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, na
 	var syncErr error
 	// As the owner, this process exits after its call, as a one-shot sync
 	// does after its sync (withOneShot).
-	c := &connector{cfg: cfg, logger: logger, opts: ownerOptions{oneShot: true, fail: func(err error) { syncErr = err }}}
-	defer c.stop(context.WithoutCancel(ctx))
-	own, conn, w, err := c.find(ctx, owner.KindMCP)
+	c := newConnector(cfg, logger, ownerOptions{oneShot: true, fail: func(err error) { syncErr = err }})
+	defer c.Stop(context.WithoutCancel(ctx))
+	own, conn, w, err := c.Find(ctx, owner.KindMCP, selectionOf(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, na
 		}
 		return res, nil
 	}
-	list, err := tools.Select(own.all, own.a.selection())
+	list, err := tools.Select(own.App().all, own.App().selection())
 	if err != nil {
 		return nil, err
 	}
@@ -125,14 +125,14 @@ func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, na
 		return nil, err
 	}
 	select {
-	case <-own.firstSync.Done():
+	case <-own.App().firstSync.Done():
 	case <-ctx.Done():
 		return nil, errInterrupted
 	}
 	if syncErr != nil {
 		return nil, syncErr
 	}
-	srv, err := own.serverFor(own.a.selection())
+	srv, err := own.ServerFor(own.App().selection())
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,8 @@ change. The vault (or projects, see docs/ENTITIES.md) is required.
 
 With the embedded store, several processes may serve one vault: the first owns the
 store (it holds the lock in the vault's state folder) and the others relay their
-clients to it through the socket owner.sock there; when it exits or is killed,
+clients to it through its socket (owner.sock there, or in a folder of the user's
+alone when that path is too long; the lock file names it); when it exits or is killed,
 another takes over and its clients carry on. This holds for serve --http too: beside
 an owner it listens at once and serves its HTTP clients through the owner (a
 read-only token's calls through a connection that gets the read tools only), and
@@ -159,9 +160,9 @@ func serve(ctx context.Context, cfg *config.Config, logger *slog.Logger, s strea
 	if err != nil {
 		return err
 	}
-	defer own.shutdown(ctx)
+	defer own.Shutdown(ctx)
 	if front == nil {
-		srv, err := own.serverFor(own.a.selection())
+		srv, err := own.ServerFor(own.App().selection())
 		if err != nil {
 			return err
 		}
@@ -206,7 +207,7 @@ func (f *httpFront) wait() error {
 // serveAsOwner serves own's MCP server, and, once the first sync is
 // done, the web view; /readyz is ready after both.
 func (f *httpFront) serveAsOwner(own *ownerRole) error {
-	srv, err := own.serverFor(own.a.selection())
+	srv, err := own.ServerFor(own.App().selection())
 	if err != nil {
 		return err
 	}
@@ -221,8 +222,8 @@ func (f *httpFront) serveAsOwner(own *ownerRole) error {
 // startView starts the web view once own's first sync is done, then runs
 // then (nil: nothing).
 func (f *httpFront) startView(own *ownerRole, then func()) {
-	own.afterFirstSync(func(ctx context.Context) {
-		v, err := own.a.startView(ctx, &own.background, viewAuth(f.cfg, f.srv))
+	afterFirstSync(own, func(context.Context) {
+		v, err := startView(own, viewAuth(f.cfg, f.srv))
 		if err != nil {
 			f.logger.Error("web view not started", "err", err)
 		} else {
@@ -239,11 +240,12 @@ func (f *httpFront) startView(own *ownerRole, then func()) {
 func ownerReady(own *ownerRole) func(context.Context) error {
 	return func(ctx context.Context) error {
 		select {
-		case <-own.firstSync.Done():
+		case <-own.App().firstSync.Done():
 		default:
 			return errors.New("the first sync of the vault is running")
 		}
-		_, err := own.a.store.CountNotes(ctx, own.a.primary.Key)
+		a := own.App()
+		_, err := a.store.CountNotes(ctx, a.primary.Key)
 		return err
 	}
 }
@@ -255,10 +257,10 @@ func ownerReady(own *ownerRole) func(context.Context) error {
 // only), which makes this process the owner when the one it reached goes
 // away; its HTTP clients carry on.
 func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
-	c := &connector{cfg: f.cfg, logger: f.logger, opts: opts}
-	defer c.stop(context.WithoutCancel(ctx))
+	c := newConnector(f.cfg, f.logger, opts)
+	defer c.Stop(context.WithoutCancel(ctx))
 	sel := selectionOf(f.cfg)
-	own, conn, w, err := c.findAs(ctx, owner.KindMCP, sel)
+	own, conn, w, err := c.Find(ctx, owner.KindMCP, sel)
 	if err != nil {
 		return err
 	}
@@ -267,10 +269,10 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 	}
 	f.logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version, "http", true)
 	f.view.Set(relayView(w.PID))
-	c.onOwn = func(own *ownerRole) {
+	c.OnOwn(func(own *ownerRole) {
 		f.logger.Info("took over the vault's store; the HTTP clients carry on")
 		f.startView(own, nil)
-	}
+	})
 	var (
 		mu    sync.Mutex
 		first = conn // the read-write backend's first connection
@@ -278,7 +280,7 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 	connect := func(readOnly bool) server.Connect {
 		s := sel
 		s.ReadOnly = s.ReadOnly || readOnly
-		next := c.connectAs(s)
+		next := c.ConnectAs(s)
 		if readOnly {
 			return next
 		}
@@ -317,7 +319,7 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 	}
 	defer fwd.Close()
 	check := func(ctx context.Context) error {
-		if own := c.owned(); own != nil {
+		if own := c.Owned(); own != nil {
 			return ownerReady(own)(ctx)
 		}
 		return fwd.Ready(ctx)
@@ -358,20 +360,21 @@ func relayView(ownerPID int) http.Handler {
 // served directly), else through a relay to the owner, which makes this
 // process the owner when the one it reached goes away.
 func serveStdioShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, s streams, opts ownerOptions) error {
-	c := &connector{cfg: cfg, logger: logger, opts: opts}
-	defer c.stop(context.WithoutCancel(ctx))
-	own, conn, w, err := c.attempt(ctx, owner.KindMCP, selectionOf(cfg))
+	c := newConnector(cfg, logger, opts)
+	defer c.Stop(context.WithoutCancel(ctx))
+	sel := selectionOf(cfg)
+	own, conn, w, err := c.Attempt(ctx, owner.KindMCP, sel)
 	if err != nil {
 		return err
 	}
 	if own != nil {
-		srv, err := own.serverFor(own.a.selection())
+		srv, err := own.ServerFor(own.App().selection())
 		if err != nil {
 			return err
 		}
 		return server.ServeStdio(ctx, srv, s.in, s.out, logger)
 	}
-	connect := c.connect
+	connect := c.ConnectAs(sel)
 	if conn != nil {
 		logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version)
 		first := conn
@@ -381,7 +384,7 @@ func serveStdioShared(ctx context.Context, cfg *config.Config, logger *slog.Logg
 				first = nil
 				return conn, nil
 			}
-			return c.connect(ctx)
+			return c.ConnectAs(sel)(ctx)
 		}
 	}
 	return server.RunRelay(ctx, connect, s.in, s.out, logger)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/internal/ownerserve"
 	"github.com/vaultgraph/vaultgraph/owner"
 )
 
@@ -139,7 +140,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 	failed := make(chan struct{})
 	opts := ownerOptions{watch: watch, index: watch, warm: watch, oneShot: !watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
 	if watch {
-		lock, err := waitLock(ctx, stateDirOf(cfg), logger)
+		lock, err := ownerserve.WaitLock(ctx, stateDirOf(cfg), logger)
 		if err != nil {
 			return err
 		}
@@ -148,7 +149,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 			lock.Release()
 			return err
 		}
-		defer own.shutdown(context.WithoutCancel(ctx))
+		defer own.Shutdown(context.WithoutCancel(ctx))
 		select {
 		case <-ctx.Done():
 			return nil
@@ -157,9 +158,9 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 		}
 	}
 	boundSyncHeap(ctx, logger) // this process exits after the sync
-	c := &connector{cfg: cfg, logger: logger, opts: opts}
-	defer c.stop(context.WithoutCancel(ctx))
-	own, _, w, err := c.find(ctx, owner.KindSync)
+	c := newConnector(cfg, logger, opts)
+	defer c.Stop(context.WithoutCancel(ctx))
+	own, _, w, err := c.Find(ctx, owner.KindSync, selectionOf(cfg))
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 	// Ctrl-C: the deferred stop ends the sync at its next batch and keeps
 	// what was written.
 	select {
-	case <-own.firstSync.Done():
+	case <-own.App().firstSync.Done():
 	case <-ctx.Done():
 		return errInterrupted
 	}
@@ -187,7 +188,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 		return syncErr
 	}
 	if so.embed {
-		return own.a.embedAll(ctx)
+		return own.App().embedAll(ctx)
 	}
 	return nil
 }

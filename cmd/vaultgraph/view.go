@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -104,9 +103,9 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		lock.Release()
 		return err
 	}
-	defer own.shutdown(ctx)
+	defer own.Shutdown(ctx)
 	select {
-	case <-own.firstSync.Done():
+	case <-own.App().firstSync.Done():
 	case <-ctx.Done():
 		return nil
 	}
@@ -115,8 +114,8 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		return err
 	default:
 	}
-	bgCtx := own.bg
-	v, err := own.a.startView(bgCtx, &own.background, view.AuthOptions{ReadOnly: cfg.ReadOnly})
+	bgCtx := own.Background()
+	v, err := startView(own, view.AuthOptions{ReadOnly: cfg.ReadOnly})
 	if err != nil {
 		return err
 	}
@@ -161,7 +160,7 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		return fmt.Errorf("serve the view: %w", err)
 	case <-ctx.Done():
 	}
-	own.stopBackground() // ends the pages' event streams
+	own.StopBackground() // ends the pages' event streams
 	shutdownCtx, cancelShutdown := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancelShutdown()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -187,9 +186,10 @@ func loopbackHost(next http.Handler) http.Handler {
 	})
 }
 
-// startView builds the web view over the app's store and graph service,
-// runs it (load, layout, follow changes) in background until ctx ends.
-func (a *app) startView(ctx context.Context, background *sync.WaitGroup, auth view.AuthOptions) (*view.View, error) {
+// startView builds the web view over the owned app's store and graph
+// service, and runs it (load, layout, follow changes) in own's background.
+func startView(own *ownerRole, auth view.AuthOptions) (*view.View, error) {
+	a := own.App().app
 	cache := ""
 	if dir := a.cfg.StateDir; dir != "" {
 		cache = filepath.Join(vaultStateDir(dir, a.cfg.ServedProjects()[0].Path), view.CacheFileName)
@@ -201,7 +201,7 @@ func (a *app) startView(ctx context.Context, background *sync.WaitGroup, auth vi
 	if err != nil {
 		return nil, err
 	}
-	background.Go(func() {
+	own.Go(func(ctx context.Context) {
 		if err := v.Run(ctx); err != nil {
 			a.logger.Error("web view stopped", "err", err)
 		}

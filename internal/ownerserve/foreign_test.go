@@ -1,0 +1,185 @@
+//go:build linux
+
+package ownerserve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/owner"
+	"github.com/vaultgraph/vaultgraph/tools"
+)
+
+// peerEnv runs the test binary as a process of another user (uid 65534)
+// for TestForeignUserIsRefused: "listen PATH" (bind PATH, say "ready",
+// and when stdin ends say how many bytes it received) or "dial PATH"
+// (send a Hello, say how many bytes came back).
+const peerEnv = "VAULTGRAPH_OWNERSERVE_PEER"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(peerEnv); spec != "" {
+		os.Exit(runPeer(spec))
+	}
+	os.Exit(m.Run())
+}
+
+func runPeer(spec string) int {
+	mode, path, _ := strings.Cut(spec, " ")
+	switch mode {
+	case "listen":
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			fmt.Println("listen:", err)
+			return 1
+		}
+		_ = os.Chmod(path, 0o777)
+		got := make(chan int64, 1)
+		go func() {
+			var total int64
+			defer func() { got <- total }()
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+				n, _ := io.Copy(io.Discard, c)
+				total += n
+				_ = c.Close()
+			}
+		}()
+		fmt.Println("ready")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		_ = ln.Close()
+		fmt.Println("received", <-got)
+	case "dial":
+		c, err := net.DialTimeout("unix", path, 5*time.Second)
+		if err != nil {
+			fmt.Println("refused:", err)
+			return 0
+		}
+		_ = owner.WriteLine(c, owner.Hello{Protocol: owner.Protocol, Kind: owner.KindSync, PID: os.Getpid()})
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		n, err := io.Copy(io.Discard, c)
+		fmt.Printf("connected: read %d bytes, %v\n", n, err)
+	}
+	return 0
+}
+
+// Issue 48: a process of another user is refused at both ends. A
+// connector whose lock file names a socket of uid 65534 (as another user
+// able to write it would) returns owner.ErrNotYours at once, without
+// retrying and without sending it a byte; a process of uid 65534 that
+// reaches the owner's socket (its folder opened for the test) is closed
+// unanswered, and the owner goes on serving its own user. Runs as root
+// (CI) with setpriv; skipped elsewhere.
+func TestForeignUserIsRefused(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to run a process as uid 65534 with setpriv (CI runs as root)")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("needs setpriv (util-linux) to run a process as uid 65534")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp("/tmp", "vgos-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	_ = os.Chmod(base, 0o755)
+	bin := filepath.Join(base, "ownerserve.test")
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	open := filepath.Join(base, "open")
+	if err := os.Mkdir(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chmod(open, os.ModeSticky|0o777)
+	peer := func(spec string) (io.WriteCloser, *bufio.Scanner, func()) {
+		cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^$")
+		cmd.Env = append(os.Environ(), peerEnv+"="+spec)
+		cmd.Stderr = os.Stderr
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return in, bufio.NewScanner(out), func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	}
+	line := func(sc *bufio.Scanner) string {
+		t.Helper()
+		if !sc.Scan() {
+			t.Fatalf("the other user's process ended: %v", sc.Err())
+		}
+		return sc.Text()
+	}
+
+	// The dialling side.
+	theirs := filepath.Join(open, "theirs.sock")
+	in, out, stop := peer("listen " + theirs)
+	defer stop()
+	if l := line(out); l != "ready" {
+		t.Fatalf("the other user's listener: %s", l)
+	}
+	dir := stateDir(t)
+	held, err := owner.TryLock(dir) // an owner is running...
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	// ... and its lock file names the other user's socket.
+	if err := os.WriteFile(filepath.Join(dir, owner.LockFile), fmt.Appendf(nil, "1\n%s\n", theirs), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	conn := &Connector[*fakeApp]{Client: Client{Dir: dir},
+		Become: func(context.Context, *owner.Lock) (*Role[*fakeApp], error) {
+			return nil, errors.New("the lock is held")
+		}}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if _, _, _, err := conn.Find(ctx, owner.KindMCP, tools.Selection{}); !errors.Is(err, owner.ErrNotYours) {
+		t.Fatalf("Find with another user's socket: %v, want owner.ErrNotYours at once", err)
+	}
+	_ = in.Close()
+	if l := line(out); l != "received 0" {
+		t.Fatalf("the other user's socket: %s, want no byte", l)
+	}
+
+	// The owner's side.
+	dir2 := filepath.Join(base, "s2", "state") // on a path the other user may walk
+	if err := os.Mkdir(filepath.Dir(dir2), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	own := startOwner(t, dir2, newFakeApp("A"), Options{})
+	addr := own.Addr()
+	_ = os.Chmod(filepath.Dir(addr), 0o777)
+	_ = os.Chmod(addr, 0o777)
+	_, out2, stop2 := peer("dial " + addr)
+	defer stop2()
+	if l := line(out2); !strings.HasPrefix(l, "connected: read 0 bytes") {
+		t.Fatalf("the other user's Hello: %s, want the connection closed unanswered", l)
+	}
+	_ = os.Chmod(filepath.Dir(addr), 0o700)
+	if _, w, err := (Client{Dir: dir2}).Dial(owner.KindSync, tools.Selection{}); err != nil || w.Detail != "synced by A" {
+		t.Fatalf("the owner's own user after the refusal: %+v, %v", w, err)
+	}
+}
