@@ -124,7 +124,10 @@
 //
 // One Store is one driver (connection pool) for the process. Each call
 // opens a session sharing one bookmark manager, so a read sees this
-// Store's earlier writes on a cluster too. Writes run a managed transaction
+// Store's earlier writes on a cluster too; on a routing URI (neo4j://)
+// reads are sent to the leader like writes, so a read also sees every write
+// another process had acknowledged before it started (consistency.go).
+// Writes run a managed transaction
 // (ExecuteWrite), which the driver retries on transient failures (leader
 // switch, deadlock, a restarting server) for up to Config.MaxRetryTime.
 // Reads run each statement as an auto-commit transaction, one network

@@ -28,13 +28,17 @@ import (
 //
 //     go test ./neo4jstore -run '^$' -bench ReplicaAfterWrite -benchtime 1x        # 10k and 100k
 //     go test ./neo4jstore -run '^$' -bench ReplicaAfterWrite -benchtime 1x -short # 10k
+//
+// The vault is loaded once per server into project "profile-<size>" (as
+// TestProfileStatements does) and reused by later runs on the same server
+// (NEO4J_URI), since loading 100k notes takes minutes.
 func BenchmarkReplicaAfterWrite(b *testing.B) {
 	reader := openStore(b)
 	writer := openStore(b)
 	warmUp(b, reader)
 	ctx := context.Background()
 	for _, size := range benchSizes(b) {
-		project, notes := benchGraph(b, writer, size)
+		project, notes := sharedGraph(b, writer, size)
 		b.Run(fmt.Sprintf("notes=%d", size), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(3, 4))
 			q := core.ContextQuery{Direction: core.DirectionBoth, Limit: 20, Balanced: true}
@@ -112,4 +116,17 @@ func BenchmarkReplicaAfterWrite(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sharedGraph returns project "profile-<size>" holding benchSpec(size),
+// loading it unless a run before did.
+func sharedGraph(b *testing.B, s *Neo4jStore, size int) (string, []core.Note) {
+	b.Helper()
+	project := fmt.Sprintf("profile-%d", size)
+	notes := benchSpec(size).generate()
+	if n, err := s.CountNotes(context.Background(), project); err != nil || n != len(notes) {
+		took := loadStaged(b, s, project, notes)
+		b.Logf("loaded %d notes in %.1fs", size, took.Seconds())
+	}
+	return project, notes
 }

@@ -18,7 +18,9 @@ import (
 // Neo4jStore is core.StoreProvider on Neo4j. It holds one driver (a connection pool) for
 // the process and is safe for concurrent use. Every call opens a short
 // session that shares one bookmark manager, so a read always sees the
-// writes this Neo4jStore made before it, even on a cluster.
+// writes this Neo4jStore made before it, even on a cluster; on a routing
+// URI reads go to the leader, so they see other processes' acknowledged
+// writes too (consistency.go).
 type Neo4jStore struct {
 	driver    neo4j.DriverWithContext
 	bookmarks neo4j.BookmarkManager
@@ -232,7 +234,7 @@ func (s *Neo4jStore) execute(ctx context.Context, op string, mode neo4j.AccessMo
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
-		AccessMode:      mode,
+		AccessMode:      s.sessionMode(mode), // reads go to the leader on a cluster: consistency.go
 		DatabaseName:    s.cfg.Database,
 		BookmarkManager: s.bookmarks,
 	})
