@@ -42,6 +42,10 @@ type Recorder struct {
 	log     *slog.Logger
 	now     func() time.Time
 
+	// forgetActors drops who made each change before it is logged
+	// (changes.record_actor off).
+	forgetActors bool
+
 	mu        sync.Mutex
 	queue     []core.NoteChange // not written yet: the store failed
 	lastPrune time.Time
@@ -55,6 +59,10 @@ func NewRecorder(project string, store Store, logger *slog.Logger) *Recorder {
 	}
 	return &Recorder{project: project, store: store, log: logger, now: time.Now}
 }
+
+// ForgetActors makes r log changes without who made them; call it
+// before the first Record.
+func (r *Recorder) ForgetActors() { r.forgetActors = true }
 
 // Record logs changes (the vault mirror's, in the order they happened):
 // each gets its key, a deleted note the title the store still has for it
@@ -71,6 +79,9 @@ func (r *Recorder) Record(ctx context.Context, changes []core.NoteChange) {
 	for i := range changes {
 		c := &changes[i]
 		c.Key = core.ChangeKey(c.At)
+		if r.forgetActors {
+			c.Actor = core.Actor{}
+		}
 		if c.Kind == core.ChangeDeleted && c.Title == "" {
 			gone = append(gone, c.ID)
 		}

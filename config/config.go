@@ -61,6 +61,8 @@ type Config struct {
 	Neo4j Neo4jConfig
 	// HTTP configures serve's streamable HTTP transport.
 	HTTP HTTPConfig
+	// RecordActor keeps who made each change in the change log.
+	RecordActor bool
 	// Metrics configures the Prometheus metrics of serve --http.
 	Metrics MetricsConfig
 	// Resources configures the vault's notes as MCP resources.

@@ -293,6 +293,15 @@ var keys = []key{
 		},
 	},
 	{
+		name: "changes.record_actor",
+		help: "record who made each change in the change log (recent_changes, the web view): a signed-in person, token:<n>, local or outside",
+		doc: []string{
+			"Off, the log keeps what changed and when, and no one's name, subject or email.",
+		},
+		def:   true,
+		field: func(c *Config) any { return &c.RecordActor },
+	},
+	{
 		name: "metrics.addr",
 		help: "serve Prometheus metrics at http://ADDR/metrics while serving over HTTP (host:port); empty: off",
 		doc: []string{

@@ -38,6 +38,9 @@ type NoteChange struct {
 	// SizeBefore and SizeAfter are the file's sizes in bytes, -1 where
 	// there is no file (before a create, after a delete) or it is unknown.
 	SizeBefore, SizeAfter int64
+	// Actor is who made the change (zero when not recorded: a log written
+	// before actors were, or with changes.record_actor off).
+	Actor Actor
 }
 
 // ChangeKey returns a key for a change at t: the time in nanoseconds since

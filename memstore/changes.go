@@ -33,16 +33,21 @@ type changeRecord struct {
 	Hash       string `json:"hash,omitempty"`
 	SizeBefore int64  `json:"size_before"`
 	SizeAfter  int64  `json:"size_after"`
+	Actor      string `json:"actor,omitempty"`
+	ActorEmail string `json:"actor_email,omitempty"`
+	ActorName  string `json:"actor_name,omitempty"`
 }
 
 func changeToRecord(c core.NoteChange) changeRecord {
 	return changeRecord{At: c.At.UnixNano(), Kind: string(c.Kind), ID: c.ID, Path: c.Path, OldID: c.OldID, OldPath: c.OldPath,
-		Title: c.Title, Hash: c.Hash, SizeBefore: c.SizeBefore, SizeAfter: c.SizeAfter}
+		Title: c.Title, Hash: c.Hash, SizeBefore: c.SizeBefore, SizeAfter: c.SizeAfter,
+		Actor: c.Actor.ID, ActorEmail: c.Actor.Email, ActorName: c.Actor.Name}
 }
 
 func (r changeRecord) change(key string) core.NoteChange {
 	return core.NoteChange{Key: key, At: time.Unix(0, r.At).UTC(), Kind: core.ChangeKind(r.Kind), ID: r.ID, Path: r.Path,
-		OldID: r.OldID, OldPath: r.OldPath, Title: r.Title, Hash: r.Hash, SizeBefore: r.SizeBefore, SizeAfter: r.SizeAfter}
+		OldID: r.OldID, OldPath: r.OldPath, Title: r.Title, Hash: r.Hash, SizeBefore: r.SizeBefore, SizeAfter: r.SizeAfter,
+		Actor: core.Actor{ID: r.Actor, Email: r.ActorEmail, Name: r.ActorName}}
 }
 
 // sameChange reports whether two changes of one note say the same.

@@ -22,6 +22,7 @@ func changeProps(c core.NoteChange) map[string]any {
 		"at_ns": c.At.UnixNano(), "kind": string(c.Kind), "note": c.ID, "path": c.Path,
 		"old_note": c.OldID, "old_path": c.OldPath, "title": c.Title, "hash": c.Hash,
 		"size_before": c.SizeBefore, "size_after": c.SizeAfter,
+		"actor": c.Actor.ID, "actor_email": c.Actor.Email, "actor_name": c.Actor.Name,
 	}
 }
 
@@ -73,6 +74,7 @@ func (s *Neo4jStore) Changes(ctx context.Context, project string, q core.ChangeQ
 				Key: str(get("key")), At: time.Unix(0, num(get("at_ns"))).UTC(), Kind: core.ChangeKind(str(get("kind"))),
 				ID: str(get("note")), Path: str(get("path")), OldID: str(get("old_note")), OldPath: str(get("old_path")),
 				Title: str(get("title")), Hash: str(get("hash")), SizeBefore: num(get("size_before")), SizeAfter: num(get("size_after")),
+				Actor: core.Actor{ID: str(get("actor")), Email: str(get("actor_email")), Name: str(get("actor_name"))},
 			})
 		}
 		return nil

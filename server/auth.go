@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
@@ -124,6 +125,32 @@ func (s *subjectIDs) number(subject string, tokens int) int {
 func (h *HTTPServer) CheckToken(presented string) (readOnly, ok bool) {
 	p, ok := h.tokens.match(presented)
 	return p.readOnly, ok
+}
+
+// TokenActor returns who the holder of presented, one of the server's
+// static tokens, is in the change log ("token:<n>", n counting from 1 in
+// http.tokens), or "" for another token.
+func (h *HTTPServer) TokenActor(presented string) string {
+	p, ok := h.tokens.match(presented)
+	if !ok {
+		return ""
+	}
+	return p.actor.ID
+}
+
+// attributeCalls makes every tool call carry its caller (core.WithActor)
+// for the change log: the HTTP principal (a signed-in person, or a static
+// token), else the local user of a stdio process or of a server without
+// tokens.
+func attributeCalls(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if p, ok := principalFrom(ctx); ok && p.actor.ID != "" {
+			ctx = core.WithActor(ctx, p.actor)
+		} else if _, ok := core.ActorFrom(ctx); !ok {
+			ctx = core.WithActor(ctx, core.ActorLocal)
+		}
+		return next(ctx, req)
+	}
 }
 
 // bearerToken returns the token of an "Authorization: Bearer <token>"

@@ -87,6 +87,21 @@ type fixture struct {
 	mirror *vault.Mirror
 	mcp    *mcpserver.MCPServer
 	tools  []tools.Tool // every graph tool, before the selection
+
+	changesMu sync.Mutex
+	changes   []core.NoteChange // what the mirror told its change log
+}
+
+// actors returns who made each logged change, by path, and forgets them.
+func (f *fixture) actors() map[string]core.Actor {
+	f.changesMu.Lock()
+	defer f.changesMu.Unlock()
+	out := map[string]core.Actor{}
+	for _, c := range f.changes {
+		out[c.Path] = c.Actor
+	}
+	f.changes = nil
+	return out
 }
 
 // newFixture builds the wired server: a temporary vault with seedFiles,
@@ -120,7 +135,12 @@ func fixtureOn(t testing.TB, dir string, wrap func(core.GraphReader) core.GraphR
 	store := memstore.New()
 	t.Cleanup(func() { _ = store.Close(context.Background()) })
 	f := &fixture{vault: dir, store: store}
-	mirror, err := vault.NewMirror(vault.Config{Root: f.vault, Project: project, Store: store, Logger: quietLogger(), NoProgress: true})
+	mirror, err := vault.NewMirror(vault.Config{Root: f.vault, Project: project, Store: store, Logger: quietLogger(), NoProgress: true,
+		Changes: func(_ context.Context, cs []core.NoteChange) {
+			f.changesMu.Lock()
+			f.changes = append(f.changes, cs...)
+			f.changesMu.Unlock()
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/internal/testidp"
 	"github.com/vaultgraph/vaultgraph/server"
 )
@@ -116,6 +117,12 @@ func TestOAuthTokensOfBothFlowsWork(t *testing.T) {
 	if !slices.Contains(f.vaultFiles(t), "Signed In.md") && !slices.Contains(f.vaultFiles(t), "signed-in.md") {
 		t.Errorf("the note was not written: %v", f.vaultFiles(t))
 	}
+	// The change log names the person (issue 46.2).
+	for path, a := range f.actors() {
+		if a != (core.Actor{ID: "id2", Email: testidp.UserEmail, Name: "Test User2"}) {
+			t.Errorf("%s logged as made by %+v, want the signed-in user", path, a)
+		}
+	}
 
 	// The service client, with the read scope only: reads work, a write
 	// gets 403 insufficient_scope before any tool runs.
@@ -141,8 +148,14 @@ func TestOAuthTokensOfBothFlowsWork(t *testing.T) {
 	}
 
 	// The static tokens keep working beside OAuth.
+	f.actors()
 	if res, _ := callTool(t, httpClient(t, ts, writeToken), "create_node", map[string]any{"title": "By Token", "content": "x"}); res.IsError {
 		t.Error("a static token stopped working with OAuth on")
+	}
+	for path, a := range f.actors() {
+		if a.ID != "token:1" {
+			t.Errorf("%s logged as made by %+v, want token:1 (the first of http.tokens)", path, a)
+		}
 	}
 }
 
@@ -360,5 +373,23 @@ func TestOAuthDiscoveryFallsBackAndIsBounded(t *testing.T) {
 	resp := post(t, ts2, idp.Sign(claims), oauthListTools)
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("hanging authorization server: %s", resp.Status)
+	}
+}
+
+// Without tokens (loopback) and over stdio, a write is the local user's.
+func TestWritesWithoutATokenAreLocal(t *testing.T) {
+	f := newFixture(t)
+	ts, _ := httpServer(t, f, server.HTTPOptions{})
+	if res, text := callTool(t, httpClient(t, ts, ""), "create_node", map[string]any{"title": "Mine", "content": "x"}); res.IsError {
+		t.Fatal(text)
+	}
+	got := f.actors()
+	if len(got) == 0 {
+		t.Fatal("nothing logged")
+	}
+	for path, a := range got {
+		if a != core.ActorLocal {
+			t.Errorf("%s logged as made by %+v, want local", path, a)
+		}
 	}
 }

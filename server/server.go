@@ -135,6 +135,7 @@ func New(opts Options) *mcpserver.MCPServer {
 		mcpserver.WithToolHandlerMiddleware(logCalls(logger, toolsets, readOnly, opts.Metrics)),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolHandlerMiddleware(reportProgress),
+		mcpserver.WithToolHandlerMiddleware(attributeCalls),
 		mcpserver.WithToolFilter(readOnlyPrincipalFilter),
 		// logging/setLevel per session; ClientLogs sends the lines.
 		mcpserver.WithLogging(),

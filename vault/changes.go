@@ -58,6 +58,12 @@ func (m *Mirror) reportChanges(ctx context.Context, s *noteChanges) {
 		return
 	}
 	now := time.Now()
+	// A tool's write carries its caller (core.WithActor); anything else
+	// the mirror sees was done outside vaultgraph.
+	actor, ok := core.ActorFrom(ctx)
+	if !ok {
+		actor = core.ActorOutside
+	}
 	var out []core.NoteChange
 	var created []int // indexes in out of the new notes, in path order
 	for _, w := range s.changed {
@@ -117,5 +123,8 @@ func (m *Mirror) reportChanges(ctx context.Context, s *noteChanges) {
 		out = append(out, core.NoteChange{Kind: core.ChangeDeleted, ID: g.id, Path: g.path, At: now, SizeBefore: g.size, SizeAfter: -1})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	for i := range out {
+		out[i].Actor = actor
+	}
 	m.cfg.Changes(ctx, out)
 }

@@ -203,3 +203,50 @@ func TestEditNoteLosesNoOutsideEdit(t *testing.T) {
 // TestHelperAppender is the editor of TestEditNoteLosesNoOutsideEdit: a
 // line every 0.2 ms until the test ends it.
 func TestHelperAppender(t *testing.T) { editorproc.Run(t, 200*time.Microsecond, math.MaxInt) }
+
+// Issue 46: every change names who made it: the caller a tool's write
+// carries, local for a write whose caller is not named, outside for what
+// the watcher or a write's rescan found changed in the files.
+func TestChangesNameWhoMadeThem(t *testing.T) {
+	root := writeVault(t, map[string]string{"a.md": "# A\n", "b.md": "# B\n"})
+	log := &changeLog{}
+	m := newTestMirror(t, root, memstore.New(), func(c *Config) { c.Debounce = 20 * time.Millisecond; c.Changes = log.record })
+	_, err := m.Sync(t.Context())
+	require.NoError(t, err)
+	w := m.Writer()
+	ada := core.Actor{ID: "248289761001", Email: "ada@example.com", Name: "Ada"}
+	actors := func() map[string]string {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		out := map[string]string{}
+		for _, c := range log.list {
+			out[c.Path] = c.Actor.ID
+		}
+		log.list = nil
+		return out
+	}
+
+	_, err = w.CreateFile(core.WithActor(t.Context(), ada), "by-ada.md", []byte("x\n"))
+	require.NoError(t, err)
+	log.mu.Lock()
+	assert.Equal(t, ada, log.list[0].Actor, "email and name travel with the subject")
+	log.mu.Unlock()
+	assert.Equal(t, map[string]string{"by-ada.md": ada.ID}, actors())
+
+	_, err = w.CreateFile(t.Context(), "unnamed.md", []byte("x\n"))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"unnamed.md": "local"}, actors())
+
+	// Changed outside while nothing watched: the next write's rescan finds
+	// it, and tells it as outside, beside the write's own change.
+	writeFile(t, root, "b.md", "# B\nedited in an editor\n")
+	tags := []string{"x"}
+	_, _, err = w.Update(core.WithActor(t.Context(), ada), "a.md", core.NoteUpdate{Tags: &tags})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"a.md": ada.ID, "b.md": "outside"}, actors())
+
+	startWatch(t, m)
+	writeFile(t, root, "c.md", "from an editor\n")
+	eventually(t, "the watcher sees c.md", func() bool { return log.count() > 0 })
+	assert.Equal(t, map[string]string{"c.md": "outside"}, actors())
+}

@@ -160,7 +160,8 @@ func (m *Mirror) refreshLocked(ctx context.Context) {
 		return
 	}
 	if changes := m.scanChangesLocked("", files); len(changes) > 0 {
-		m.applyLocked(ctx, changes)
+		// What the rescan finds was changed outside, not by the caller.
+		m.applyLocked(core.WithActor(ctx, core.ActorOutside), changes)
 	}
 }
 
@@ -558,6 +559,11 @@ func (w *Writer) deleteLocked(ctx context.Context, rel string) error {
 // returns the note now at want (nil for "").
 func (w *Writer) applyPaths(ctx context.Context, want string, paths []string, extra []fileChange) (*core.Note, error) {
 	m := w.m
+	if _, ok := core.ActorFrom(ctx); !ok {
+		// A write of vaultgraph's own whose caller is not named (a
+		// command run by the machine's user): the change log says local.
+		ctx = core.WithActor(ctx, core.ActorLocal)
+	}
 	changes := extra
 	for _, p := range paths {
 		c, err := m.read(p, "")

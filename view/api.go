@@ -386,7 +386,7 @@ func (v *View) saveNote(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `send {"id": "...", "content": "...", "version": "..."} with the version api/note answered for the note`)
 		return
 	}
-	ctx := r.Context()
+	ctx := core.WithActor(r.Context(), v.auth.actor(r))
 	res, err := v.opts.Graph.Update(ctx, in.ID, core.NoteUpdate{Content: in.Content, ExpectedHash: in.Version})
 	if errors.Is(err, core.ErrConflict) {
 		v.conflict(w, r, in.ID)

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // AuthOptions say who may open the view.
@@ -17,6 +19,9 @@ type AuthOptions struct {
 	// one of the server's (http.tokens, the same as /mcp's) and whether it
 	// is read-only. nil: no token logs in (only one-time links do).
 	CheckToken func(token string) (readOnly, ok bool)
+	// TokenActor names the holder of a token CheckToken accepted for the
+	// change log ("token:2"); nil records the view's saves as "view".
+	TokenActor func(token string) string
 	// Open serves the view without a session, as /mcp is served without
 	// a token on a loopback address with no tokens configured.
 	Open bool
@@ -41,6 +46,7 @@ const (
 type session struct {
 	readOnly bool
 	expires  time.Time
+	actor    string // who its saves are recorded as (core.Actor's ID)
 }
 
 // authenticator keeps sessions and one-time links.
@@ -103,7 +109,7 @@ func (a *authenticator) spendLink(secret string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return a.open(l.readOnly), true
+	return a.open(l.readOnly, core.ActorLocal.ID), true
 }
 
 // login opens a session for a token.
@@ -115,11 +121,15 @@ func (a *authenticator) login(token string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return a.open(readOnly || a.opts.ReadOnly), true
+	actor := "view"
+	if a.opts.TokenActor != nil {
+		actor = a.opts.TokenActor(token)
+	}
+	return a.open(readOnly || a.opts.ReadOnly, actor), true
 }
 
 // open stores a new session and returns its cookie value.
-func (a *authenticator) open(readOnly bool) string {
+func (a *authenticator) open(readOnly bool, actor string) string {
 	id := randomSecret()
 	now := a.now()
 	a.mu.Lock()
@@ -140,7 +150,7 @@ func (a *authenticator) open(readOnly bool) string {
 			delete(a.sessions, oldest)
 		}
 	}
-	a.sessions[sha256.Sum256([]byte(id))] = session{readOnly: readOnly, expires: now.Add(a.opts.SessionTTL)}
+	a.sessions[sha256.Sum256([]byte(id))] = session{readOnly: readOnly, expires: now.Add(a.opts.SessionTTL), actor: actor}
 	return id
 }
 
@@ -166,6 +176,21 @@ func (a *authenticator) access(r *http.Request) (readOnly, ok bool) {
 		return false, false
 	}
 	return s.readOnly, true
+}
+
+// actor is who the request's saves are recorded as: the session's
+// holder, or the local user of an open view (or one without a session,
+// which access refuses anyway).
+func (a *authenticator) actor(r *http.Request) core.Actor {
+	if c, err := r.Cookie(cookieName); err == nil && !a.opts.Open {
+		a.mu.Lock()
+		s, ok := a.sessions[sha256.Sum256([]byte(c.Value))]
+		a.mu.Unlock()
+		if ok && s.actor != "" {
+			return core.Actor{ID: s.actor}
+		}
+	}
+	return core.ActorLocal
 }
 
 // logout ends the request's session.

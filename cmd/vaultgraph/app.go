@@ -172,6 +172,9 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		// toolset is served: whichever process sees a change (a server,
 		// a sync worker) logs it, and recent_changes reads them all.
 		rec := activity.NewRecorder(p.Key, store, logger.With("project", p.Key))
+		if !cfg.RecordActor {
+			rec.ForgetActors()
+		}
 		m, err := vault.NewMirror(vault.Config{
 			Root:     pc.Path,
 			Project:  p.Key,

@@ -216,7 +216,7 @@ func viewAuth(cfg *config.Config, h *server.HTTPServer) view.AuthOptions {
 	if len(cfg.HTTP.Tokens) == 0 {
 		return view.AuthOptions{Open: true, ReadOnly: cfg.ReadOnly}
 	}
-	return view.AuthOptions{CheckToken: h.CheckToken, ReadOnly: cfg.ReadOnly}
+	return view.AuthOptions{CheckToken: h.CheckToken, TokenActor: h.TokenActor, ReadOnly: cfg.ReadOnly}
 }
 
 // openURL opens url in the system's browser.

@@ -49,8 +49,11 @@ var changeCases = []testCase{
 		}
 		renamed := changeAt(5, core.ChangeRenamed, "b/new.md")
 		renamed.OldID, renamed.OldPath, renamed.Path = "a/old.md", "A/Old.md", "b/New.md"
+		renamed.Actor = core.Actor{ID: "248289761001", Email: "ada@example.com", Name: "Ada Lovelace"}
 		deleted := changeAt(6, core.ChangeDeleted, "gone.md")
 		deleted.Hash, deleted.SizeAfter = "", -1
+		deleted.Actor = core.Actor{ID: "token:2"}
+		all[4].Actor = core.ActorOutside
 		all = append(all, renamed, deleted)
 		e.appendChanges(p, all[:3]...)
 		e.appendChanges(p, all[3:]...)

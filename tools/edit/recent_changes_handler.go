@@ -24,6 +24,9 @@ func RecentChangesHandler(d Deps) server.ToolHandlerFunc {
 				At: c.At.UTC().Format(time.RFC3339), Kind: string(c.Kind), ID: c.ID, Path: c.Path,
 				OldID: c.OldID, OldPath: c.OldPath, Title: c.Title, Summary: activity.Summary(c),
 			}
+			if c.Actor.ID != "" {
+				out.Changes[i].By = &ActorResponse{ID: c.Actor.ID, Email: c.Actor.Email, Name: c.Actor.Name}
+			}
 		}
 		return out, nil
 	})

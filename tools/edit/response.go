@@ -33,4 +33,16 @@ type ChangeResponse struct {
 	OldPath string `json:"old_path,omitempty"`
 	Title   string `json:"title"`
 	Summary string `json:"summary"` // one line: what happened, how the size moved
+	// By is who made the change: a signed-in person's subject (with
+	// email and name), token:<n> for the n-th static HTTP token, local for
+	// the user of a stdio process, outside for an edit made outside
+	// vaultgraph; absent when not recorded.
+	By *ActorResponse `json:"by,omitempty"`
+}
+
+// ActorResponse is who made a change.
+type ActorResponse struct {
+	ID    string `json:"id"`
+	Email string `json:"email,omitempty"`
+	Name  string `json:"name,omitempty"`
 }
