@@ -10,13 +10,14 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/otheruser"
 )
 
 // squatterEnv runs the test binary as the squatter of
@@ -135,26 +136,11 @@ func runSquatter(spec string) int {
 // receive no byte from a dialler, even one sent to its socket by a lock
 // file that names it.
 //
-// It runs as root (as CI does) and the squatter as uid 65534 (setpriv,
-// util-linux); elsewhere it is skipped.
+// It runs as root (as CI does) and the squatter as uid 65534 (package
+// otheruser); elsewhere it is skipped.
 func TestSquatterCannotReachOrBlockTheOwner(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to run the squatter as uid 65534 with setpriv (CI runs as root)")
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("needs setpriv (util-linux) to run the squatter as uid 65534")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	base := shortTemp(t)
 	mustChmod(t, base, 0o755)
-	// The test binary, where uid 65534 may run it.
-	bin := filepath.Join(base, "owner.test")
-	copyFile(t, self, bin)
-	mustChmod(t, bin, 0o755)
 	shared := func(name string) string { // like /tmp: anyone makes entries
 		d := filepath.Join(base, name)
 		mustMkdir(t, d)
@@ -187,9 +173,7 @@ func TestSquatterCannotReachOrBlockTheOwner(t *testing.T) {
 	}
 	spec.Listen = append(spec.Listen, filepath.Join(openState, SocketFile))
 	js, _ := json.Marshal(spec)
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^$")
-	cmd.Env = append(os.Environ(), squatterEnv+"="+string(js))
-	cmd.Stderr = os.Stderr
+	cmd := otheruser.Command(t, squatterEnv+"="+string(js))
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -280,17 +264,6 @@ func mustMkdir(t *testing.T, d string) {
 func mustChmod(t *testing.T, p string, mode os.FileMode) {
 	t.Helper()
 	if err := os.Chmod(p, mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o700); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,12 +10,12 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/internal/otheruser"
 	"github.com/vaultgraph/vaultgraph/owner"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
@@ -82,42 +82,23 @@ func runPeer(spec string) int {
 // retrying and without sending it a byte; a process of uid 65534 that
 // reaches the owner's socket (its folder opened for the test) is closed
 // unanswered, and the owner goes on serving its own user. Runs as root
-// (CI) with setpriv; skipped elsewhere.
+// (CI), the other user's process as uid 65534 (package otheruser);
+// skipped elsewhere.
 func TestForeignUserIsRefused(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to run a process as uid 65534 with setpriv (CI runs as root)")
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("needs setpriv (util-linux) to run a process as uid 65534")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	otheruser.Command(t) // skips here when it cannot run
 	base, err := os.MkdirTemp("/tmp", "vgos-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(base)
 	_ = os.Chmod(base, 0o755)
-	bin := filepath.Join(base, "ownerserve.test")
-	b, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	open := filepath.Join(base, "open")
 	if err := os.Mkdir(open, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	_ = os.Chmod(open, os.ModeSticky|0o777)
 	peer := func(spec string) (io.WriteCloser, *bufio.Scanner, func()) {
-		cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^$")
-		cmd.Env = append(os.Environ(), peerEnv+"="+spec)
-		cmd.Stderr = os.Stderr
+		cmd := otheruser.Command(t, peerEnv+"="+spec)
 		in, _ := cmd.StdinPipe()
 		out, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
