@@ -64,6 +64,7 @@ func newRootCommand(s streams) *cobra.Command {
 		newCallCommand(s),
 		newStatusCommand(s),
 		newCheckCommand(s),
+		newToolsCommand(s),
 		newDoctorCommand(s),
 		newMigrateCommand(s),
 		newInitCommand(s),
