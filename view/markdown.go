@@ -65,14 +65,17 @@ func renderNote(n *core.Note) (string, error) {
 }
 
 // resolveMarkdownLink points a markdown link to a local .md file at the
-// note it resolves to, found among the note's links by its destination.
+// note it resolves to, found among the note's links by its destination:
+// the one of the link as the vault recorded it (Raw), read without its
+// title (`[x](b.md "title")`, 'title', (title)) and surrounding blanks.
 func resolveMarkdownLink(x *ast.Link, links []core.Link) {
 	dest := string(x.Destination)
 	if u, err := url.Parse(dest); err != nil || u.Scheme != "" || u.Host != "" || strings.HasPrefix(dest, "#") {
 		return
 	}
 	for _, l := range links {
-		if !strings.Contains(l.Raw, "]("+dest) && !strings.Contains(l.Raw, "](<"+dest) {
+		d, ok := rawDestination(l.Raw)
+		if !ok || !sameDestination(d, dest) {
 			continue
 		}
 		if l.Target == "" {
@@ -85,6 +88,53 @@ func resolveMarkdownLink(x *ast.Link, links []core.Link) {
 		x.SetAttributeString("class", []byte("wikilink"))
 		return
 	}
+}
+
+// rawDestination returns the destination of a markdown link as written,
+// "[text](dest "title")" or "[text](<dest> 'title')": what follows the
+// first "](", blanks skipped, up to the blank before the title or the
+// closing ")" (parentheses inside the destination balanced), or between
+// <>. False when raw is not a markdown link.
+func rawDestination(raw string) (string, bool) {
+	i := strings.Index(raw, "](")
+	if i < 0 {
+		return "", false
+	}
+	d := strings.TrimLeft(raw[i+2:], " \t\n")
+	if strings.HasPrefix(d, "<") {
+		j := strings.IndexByte(d, '>')
+		if j < 0 {
+			return "", false
+		}
+		return d[1:j], true
+	}
+	depth := 0
+	for j, c := range d {
+		switch c {
+		case ' ', '\t', '\n':
+			return d[:j], true
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return d[:j], true
+			}
+			depth--
+		}
+	}
+	return "", false
+}
+
+// sameDestination compares a destination as written with goldmark's
+// (which has backslash escapes and entities resolved), also once
+// percent-decoded.
+func sameDestination(raw, parsed string) bool {
+	if raw == parsed {
+		return true
+	}
+	a, err1 := url.PathUnescape(raw)
+	b, err2 := url.PathUnescape(parsed)
+	return err1 == nil && err2 == nil && a == b
 }
 
 var kindWikilink = ast.NewNodeKind("Wikilink")
