@@ -382,6 +382,43 @@ func BenchmarkRenameWithManyReferrers(b *testing.B) {
 	}
 }
 
+// BenchmarkRenameWithManyReferrersMixedForms is the rename of a note that
+// 2,000 notes link to in every form Obsidian resolves (issue 45: ≤ 2 s on
+// the embedded store): wikilinks by name, with heading and alias, relative
+// wikilinks, markdown links by name, by vault path, relative, in <angle
+// brackets>, from the root ("/"), without ".md", embeds. Each rename also
+// moves the note to another folder, so every relative link changes too.
+func BenchmarkRenameWithManyReferrersMixedForms(b *testing.B) {
+	const referrers = 2000
+	const forms = 9
+	files := map[string]string{"hub/The Hub.md": "the hub"}
+	for i := range referrers {
+		files[fmt.Sprintf("notes/%02d/ref-%04d.md", i%40, i)] = fmt.Sprintf("# Ref %d\n\n"+
+			"See [[The Hub]], [[The Hub#Part|the hub]], [[../../hub/The Hub]], ![[The Hub#^blk]].\n"+
+			"Markdown: [h](The%%20Hub.md), [p](hub/The%%20Hub.md#Part \"title\"), [a](<../../hub/The Hub.md>), "+
+			"![e](/hub/The%%20Hub.md), [k](The%%20Hub).\n%s\n", i, strings.Repeat("Some text of a note. ", 20))
+	}
+	root := writeVault(b, files)
+	m := newTestMirror(b, root, memstore.New())
+	if _, err := m.Sync(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	w := m.Writer()
+	from := "hub/The Hub.md"
+	b.ResetTimer()
+	for i := range b.N {
+		to := fmt.Sprintf("hub%d/The Hub %d.md", i%2, i)
+		report, err := w.Rename(b.Context(), from, to)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if report.FilesChanged < referrers || report.LinksChanged != forms*referrers {
+			b.Fatalf("rewrote %d links in %d files", report.LinksChanged, report.FilesChanged)
+		}
+		from = to
+	}
+}
+
 // BenchmarkLiveFolderRename measures, in live mode, the time from renaming
 // a folder holding a tenth of the vault to the store holding its notes
 // under the new name. Such a burst drops every watch and rescans the whole

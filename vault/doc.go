@@ -76,12 +76,14 @@
 // Wikilinks [[target]], [[target|alias]], [[target#heading]],
 // [[target#^block]] (Heading keeps the "^"), embeds ![[...]], "\|" for the
 // pipe inside tables, on one line. [[#heading]] is a link within the note
-// and not a graph link. Markdown links [text](path.md) and ![text](path.md)
-// are links when the destination is a local ".md" file: no URL scheme
-// (http:, mailto:, obsidian:), not "//host", not "#anchor"; it is
-// URL-decoded and taken relative to the linking note's folder ("/..." from
-// the vault root), and its key is that vault path without extension,
-// lowercased. Reference-style markdown links are not read.
+// and not a graph link. Markdown links [text](dest) and ![text](dest) are
+// links when the destination is local: no URL scheme (http:, mailto:,
+// obsidian:, C:), not "//host", not "#anchor", not an attachment, not a
+// folder ("x/"). Its path (before "?" and "#") is URL-decoded, in <angle
+// brackets> or not, with or without ".md"; a title ([x](a.md "t")) is
+// not part of it; "#heading" and "#^block" become the Heading. Both kinds
+// are then resolved alike (Resolution). Reference-style markdown links
+// are not read.
 //
 // Attachments are not notes: a wikilink whose target ends in a known
 // attachment extension (images, audio, video, .pdf, .canvas, office
@@ -92,16 +94,25 @@
 // Obsidian's properties, and come first. Duplicates are kept, in document
 // order.
 //
-// A wikilink's Key (LinkKey) is its target lowercased, without a leading
-// "/" or "./" and without ".md", in NFC; "\" is never a separator.
+// A link's Key (LinkKey, linkKeyIn) is its target (a markdown link's
+// decoded path) lowercased, without a leading "/" and without ".md", in
+// NFC; "\" is never a separator. A target starting with "./" or "../" is
+// relative to the linking note's folder: its key is the vault path it
+// names ([[../B/Dup]] in "a/x.md" has the key "b/dup"; one that climbs
+// above the root answers to no note).
 //
 // # Resolution
 //
-// As Obsidian: among the notes having the key (a folder suffix of their
-// path), a link resolves to the note whose path without extension equals
-// its key when there is one; otherwise to one in the linking note's own
-// folder; otherwise to the shortest path, then the first by lowercased
-// path in byte order (case twins: the all-lowercase one first).
+// One rule for every link form, as Obsidian's getFirstLinkpathDest: among
+// the notes having the key (a folder suffix of their path), a link
+// resolves to the note whose path without extension equals its key when
+// there is one; otherwise to one in the linking note's own folder;
+// otherwise to the shortest path, then the first by lowercased path in
+// byte order (case twins: the all-lowercase one first). So [[Note]],
+// [x](Note.md) and [x](Note) find "Note.md" by name from any folder,
+// [x](Folder/Note%20Name.md) and [x](/Folder/Note%20Name.md) find the note
+// at that vault path, and [x](./Sib.md), [[../B/Dup]] the note at that
+// path relative to the linking note.
 // Unresolved links are kept with Target "" and are a problem "Broken link:
 // [[x]]", x being the target as written (see Lint).
 //
@@ -131,5 +142,9 @@
 // core.ErrInvalidPath. Notes created from a title are named with
 // SanitizeTitle and keep the exact title in frontmatter when the name does
 // not show it. Writes that add, move or delete a note keep the meaning of
-// every other link (plan.go); a rename is journaled (journal.go).
+// every other link (plan.go); a rename is journaled (journal.go). A link
+// rewritten to follow its note keeps its form: a markdown link stays one,
+// URL-escaped as it was (or in <>), with its text, heading and title; a
+// relative link stays relative, a "/" link stays so, ".md" stays or stays
+// away; a link by name gets the shortest text that finds the note.
 package vault

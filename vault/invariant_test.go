@@ -63,7 +63,12 @@ func genLink(rng *rand.Rand, from string, paths []string) string {
 	to := paths[rng.IntN(len(paths))]
 	stem := stripExt(to)
 	name := path.Base(stem)
-	switch rng.IntN(11) {
+	esc := (&pathEscaper{}).esc
+	rel := relPath(dirOf(from), stem)
+	if !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	switch rng.IntN(19) {
 	case 0:
 		return "[[" + name + "]]"
 	case 1:
@@ -80,14 +85,81 @@ func genLink(rng *rand.Rand, from string, paths []string) string {
 	case 6:
 		return "[[/" + stem + "|abs]]"
 	case 7:
-		return "[md](" + (&pathEscaper{}).esc(relPath(dirOf(from), to)) + ")"
+		return "[md](" + esc(relPath(dirOf(from), to)) + ")"
 	case 8:
 		return "[[" + genNames[rng.IntN(len(genNames))] + "]]"
 	case 9:
 		return "[[" + genFolders[1+rng.IntN(len(genFolders)-1)] + "/" + genNames[rng.IntN(len(genNames))] + "]]"
+	case 10:
+		return "[by name](" + esc(name) + ".md)" // Obsidian's "shortest path" markdown link
+	case 11:
+		return "[no ext](" + esc(stem) + ")"
+	case 12:
+		return "[angle](<" + stem + ".md#Heading>)"
+	case 13:
+		return "[rel](" + esc(rel) + ".md#^blk)"
+	case 14:
+		return "[[" + rel + "|rel]]"
+	case 15:
+		return "[titled](" + esc(name) + `.md "a title")`
+	case 16:
+		return "![root](/" + esc(stem) + ".md)"
+	case 17:
+		return "[ghost](Ghost%20" + fmt.Sprint(rng.IntN(3)) + ".md) [web](https://x.org/" + esc(name) + ".md) `[code](" + esc(name) + ".md)`"
 	default:
 		return "[[" + name + "#^block]]"
 	}
+}
+
+// refKey is the reference's key of a link, from its text alone: the
+// target of a wikilink or the URL-decoded path of a markdown link (without
+// <>, title, "#..."), joined to the note's folder when it starts with "./"
+// or "../", without a leading "/" and ".md", lowercased.
+func refKey(raw, srcDir string) string {
+	var t string
+	if strings.HasPrefix(raw, "[[") || strings.HasPrefix(raw, "![[") {
+		t = strings.TrimSuffix(raw[strings.Index(raw, "[[")+2:], "]]")
+		t, _, _ = strings.Cut(t, "|")
+		t, _, _ = strings.Cut(t, "#")
+	} else {
+		d := strings.TrimSuffix(raw[strings.Index(raw, "](")+2:], ")")
+		if strings.HasPrefix(d, "<") {
+			d = d[1:strings.Index(d, ">")]
+		} else {
+			d, _, _ = strings.Cut(d, " ")
+		}
+		d, _, _ = strings.Cut(d, "#")
+		t = strings.ReplaceAll(d, "%20", " ")
+	}
+	t = strings.TrimSpace(t)
+	if strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") {
+		t = path.Join(srcDir, t)
+	}
+	return strings.TrimSuffix(strings.ToLower(strings.TrimLeft(t, "/")), ".md")
+}
+
+// linkForm is what a rewrite must keep of a link: its kind, how its path
+// starts (relative, vault-absolute), <> and ".md", its text and heading.
+func linkForm(raw string) string {
+	md := !strings.HasPrefix(raw, "[[") && !strings.HasPrefix(raw, "![[")
+	var t, rest string
+	if md {
+		i := strings.Index(raw, "](")
+		t, rest = raw[i+2:], raw[:i]
+		if h := strings.Index(t, "#"); h >= 0 {
+			rest += t[h:]
+			t = t[:h]
+		}
+	} else {
+		t = strings.TrimSuffix(raw[strings.Index(raw, "[[")+2:], "]]")
+		if h := strings.IndexAny(t, "#|"); h >= 0 {
+			rest, t = t[h:], t[:h]
+		}
+	}
+	angle := strings.HasPrefix(t, "<")
+	t = strings.TrimPrefix(t, "<")
+	return fmt.Sprint(md, angle, strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"), strings.HasPrefix(t, "/"),
+		strings.HasSuffix(strings.ToLower(strings.TrimRight(t, ">) ")), ".md"), rest)
 }
 
 type pathEscaper struct{}
@@ -165,9 +237,27 @@ func diskLinks(t testing.TB, root string) map[string][]string {
 		n, _ := Parse(p, raws[p])
 		targets := make([]string, len(n.Links))
 		for i, l := range n.Links {
+			require.Equal(t, refKey(l.Raw, dirOf(p)), l.Key, "%s: %s", p, l.Raw)
 			targets[i] = refResolve(paths, l.Key, dirOf(p))
 		}
 		out[p] = targets
+	}
+	return out
+}
+
+// diskForms reads the form (linkForm) of every link of every note.
+func diskForms(t testing.TB, root string, paths []string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, p := range paths {
+		raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			continue
+		}
+		n, _ := Parse(p, raw)
+		for _, l := range n.Links {
+			out[p] = append(out[p], linkForm(l.Raw))
+		}
 	}
 	return out
 }
@@ -249,6 +339,7 @@ func checkWriteInvariant(t *testing.T, runs int, newStore func(t *testing.T) (co
 			paths = append(paths, p)
 		}
 		sort.Strings(paths)
+		formsBefore := diskForms(t, root, paths)
 		w := m.Writer()
 		victim := paths[rng.IntN(len(paths))]
 		moves := map[string]string{}
@@ -291,6 +382,7 @@ func checkWriteInvariant(t *testing.T, runs int, newStore func(t *testing.T) (co
 			deleted = victim
 		}
 		after := diskLinks(t, root)
+		formsAfter := diskForms(t, root, keysOf(after))
 		for src, targets := range before {
 			if src == deleted {
 				continue
@@ -301,6 +393,7 @@ func checkWriteInvariant(t *testing.T, runs int, newStore func(t *testing.T) (co
 			}
 			got := after[now]
 			require.Len(t, got, len(targets), "seed %d %s: %s lost links", seed, op, now)
+			require.Equal(t, formsBefore[src], formsAfter[now], "seed %d %s: links of %s (now %s) changed form:\n%s", seed, op, src, now, readVaultFile(t, root, now))
 			for i, was := range targets {
 				want := was
 				if to, ok := moves[was]; ok {

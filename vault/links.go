@@ -45,10 +45,12 @@ func isAttachment(target string) bool {
 	return attachmentExts[strings.ToLower(path.Ext(target))]
 }
 
-// LinkKey returns the resolution key of a wikilink target: lowercased,
-// without a leading "/" or "./" and without a ".md" extension, in Unicode
-// NFC. "\" is an ordinary character, never a separator. A note answers
-// to a key when the key is one of its Keys (see NoteKeys).
+// LinkKey returns the resolution key of a link target written by name or
+// by vault path: lowercased, without a leading "/" or "./" and without a
+// ".md" extension, in Unicode NFC. "\" is an ordinary character, never a
+// separator. A note answers to a key when the key is one of its Keys (see
+// NoteKeys). A target written relative to its note ("./x", "../x") has
+// the key linkKeyIn gives.
 func LinkKey(target string) string {
 	k := norm.NFC.String(strings.ToLower(strings.TrimSpace(target)))
 	for {
@@ -63,11 +65,36 @@ func LinkKey(target string) string {
 	}
 }
 
+// isRelative reports whether a link target as written is relative to the
+// linking note's folder: it starts with "./" or "../" (or is "." or "..").
+func isRelative(target string) bool {
+	return strings.HasPrefix(target, "./") || strings.HasPrefix(target, "../") || target == "." || target == ".."
+}
+
+// linkKeyIn is the resolution key of a link target as written (a
+// wikilink's target, a markdown link's URL-decoded path) in a note of
+// folder dir ("" at the root): a target relative to the note ("./x",
+// "../B/x") is joined to dir first, so its key is the vault path it names
+// ("" when it names a folder: "./", "..", "a/.."); any other is LinkKey's.
+// A key joined above the root starts with "../" and no note answers to it.
+func linkKeyIn(target, dir string) string {
+	t := strings.TrimSpace(target)
+	if !isRelative(t) {
+		return LinkKey(t)
+	}
+	c := path.Clean(t)
+	if c == "." || c == ".." || strings.HasSuffix(c, "/..") || strings.HasSuffix(t, "/") {
+		return ""
+	}
+	return LinkKey(path.Join(dir, c))
+}
+
 // scanWikilinks finds [[...]] and ![[...]] in masked (a masked copy of
 // text, or text itself) and reads them from text; offsets are shifted by
-// base, and appended to out. A link stays on one line. Self links
+// base, and appended to out. dir is the folder of the note (relative
+// targets are joined to it). A link stays on one line. Self links
 // ([[#heading]]), empty links and links to attachments are left out.
-func scanWikilinks(out []linkSpan, masked []byte, text string, base int) []linkSpan {
+func scanWikilinks(out []linkSpan, masked []byte, text string, base int, dir string) []linkSpan {
 	for i := 0; i+1 < len(masked); {
 		j := indexFrom(masked, i, "[[")
 		if j < 0 {
@@ -86,7 +113,7 @@ func scanWikilinks(out []linkSpan, masked []byte, text string, base int) []linkS
 		if embed {
 			start--
 		}
-		if s, ok := wikilink(text, j+2, k, embed); ok {
+		if s, ok := wikilink(text, j+2, k, embed, dir); ok {
 			s.start, s.end = base+start, base+k+2
 			s.tStart += base
 			s.tEnd += base
@@ -99,7 +126,7 @@ func scanWikilinks(out []linkSpan, masked []byte, text string, base int) []linkS
 }
 
 // wikilink parses the inside text[from:to] of a wikilink.
-func wikilink(text string, from, to int, embed bool) (linkSpan, bool) {
+func wikilink(text string, from, to int, embed bool, dir string) (linkSpan, bool) {
 	inner := text[from:to]
 	targetPart, alias, hasAlias := strings.Cut(inner, "|")
 	if hasAlias && strings.HasSuffix(targetPart, `\`) {
@@ -116,7 +143,7 @@ func wikilink(text string, from, to int, embed bool) (linkSpan, bool) {
 		tStart:  from + lead,
 		tEnd:    from + lead + len(trimmed),
 		link: core.Link{
-			Key:     LinkKey(trimmed),
+			Key:     linkKeyIn(trimmed, dir),
 			Alias:   strings.TrimSpace(alias),
 			Heading: strings.TrimSpace(heading),
 			Embed:   embed,
@@ -128,11 +155,13 @@ func wikilink(text string, from, to int, embed bool) (linkSpan, bool) {
 var urlSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // scanMarkdownLinks finds [text](dest) and ![text](dest) in masked whose
-// destination is a local .md file: no URL scheme (http:, mailto:, ...), not
-// "//host", not a bare "#anchor". The destination is URL-decoded and taken
-// relative to the folder of notePath ("/..." is relative to the vault
-// root); the key is the resulting vault path without extension. Bracket
-// and parenthesis scans stop at "[", which keeps the scan linear.
+// destination is a local note: no URL scheme (http:, mailto:,
+// obsidian:, ...), not "//host", not a bare "#anchor", not an attachment.
+// The destination's path (before "?" and "#") is URL-decoded and keyed as
+// a wikilink target is (linkKeyIn, with or without ".md"): relative to
+// the folder of notePath when it starts with "./" or "../", else by name
+// or vault path. Bracket and parenthesis scans stop at "[", which keeps
+// the scan linear.
 func scanMarkdownLinks(out []linkSpan, masked []byte, text string, base int, notePath string) []linkSpan {
 	for i := 0; i < len(masked); i++ {
 		if masked[i] != '[' {
@@ -260,7 +289,8 @@ func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
 	if err != nil {
 		p = rawPath
 	}
-	if !strings.HasSuffix(strings.ToLower(p), ".md") {
+	p = strings.TrimSpace(p)
+	if p == "" || strings.HasSuffix(p, "/") || isAttachment(p) {
 		return linkSpan{}, false
 	}
 	var heading string
@@ -271,7 +301,7 @@ func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
 			heading = frag
 		}
 	}
-	key := markdownKey(p, path.Dir(notePath))
+	key := linkKeyIn(p, dirOf(notePath))
 	if key == "" || key == "." {
 		return linkSpan{}, false
 	}
@@ -281,24 +311,6 @@ func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
 		angle:    d.angle,
 		link:     core.Link{Key: key, Heading: strings.TrimSpace(heading)},
 	}, true
-}
-
-// markdownVaultPath returns the vault path a markdown link destination p
-// (URL-decoded, ending in ".md") names when written in a note of folder
-// dir: relative to dir, or to the vault root when it starts with "/".
-func markdownVaultPath(p, dir string) string {
-	if strings.HasPrefix(p, "/") {
-		return path.Clean(strings.TrimLeft(p, "/"))
-	}
-	return path.Join(dir, p)
-}
-
-// markdownKey is the resolution key of a markdown link destination p
-// written in a note of folder dir: its vault path without ".md",
-// lowercased, in NFC.
-func markdownKey(p, dir string) string {
-	key := strings.ToLower(markdownVaultPath(p, dir))
-	return norm.NFC.String(key[:len(key)-len(".md")])
 }
 
 // indexFrom returns the index of sep in m at or after i, or -1.

@@ -107,7 +107,7 @@ func parseOwned(path string, raw []byte) parsedNote {
 		// Obsidian links properties written as "[[Note]]": scan the raw
 		// block, which works even where the YAML does not parse.
 		head := text[:fm.bodyStart]
-		found = scanWikilinks(found, raw[bom:bom+len(head)], head, 0)
+		found = scanWikilinks(found, raw[bom:bom+len(head)], head, 0, dirOf(path))
 	}
 	base := len(text) - len(body)
 	out.bodyAt = bom + base
@@ -119,7 +119,7 @@ func parseOwned(path string, raw []byte) parsedNote {
 		maskBuffers.Put(buf)
 	}()
 	fmLinks := len(found)
-	found = scanWikilinks(found, masked, body, base)
+	found = scanWikilinks(found, masked, body, base, dirOf(path))
 	for _, s := range found[fmLinks:] {
 		blank(masked, s.start-base, s.end-base)
 	}

@@ -105,17 +105,48 @@ func (v *afterView) follow(e *entry) *entry {
 	return e
 }
 
-// wikiText returns the shortest target text (the file name, else more of
-// its path) a wikilink written in folder dir needs to resolve to e.
-func (v *afterView) wikiText(e *entry, dir string) (string, bool) {
-	segs := strings.Split(stripExt(e.path), "/")
-	for i := len(segs) - 1; i >= 0; i-- {
-		t := strings.Join(segs[i:], "/")
-		if v.resolve(LinkKey(t), dir) == e {
-			return t, true
-		}
+// textFor returns the target text a link written as w (a wikilink's
+// target, a markdown link's decoded path) needs, in a note of folder dir,
+// to resolve to e, in the form w has: relative to the note ("./", "../")
+// stays relative, from the vault root ("/...") stays so, and any other
+// gets the shortest text that resolves to e (its file name, else more of
+// its path: Obsidian's "shortest path when possible"); written with an
+// extension, it keeps one. false when no such text resolves to e.
+func (v *afterView) textFor(w string, e *entry, dir string) (string, bool) {
+	stem := stripExt(e.path)
+	ext := ""
+	if hasNoteExt(w) {
+		ext = e.path[len(stem):]
 	}
-	return "", false
+	var t string
+	switch {
+	case isRelative(w):
+		t = relPath(dir, stem)
+		if !strings.HasPrefix(t, "../") {
+			t = "./" + t
+		}
+	case strings.HasPrefix(w, "/"):
+		t = "/" + stem
+	default:
+		segs := strings.Split(stem, "/")
+		for i := len(segs) - 1; i >= 0; i-- {
+			t := strings.Join(segs[i:], "/")
+			if v.resolve(LinkKey(t), dir) == e {
+				return t + ext, true
+			}
+		}
+		return "", false
+	}
+	if v.resolve(linkKeyIn(t, dir), dir) != e {
+		return "", false
+	}
+	return t + ext, true
+}
+
+// hasNoteExt reports whether a link target as written ends in ".md" (in
+// any letter case).
+func hasNoteExt(w string) bool {
+	return len(w) >= 3 && strings.EqualFold(w[len(w)-3:], ".md")
 }
 
 // linkText identifies the links of one file that must get one new target
@@ -176,15 +207,30 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 			}
 			before := x.resolveEntry(l.key, f.dir())
 			want := v.follow(before)
-			if lt.markdown {
-				m.planMarkdown(v, fr, lt, l, f, moved, before, want)
-				continue
-			}
 			if before != nil && v.movedTo[before] != nil {
 				// A link to the moved note shows its new name, even where
 				// the old text would still find it (a case-only rename).
-				if t, ok := v.wikiText(want, dirAfter); ok {
+				if t, ok := v.textFor(lt.written, want, dirAfter); ok {
 					fr.texts[lt] = t
+				}
+				continue
+			}
+			if moved != nil && isRelative(lt.written) {
+				// The moving note's own relative link starts from its new
+				// folder: it keeps its target, or the vault path it names.
+				if want != nil {
+					if t, ok := v.textFor(lt.written, want, dirAfter); ok && t != lt.written {
+						fr.texts[lt] = t
+					}
+				} else if k := linkKeyIn(lt.written, f.dir()); k != "" {
+					named := path.Join(f.dir(), strings.TrimSpace(lt.written))
+					t := relPath(dirAfter, named)
+					if !strings.HasPrefix(t, "../") {
+						t = "./" + t
+					}
+					if t != lt.written {
+						fr.texts[lt] = t
+					}
 				}
 				continue
 			}
@@ -195,11 +241,14 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 				// Keep it unresolved: name the deleted note by its whole path.
 				t := stripExt(before.path)
 				if v.resolve(LinkKey(t), dirAfter) == nil && LinkKey(t) != l.key {
+					if hasNoteExt(lt.written) {
+						t = before.path
+					}
 					fr.texts[lt] = t
 				}
 				continue
 			}
-			if t, ok := v.wikiText(want, dirAfter); ok {
+			if t, ok := v.textFor(lt.written, want, dirAfter); ok {
 				fr.texts[lt] = t
 			}
 		}
@@ -208,23 +257,4 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 		}
 	}
 	return plans
-}
-
-// planMarkdown plans one markdown link of file f. Markdown links name a
-// path, so they change only when their target moves or when the linking
-// note itself moves (its relative paths then start elsewhere).
-func (m *Mirror) planMarkdown(v *afterView, fr *fileRewrite, lt linkText, l linkRef, f, moved, before, want *entry) {
-	switch {
-	case want != nil && want != before: // its target moves
-		fr.texts[lt] = want.path
-	case moved != nil && !strings.HasPrefix(lt.written, "/"):
-		// The moving note's own relative link: keep the vault path it names.
-		target := markdownVaultPath(lt.written, f.dir())
-		if before != nil && want != nil {
-			target = want.path
-		}
-		if path.Join(moved.dir(), lt.written) != target {
-			fr.texts[lt] = target
-		}
-	}
 }

@@ -187,7 +187,6 @@ func (m *Mirror) rewriteFiles(plans []*fileRewrite, opts confine.WriteOptions) (
 // applies as well to a file an editor changed since the plan was made.
 func applyRewrite(plan *fileRewrite, raw []byte) ([]byte, int) {
 	p := parseNote(plan.path, raw)
-	dir := dirOf(plan.path)
 	var edits []linkEdit
 	for _, s := range p.spans {
 		t, ok := plan.texts[linkText{markdown: s.markdown, written: s.written}]
@@ -195,7 +194,7 @@ func applyRewrite(plan *fileRewrite, raw []byte) ([]byte, int) {
 			continue
 		}
 		if s.markdown {
-			t = markdownTarget(s, dir, t)
+			t = markdownDestPath(s, raw[p.bom:], t)
 		}
 		edits = append(edits, linkEdit{s, t})
 	}
@@ -218,19 +217,42 @@ type linkEdit struct {
 	text string
 }
 
-// markdownTarget is the destination path of a markdown link from a note in
-// folder dir to the vault path target: relative, or vault-absolute when
-// the link was written so; URL-escaped unless written in <angle brackets>.
-func markdownTarget(s linkSpan, dir, target string) string {
-	p := "/" + target
-	if !strings.HasPrefix(s.written, "/") {
-		p = relPath(dir, target)
-	}
+// markdownDestPath is the destination path of the markdown link s of
+// text to give it the decoded path p: as it is in <angle brackets>, else
+// URL-escaped as the link was: every character beyond ASCII escaped when
+// the link escaped one, else only what would end or change the
+// destination (blanks, "%", "#", "?", "<", ">", parentheses, control
+// characters).
+func markdownDestPath(s linkSpan, text []byte, p string) string {
 	if s.angle {
 		return p
 	}
-	esc := (&url.URL{Path: p}).EscapedPath()
-	return strings.NewReplacer("(", "%28", ")", "%29").Replace(esc)
+	old := string(text[s.tStart:s.tEnd])
+	if escapesNonASCII(old) {
+		esc := (&url.URL{Path: p}).EscapedPath()
+		return strings.NewReplacer("(", "%28", ")", "%29").Replace(esc)
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c <= ' ' || c == 0x7f || strings.IndexByte("%#?<>()[]", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// escapesNonASCII reports whether a URL path escapes a byte beyond ASCII
+// ("%C3%A9").
+func escapesNonASCII(p string) bool {
+	for i := 0; i+2 < len(p); i++ {
+		if p[i] == '%' && strings.IndexByte("89ABCDEFabcdef", p[i+1]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // relPath returns the path of target relative to folder dir, both

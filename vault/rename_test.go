@@ -25,16 +25,16 @@ func TestRenameRewritesLinks(t *testing.T) {
 	})
 	report, err := w.Rename(t.Context(), "folder/Old.md", "dest/New Name.md")
 	require.NoError(t, err)
-	assert.Equal(t, core.RenameReport{OldID: "folder/old.md", NewID: "dest/new name.md", FilesChanged: 2, LinksChanged: 16}, *report)
+	assert.Equal(t, core.RenameReport{OldID: "folder/old.md", NewID: "dest/new name.md", FilesChanged: 2, LinksChanged: 15}, *report)
 
 	want := "---\nowner: \"[[New Name]]\"\n---\n" +
 		"[[New Name]] [[New Name|alias]] [[New Name#Heading]] [[New Name#^block|b]] ![[New Name]] ![[New Name#^block]]\n" +
-		"[[New Name]] [[New Name|x]] [[ New Name ]]\n" +
+		"[[New Name]] [[/dest/New Name.md|x]] [[ New Name ]]\n" +
 		"| table | [[New Name\\|t]] |\n" +
-		"[md](dest/New%20Name.md#Part%20one) [angle](<dest/New Name.md>) ![emb](dest/New%20Name.md)\n" +
+		"[md](New%20Name.md#Part%20one) [angle](<New Name.md>) ![emb](./dest/New%20Name.md)\n" +
 		"`[[Old]]` in code, [[deeper/Old]] is another note, [[Oldish]] is not it.\n"
 	assert.Equal(t, want, readVaultFile(t, root, "linker.md"))
-	assert.Equal(t, "I am old. Self: [[New Name#top]]. Sibling: [s](../folder/sibling.md) [up](../linker.md) [abs](/linker.md)",
+	assert.Equal(t, "I am old. Self: [[New Name#top]]. Sibling: [s](sibling.md) [up](../linker.md) [abs](/linker.md)",
 		readVaultFile(t, root, "dest/New Name.md"), "the moved note's own links follow it")
 
 	n := storeNote(t, store, "linker.md")
@@ -54,6 +54,41 @@ func TestRenameRewritesLinks(t *testing.T) {
 	assert.Equal(t, []string{"dest/new name.md", "folder/sibling.md", "linker.md", "linker.md"}, noteTargets(moved))
 	assert.Nil(t, storeNote(t, store, "folder/old.md"))
 	assert.Empty(t, tempFiles(t, root))
+}
+
+// TestRenameKeepsEachLinkForm: every form Obsidian resolves follows a
+// renamed note in its own form: markdown stays markdown (URL-encoded or in
+// <>, with or without ".md", its text, heading and title kept), relative
+// stays relative, "/" stays vault-absolute, by name stays by name.
+func TestRenameKeepsEachLinkForm(t *testing.T) {
+	root, w, store := syncedWriter(t, map[string]string{
+		"A/Note Name.md": "target",
+		"A/Sib.md":       "[[./Note Name]] [s](Note%20Name.md) [[Note Name#H|h]]",
+		"B/r.md": "[[../A/Note Name]] [r](../A/Note%20Name.md#H \"title\") [k](A/Note%20Name) " +
+			"[y](<A/Note Name.md#Heading>) [a](/A/Note%20Name.md) ![e](../A/Note%20Name.md#^blk)",
+		"C/Other.md": "[[Other]] [o](./Other.md)",
+	})
+	_, err := w.Rename(t.Context(), "A/Note Name.md", "C/Moved Here.md")
+	require.NoError(t, err)
+	assert.Equal(t, "[[../C/Moved Here]] [s](Moved%20Here.md) [[Moved Here#H|h]]", readVaultFile(t, root, "A/Sib.md"))
+	assert.Equal(t, "[[../C/Moved Here]] [r](../C/Moved%20Here.md#H \"title\") [k](Moved%20Here) "+
+		"[y](<Moved Here.md#Heading>) [a](/C/Moved%20Here.md) ![e](../C/Moved%20Here.md#^blk)", readVaultFile(t, root, "B/r.md"))
+	assert.Equal(t, "[[Other]] [o](./Other.md)", readVaultFile(t, root, "C/Other.md"))
+	for _, id := range []string{"a/sib.md", "b/r.md"} {
+		for _, tg := range noteTargets(storeNote(t, store, id)) {
+			assert.Equal(t, "c/moved here.md", tg, id)
+		}
+	}
+
+	// The moving note's own relative links start from its new folder.
+	root, w, _ = syncedWriter(t, map[string]string{
+		"A/X.md":   "[[./Sib]] [s](./Sib.md) [u](../Top.md) [[../Gone]] [[Sib]]",
+		"A/Sib.md": "",
+		"Top.md":   "",
+	})
+	_, err = w.Rename(t.Context(), "A/X.md", "B/C/X.md")
+	require.NoError(t, err)
+	assert.Equal(t, "[[../../A/Sib]] [s](../../A/Sib.md) [u](../../Top.md) [[../../Gone]] [[Sib]]", readVaultFile(t, root, "B/C/X.md"))
 }
 
 func TestRenameToAnAmbiguousNameUsesThePath(t *testing.T) {

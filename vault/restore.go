@@ -160,7 +160,7 @@ const (
 // rules are those of index.go (keys, candidates, pick) and of the IDs
 // (assignIDs); change the version whenever they change, so that a store
 // stamped by another version is checked again.
-const resolveStamp = "vaultgraph links v1"
+const resolveStamp = "vaultgraph links v2"
 
 // checkRestore says whether a restore must resolve every stored link
 // again. complete tells whether the index took every note the store
@@ -275,7 +275,7 @@ func writtenOf(l core.Link, notePath string) string {
 	}
 	var spans []linkSpan
 	if !isMarkdownLink(raw) {
-		spans = scanWikilinks(nil, []byte(raw), raw, 0)
+		spans = scanWikilinks(nil, []byte(raw), raw, 0, dirOf(notePath))
 	} else {
 		spans = scanMarkdownLinks(nil, []byte(raw), raw, 0, notePath)
 	}
