@@ -14,7 +14,7 @@ type NewNote struct {
 type NoteUpdate struct {
 	Title   *string   // new title: renames the file and rewrites incoming links
 	Content *string   // new body (frontmatter is kept)
-	Tags    *[]string // new frontmatter tags; inline #tags in the body stay as written
+	Tags    *[]string // the note's tags, exactly: frontmatter tags; other inline #tags of the kept body are escaped (\#c)
 	// ExpectedHash, when not empty, is the hash (Note.Hash) of the file
 	// the change was made against: when the file on disk no longer has it
 	// (an editor changed it meanwhile), nothing is written and the error

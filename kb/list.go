@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"strconv"
 	"strings"
 )
 
@@ -30,10 +31,11 @@ type NoteList struct {
 // (".md" files) under the knowledge base's subfolder, or under filter, a
 // folder relative to that subfolder, sorted: limit paths (DefaultListLimit
 // when <= 0, at most MaxListLimit) from offset. Hidden files and folders
-// and symbolic links are left out, as the vault leaves them out. A folder
-// that does not exist has no notes. A filter written vault-relative (it
-// starts with the knowledge base's subfolder, and no such folder exists
-// inside it) is invalid_note_path saying what to pass instead.
+// and symbolic links are left out, as the vault leaves them out. The
+// knowledge base's own folder, when it does not exist yet, has no notes;
+// a filter naming a folder that does not exist is invalid_note_path saying
+// what to pass instead (the path relative to the knowledge base when it
+// was written vault-relative, else the folders there).
 func (s *Service) ListNotes(ctx context.Context, kbName, filter string, offset, limit int) (*NoteList, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -57,6 +59,9 @@ func (s *Service) ListNotes(ctx context.Context, kbName, filter string, offset, 
 		}
 		return nil, newError(CodeInvalidNotePath, "subfolder %q does not exist inside the knowledge base's subfolder %q; subfolder is relative to it (like note_path): pass %q", filter, kb.Subfolder, rest)
 	}
+	if sub != "" && !s.isDir(dir) {
+		return nil, newError(CodeInvalidNotePath, "subfolder %q does not exist in knowledge base %q (%s); subfolder is relative to the knowledge base's folder: pass one of its folders, or leave subfolder out to list every note", filter, kb.Name, s.foldersHint(kb.Subfolder))
+	}
 	paths, err := s.walkNotes(dir)
 	if err != nil {
 		return nil, err
@@ -69,6 +74,28 @@ func (s *Service) ListNotes(ctx context.Context, kbName, filter string, offset, 
 	end := min(start+limit, len(paths))
 	return &NoteList{KB: kb, Paths: paths[start:end], Total: len(paths), Offset: start, NextOffset: end,
 		HasMore: end < len(paths), Remaining: len(paths) - end}, nil
+}
+
+// foldersHint names the first folders under the vault-relative folder
+// dir, for an error that says which subfolder to pass.
+func (s *Service) foldersHint(dir string) string {
+	entries, err := s.fs.ReadDir(dir)
+	if err != nil {
+		return "it has no folders"
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, strconv.Quote(e.Name()))
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return "it has no folders"
+	case len(names) > 10:
+		return "its folders include " + strings.Join(names[:10], ", ")
+	}
+	return "its folders: " + strings.Join(names, ", ")
 }
 
 // isDir reports whether the vault-relative path is a folder (not a link).

@@ -351,10 +351,13 @@ func TestListNotes(t *testing.T) {
 	if err != nil || strings.Join(l.Paths, ",") != "notes/a/c.MD" {
 		t.Fatalf("filtered = %+v, %v", l, err)
 	}
-	l, err = e.svc.ListNotes(t.Context(), "k", "missing", 0, 0)
-	if err != nil || l.Paths == nil || len(l.Paths) != 0 {
-		t.Fatalf("missing folder = %#v, %v", l, err)
+	_, err = e.svc.ListNotes(t.Context(), "k", "missing", 0, 0)
+	wantCode(t, err, kb.CodeInvalidNotePath)
+	if !strings.Contains(err.Error(), `its folders: "a"`) || !strings.Contains(err.Error(), "leave subfolder out") {
+		t.Fatalf("missing folder: %v", err)
 	}
+	_, err = e.svc.ListNotes(t.Context(), "k", "notes/missing", 0, 0)
+	wantCode(t, err, kb.CodeInvalidNotePath)
 }
 
 func TestListNotesPages(t *testing.T) {

@@ -94,6 +94,13 @@ func splitTagList(s string) []string {
 // blank, so it is never a tag.
 func inlineTags(masked []byte) []string {
 	var tags []string
+	eachInlineTag(masked, func(tag string, _ int) { tags = append(tags, tag) })
+	return tags
+}
+
+// eachInlineTag calls fn with each inline tag of masked (see inlineTags)
+// and the offset of its "#".
+func eachInlineTag(masked []byte, fn func(tag string, at int)) {
 	for i := 0; i < len(masked); i++ {
 		if masked[i] != '#' {
 			continue
@@ -113,11 +120,48 @@ func inlineTags(masked []byte) []string {
 			j += size
 		}
 		if tag := strings.Trim(string(masked[i+1:j]), "/"); validTag(tag) {
-			tags = append(tags, tag)
+			fn(tag, i)
 		}
 		i = j - 1
 	}
-	return tags
+}
+
+// unTagBody returns a note file whose body's inline tags that are not
+// among keep (compared case-insensitively) are escaped ("\#c"): Obsidian
+// shows "#c" as text, and the note's tags are then its frontmatter's and
+// those of keep written inline. update_node's tags replace the note's tags
+// (spec 000) without deleting a word of its text.
+func unTagBody(notePath string, raw []byte, keep []string) []byte {
+	p := parseNote(notePath, raw)
+	text := string(raw[p.bom:])
+	base := p.bodyAt - p.bom
+	masked := maskInto(nil, text[base:])
+	for _, s := range p.spans {
+		if s.start >= base {
+			blank(masked, s.start-base, s.end-base)
+		}
+	}
+	kept := map[string]bool{}
+	for _, t := range keep {
+		kept[strings.ToLower(t)] = true
+	}
+	var at []int
+	eachInlineTag(masked, func(tag string, i int) {
+		if !kept[strings.ToLower(tag)] {
+			at = append(at, p.bom+base+i)
+		}
+	})
+	if len(at) == 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+len(at))
+	last := 0
+	for _, i := range at {
+		out = append(out, raw[last:i]...)
+		out = append(out, '\\')
+		last = i
+	}
+	return append(out, raw[last:]...)
 }
 
 // dedupeTags keeps the first spelling of each tag compared case-insensitively.

@@ -380,6 +380,11 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 			data = replaceBody(raw, *u.Content)
 		}
 		data = editFrontmatter(data, set, remove)
+		if u.Tags != nil && u.Content == nil {
+			// The tags replace the note's: the old body's other inline
+			// tags stop being tags (new content keeps its own).
+			data = unTagBody(from, data, tags)
+		}
 		if w.check != nil {
 			// On the bytes about to be written, where they will end up.
 			if err := w.check(ctx, to, data); err != nil {

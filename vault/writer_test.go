@@ -177,12 +177,26 @@ func TestUpdate(t *testing.T) {
 		assert.Equal(t, "---\n# kept comment\ntitle: Old\nstatus: draft\ntags: [a]\n---\nnew body #inline2\n", readVaultFile(t, root, "notes/old.md"))
 		assert.Equal(t, body, storeNote(t, store, "notes/old.md").Content)
 	})
-	t.Run("tags replace frontmatter tags; inline tags stay", func(t *testing.T) {
+	t.Run("tags replace every tag: other inline tags are escaped", func(t *testing.T) {
 		tags := []string{"x", "z"}
 		n, _, err := w.Update(t.Context(), "notes/old.md", core.NoteUpdate{Tags: &tags})
 		require.NoError(t, err)
-		assert.Equal(t, []string{"x", "z", "inline2"}, n.Tags)
-		assert.Equal(t, "---\n# kept comment\ntitle: Old\nstatus: draft\ntags:\n  - x\n  - z\n---\nnew body #inline2\n", readVaultFile(t, root, "notes/old.md"))
+		assert.Equal(t, []string{"x", "z"}, n.Tags)
+		assert.Equal(t, "---\n# kept comment\ntitle: Old\nstatus: draft\ntags:\n  - x\n  - z\n---\nnew body \\#inline2\n", readVaultFile(t, root, "notes/old.md"))
+		body := "b #Z #keep [[L#h]] `#code` #drop/sub\n"
+		tags = []string{"z", "keep"}
+		_, _, err = w.Update(t.Context(), "notes/old.md", core.NoteUpdate{Content: &body})
+		require.NoError(t, err)
+		n, _, err = w.Update(t.Context(), "notes/old.md", core.NoteUpdate{Tags: &tags})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"z", "keep"}, n.Tags)
+		assert.Equal(t, "b #Z #keep [[L#h]] `#code` \\#drop/sub\n", n.Content, "tags listed stay inline; links and code are not tags")
+		tags = []string{"only"}
+		body = "with content: #mine\n"
+		n, _, err = w.Update(t.Context(), "notes/old.md", core.NoteUpdate{Content: &body, Tags: &tags})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"only", "mine"}, n.Tags, "new content keeps its own inline tags")
+		assert.Equal(t, body, n.Content)
 	})
 	t.Run("title renames the file", func(t *testing.T) {
 		title := "Brand New"
