@@ -18,7 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -183,7 +185,7 @@ func Text(n *core.Note) string {
 // pass. With a fast tier, the notes with no current vector of either model
 // get the fast tier's first. Progress is logged every ProgressInterval.
 func (ix *Indexer) IndexStale(ctx context.Context) (IndexStats, error) {
-	return ix.index(ctx, false, nil)
+	return ix.index(ctx, passOptions{background: true})
 }
 
 // IndexStaleReport is IndexStale calling onBatch after every batch of
@@ -191,7 +193,7 @@ func (ix *Indexer) IndexStale(ctx context.Context) (IndexStats, error) {
 // and how many it has (a command's progress bar); the periodic progress
 // log lines are left to onBatch then.
 func (ix *Indexer) IndexStaleReport(ctx context.Context, onBatch func(done, total int)) (IndexStats, error) {
-	return ix.index(ctx, false, onBatch)
+	return ix.index(ctx, passOptions{onBatch: onBatch})
 }
 
 // CountStale counts the notes without a current vector of Embedder's
@@ -228,11 +230,24 @@ func (ix *Indexer) IndexFast(ctx context.Context) (IndexStats, error) {
 	return stats, err
 }
 
+// passOptions are how a pass runs.
+type passOptions struct {
+	// interruptible: stop between batches when notes were written (Run).
+	interruptible bool
+	// background: the model's batches run at the lowest CPU priority
+	// (lowprio), and the pass yields between them; a pass someone waits
+	// for (sync --embed) runs at normal priority.
+	background bool
+	// onBatch, when set, hears of every batch (IndexStaleReport).
+	onBatch func(done, total int)
+}
+
 // index is one pass; interruptible passes (Run's, with a fast tier) stop
 // between slow batches when notes were written meanwhile, so that the next
 // pass gives them fast vectors within seconds instead of after the whole
 // slow pass.
-func (ix *Indexer) index(ctx context.Context, interruptible bool, onBatch func(done, total int)) (IndexStats, error) {
+func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error) {
+	interruptible, onBatch := o.interruptible, o.onBatch
 	ix.pass.Lock()
 	defer ix.pass.Unlock()
 	start := time.Now()
@@ -268,7 +283,15 @@ func (ix *Indexer) index(ctx context.Context, interruptible bool, onBatch func(d
 	ix.report(progress(false))
 	for b := 0; b < len(stale); b += batchSize {
 		batch := stale[b:min(b+batchSize, len(stale))]
-		n, err := ix.embedBatch(ctx, best, batch)
+		// A background pass's batches use only CPU time nothing else
+		// wants (lowprio: SCHED_IDLE threads on Linux), so the reads
+		// served meanwhile keep their pace.
+		bctx := ctx
+		if o.background {
+			bctx = lowprio.With(ctx)
+			runtime.Gosched()
+		}
+		n, err := ix.embedBatch(bctx, best, batch)
 		stats.Embedded += n
 		ix.pending.Add(-int64(len(batch)))
 		if err != nil {
@@ -443,7 +466,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if _, err := ix.index(ctx, true, nil); err != nil {
+		if _, err := ix.index(ctx, passOptions{interruptible: true, background: true}); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}

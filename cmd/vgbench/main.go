@@ -90,6 +90,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	casesFlag := fs.String("cases", "", "with -reads-on: only these read cases (comma-separated names, e.g. \"get_node depth=1,get_neighbors\")")
 	syncs := fs.Int("syncs", 0, "developer mode: only graph-only first syncs of one -sizes vault, this many rounds; each round syncs with every -bins binary into Neo4j, then with the first into the embedded store (-stores limits); prints, writes no report")
 	bins := fs.String("bins", "", "with -syncs: comma-separated vaultgraph binaries alternated in each round (an A/B); default -bin")
+	model := fs.String("model", "static", "with -reads-on: the built-in embedding model serve runs (minilm: the reads are measured while its transformer pass runs in the background)")
 	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -135,7 +136,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 		if *casesFlag != "" {
 			cases = strings.Split(*casesFlag, ",")
 		}
-		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir, cases)
+		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir, *model, cases)
 	}
 
 	if *syncs > 0 {
@@ -298,7 +299,7 @@ func (b *bench) syncRounds(ctx context.Context, n int, stores, bins []string, ro
 // readsOn measures the read tools of serve on an existing vault and store
 // and logs them: a quick loop for profiling one store's reads without a
 // sync. The manifest comes from generating the same vault again.
-func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state string, cases []string) error {
+func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state, model string, cases []string) error {
 	m, err := benchgen.Generate(filepath.Join(b.work, "manifest"), benchgen.Config{Notes: n, Seed: b.seed})
 	if err != nil {
 		return err
@@ -317,6 +318,7 @@ func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state s
 		}
 		t.env = (&neo4jServer{uri: uri, user: os.Getenv("NEO4J_USER"), password: os.Getenv("NEO4J_PASSWORD"), database: os.Getenv("NEO4J_DATABASE")}).env()
 	}
+	t.env = append(t.env, "VAULTGRAPH_EMBEDDING_MODEL="+model) // after baseEnv's: the last value wins
 	srv, err := b.startServe(ctx, vault, t)
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 	"runtime"
 	"sync"
 
@@ -146,7 +147,8 @@ func (e *Embedder) idBuf() *[]int32 {
 // Embed returns one L2-normalised 384-dimensional vector per text, the
 // mean of the encoder's last hidden states over the text's first
 // MaxTokens tokens. A text without tokens gives a zero vector. A cancelled
-// ctx stops it between layers.
+// ctx stops it between layers. A ctx marked by lowprio.With embeds on
+// threads of the lowest CPU priority.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	dim := e.m.hdr.Hidden
 	out := make([][]float32, len(texts))
@@ -155,7 +157,10 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		out[i] = flat[i*dim : (i+1)*dim : (i+1)*dim]
 	}
 	done := ctx.Done()
-	if len(texts) == 1 {
+	// Background work (lowprio.With: the indexer's pass) runs on threads
+	// of the lowest priority, one text each, whatever the batch's size.
+	low := lowprio.Background(ctx)
+	if len(texts) == 1 && !low {
 		// One text: its products are split across the workers.
 		if !e.embedOne(texts[0], e.workers, out[0], done) {
 			return nil, fmt.Errorf("minilm: embed: %w", ctx.Err())
@@ -167,6 +172,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	var wg sync.WaitGroup
 	for range min(e.batchWorkers, len(texts)) {
 		wg.Go(func() {
+			if low {
+				lowprio.Thread() // the thread ends with this goroutine
+			}
 			for i := range next {
 				e.embedOne(texts[i], 1, out[i], done)
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 )
 
 type reference struct {
@@ -168,4 +169,22 @@ func TestEmbedStopsWhenCancelled(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	_, err = e.Embed(ctx, []string{"two", "texts"})
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// Background work (lowprio) gives the same vectors as a query's path, one
+// text or several.
+func TestBackgroundEmbedGivesTheSameVectors(t *testing.T) {
+	e, err := New()
+	require.NoError(t, err)
+	texts := []string{"the inverted index maps terms to notes", "chunking splits long documents"}
+	want, err := e.Embed(t.Context(), texts)
+	require.NoError(t, err)
+	got, err := e.Embed(lowprio.With(t.Context()), texts)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	one, err := e.Embed(lowprio.With(t.Context()), texts[:1])
+	require.NoError(t, err)
+	for i := range one[0] {
+		require.InDelta(t, want[0][i], one[0][i], 1e-5)
+	}
 }

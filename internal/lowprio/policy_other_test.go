@@ -1,0 +1,5 @@
+//go:build !linux
+
+package lowprio
+
+func currentPolicyIdle() bool { return false }
