@@ -8,6 +8,6 @@ RETURN coalesce(g.version, 0) AS version, COLLECT {
   UNWIND $ids AS id
   MATCH (n:Note {project: $project, id: id})
   RETURN [n.id,
-          CASE WHEN $head AND n.head STARTS WITH '{"rev":"' + n.targets[0] + '"' THEN n.head ELSE n.doc END,
+          CASE WHEN $head AND n.head STARTS WITH '{"rev":"' + n.targets[0] + '"' THEN n.head ELSE [n.doc, n.content] END,
           n.targets, n.tagsNorm]
 } AS notes

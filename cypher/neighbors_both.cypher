@@ -10,4 +10,4 @@ CALL (c) {
   RETURN n, 1 AS side
 }
 WITH n, side ORDER BY side, n.id LIMIT $limit
-RETURN n.id AS id, n.doc AS doc, n.targets AS targets, CASE side WHEN 0 THEN 'out' ELSE 'in' END AS direction
+RETURN n.id AS id, [n.doc, n.content] AS doc, n.targets AS targets, CASE side WHEN 0 THEN 'out' ELSE 'in' END AS direction

@@ -16,10 +16,10 @@ OPTIONAL MATCH (c)<-[:LINKS_TO]-(n:Note)
 WITH version, c, n, 1 AS side
 WITH version, c, n, side ORDER BY side, n.id LIMIT $limit
 WITH version, c, collect(CASE WHEN n IS NOT NULL THEN
-  [n.id, CASE WHEN n.head STARTS WITH '{"rev":"' + n.targets[0] + '"' THEN n.head ELSE n.doc END, n.targets, CASE side WHEN 0 THEN 'out' ELSE 'in' END,
+  [n.id, CASE WHEN n.head STARTS WITH '{"rev":"' + n.targets[0] + '"' THEN n.head ELSE [n.doc, n.content] END, n.targets, CASE side WHEN 0 THEN 'out' ELSE 'in' END,
    CASE WHEN $titles THEN [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] ELSE [] END]
 END) AS neighbors
-RETURN c.id AS id, CASE WHEN $withNote THEN c.doc END AS doc, c.targets AS targets,
+RETURN c.id AS id, CASE WHEN $withNote THEN [c.doc, c.content] END AS doc, c.targets AS targets,
        c.inDegree AS in, c.outDegree AS out,
        CASE WHEN $withNote AND $titles THEN [(c)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] ELSE [] END AS titles,
        neighbors, version

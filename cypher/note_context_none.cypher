@@ -7,7 +7,7 @@
 OPTIONAL MATCH (g:GraphMeta {project: $project})
 WITH coalesce(g.version, 0) AS version
 MATCH (c:Note {project: $project, id: $id})
-RETURN c.id AS id, CASE WHEN $withNote THEN c.doc END AS doc, c.targets AS targets,
+RETURN c.id AS id, CASE WHEN $withNote THEN [c.doc, c.content] END AS doc, c.targets AS targets,
        c.inDegree AS in, c.outDegree AS out,
        CASE WHEN $withNote AND $titles THEN [(c)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] ELSE [] END AS titles,
        [] AS neighbors, version

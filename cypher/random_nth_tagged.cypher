@@ -4,5 +4,5 @@
 MATCH (n:Note {project: $project})
 WHERE n.id IS NOT NULL AND any(t IN n.tagsNorm WHERE any(w IN $tags WHERE t = w OR t STARTS WITH w + '/'))
 WITH n ORDER BY n.project, n.id SKIP $skip LIMIT 1
-RETURN n.id AS id, n.doc AS doc, n.targets AS targets,
+RETURN n.id AS id, [n.doc, n.content] AS doc, n.targets AS targets,
        [(n)-[:LINKS_TO]->(t:Note) | [t.id, t.title]] AS titles

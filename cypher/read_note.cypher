@@ -1,3 +1,3 @@
 // One note by ID.
 MATCH (n:Note {project: $project, id: $id})
-RETURN n.id AS id, n.doc AS doc, n.targets AS targets
+RETURN n.id AS id, [n.doc, n.content] AS doc, n.targets AS targets

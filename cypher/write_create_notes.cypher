@@ -1,8 +1,10 @@
 // Creates the notes of a batch that did not exist (write_existing said so;
-// the project lock keeps it true). doc (JSON) and targets ([rev, target of
-// each link or '']) are what reads return, head (JSON: doc with its content
-// cut short) what reads of neighbours return; title, content, tagsNorm, hash,
-// path, mtime, keys and linkKeys serve queries and indexes; entity* (null
+// the project lock keeps it true). doc (JSON: every field but content and
+// targets, with the content's length and checksum), content (the text,
+// stored once: reads and the fulltext index share it) and targets ([rev,
+// target of each link or '']) are what reads return, head (JSON: title,
+// tags and the content cut short) what reads of neighbours return; title,
+// tagsNorm, hash, path, mtime, keys and linkKeys serve queries and indexes; entity* (null
 // for a note that is no entity), rel* and compLinks serve the entity
 // statements (see neo4jstore's doc). The
 // out-degree is known (distinct resolved targets); the in-degree starts at

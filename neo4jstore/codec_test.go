@@ -43,7 +43,8 @@ func TestNoteRowRoundTripsThroughDoc(t *testing.T) {
 	assert.Equal(t, []string{"b", "c", "b"}, row["linkKeys"])
 
 	assert.Equal(t, []string{"7", "b.md", "", "b.md"}, row["targets"], "revision, then one target per link")
-	got, err := decodeNote("p", "a.md", row["doc"], listValue(row, "targets"))
+	assert.NotContains(t, row["doc"], "body", "the content is stored once, in its own property")
+	got, err := decodeNote("p", "a.md", []any{row["doc"], row["content"]}, listValue(row, "targets"))
 	require.NoError(t, err)
 	n.Project = "p"
 	n.Links[1].Target = "" // as resolved
@@ -64,6 +65,22 @@ func TestDecodeNoteDetectsDeletedAndTornNotes(t *testing.T) {
 	n, err := decodeNote("p", "a.md", doc, []any{"8", "b.md"})
 	require.NoError(t, err)
 	require.Equal(t, "b.md", n.Links[0].Target)
+
+	// The content property of another write than doc's.
+	row, err := noteRow(&core.Note{ID: "a.md", Content: "new text"}, "9", nil)
+	require.NoError(t, err)
+	_, err = decodeNote("p", "a.md", []any{row["doc"], "old text"}, []any{"9"})
+	require.ErrorIs(t, err, errTorn, "content of another write")
+	_, err = decodeNote("p", "a.md", []any{row["doc"], nil}, []any{"9"})
+	require.ErrorIs(t, err, errTorn, "content missing")
+	n, err = decodeNote("p", "a.md", []any{row["doc"], "new text"}, []any{"9"})
+	require.NoError(t, err)
+	require.Equal(t, "new text", n.Content)
+
+	// A note written before issue 44 holds its content in doc.
+	n, err = decodeNote("p", "a.md", []any{`{"rev":"3","content":"old form"}`, "old form"}, []any{"3"})
+	require.NoError(t, err)
+	require.Equal(t, "old form", n.Content)
 }
 
 func TestResolveTargets(t *testing.T) {

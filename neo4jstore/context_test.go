@@ -39,14 +39,17 @@ func TestDecodeHeadReadsHeadsAndDocs(t *testing.T) {
 		Links: []core.Link{{Raw: "[[b]]", Key: "b", Target: "b.md"}, {Raw: "[[x]]", Key: "x"}, {Raw: "[[b|B]]", Key: "b", Target: "b.md"}}}
 	row, err := noteRow(&note, "7", []string{"b.md", "", "b.md"})
 	require.NoError(t, err)
-	for _, col := range []string{"head", "doc"} {
-		got, err := decodeHead("p", "a.md", row[col], anys(row["targets"].([]string)))
+	docColumn := []any{row["doc"], row["content"]} // as the statements read a doc
+	for col, v := range map[string]any{"head": row["head"], "doc": docColumn} {
+		got, err := decodeHead("p", "a.md", v, anys(row["targets"].([]string)))
 		require.NoError(t, err, col)
 		assert.NoError(t, storetest.CompareViewFields(note, got), col)
 		assert.Equal(t, []string{"b.md"}, got.LinkTargets(), col)
 	}
 	_, err = decodeHead("p", "a.md", row["head"], []any{"8", "b.md", "", "b.md"})
 	assert.True(t, errors.Is(err, errTorn), "another revision: %v", err)
+	_, err = decodeHead("p", "a.md", []any{row["doc"], "other text"}, anys(row["targets"].([]string)))
+	assert.True(t, errors.Is(err, errTorn), "the content of another write: %v", err)
 	_, err = decodeHead("p", "a.md", nil, []any{"7"})
 	assert.True(t, errors.Is(err, errVanished), "no head: %v", err)
 }

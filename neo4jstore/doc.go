@@ -19,26 +19,30 @@
 // Every node carries its project and every query filters on it, so one
 // database holds many vaults.
 //
-// What reads return lives in two properties: doc, the JSON of the note
-// (title, path, content, tags, hash, mtime, frontmatter, links without
-// their targets, and a revision), and targets, [revision, target of link 0,
-// target of link 1, ...] with "" for an unresolved link. Neo4j reads are
+// What reads return lives in three properties: doc, the JSON of the note
+// (title, path, tags, hash, mtime, frontmatter, links without their
+// targets, a revision, and the length and CRC-32C of the content), content,
+// the note's text, and targets, [revision, target of link 0, target of
+// link 1, ...] with "" for an unresolved link. Neo4j reads are
 // read-committed, not snapshots: a reader walking a node's properties while
 // a commit rewrites them can see some old and some new, and the contract
 // suite's concurrency case caught exactly that (a title of one generation
 // with the tags of the previous) while notes were stored as separate
 // properties. One property value is always read whole; the revision in
 // both tells a reader that caught doc and targets from different writes to
-// read again. Targets are kept apart from doc because resolution and
+// read again, and the content's checksum in doc one that caught doc and
+// content from different writes. Targets are kept apart from doc because resolution and
 // deletion rewrite them from Cypher (which edits lists, not JSON), and
 // rewriting a short list instead of the whole note made a 30k-note cold
 // load about 25% faster. The other note properties exist for queries and
-// indexes only: title (titles, hubs, fulltext), content (fulltext), tagsNorm
+// indexes only: title (titles, hubs, fulltext), tagsNorm
 // (lowercased tags, for tag queries), hash (NoteHashes), linkKeys (the key
 // of each link, for resolution), inDegree/outDegree (hubs, Degree); path,
 // mtime and keys are kept for people who query the graph with Cypher.
-// Content is thus stored twice (doc and content), the price of a fulltext
-// index over plain text.
+// Content is stored once: until issue 44 doc held it too (the fulltext
+// index needs it as a plain property), and a first sync of 100k notes
+// wrote and logged every note's text twice; notes written then still
+// carry it in doc and are read from there.
 //
 // Unresolved links hang on ghost nodes, one per (project, key), through
 // DANGLING relationships, a type of their own so that LINKS_TO stays a
@@ -95,12 +99,15 @@
 // property of a composite index in ORDER BY (n.project, n.id), because the
 // planner provides index order only then. IDs compare by code point in
 // Neo4j as in Go, so orders agree with memstore (the differential test
-// uses IDs where UTF-16 order would differ). ShortestPath runs
-// allShortestPaths and keeps the lexicographically smallest ID list
-// (ORDER BY on lists compares element by element). That enumerates every
-// shortest path, which on a 100k-note power-law graph stays at about
-// 1.5 ms p50 and 5 ms p99; a graph with a combinatorial number of equal
-// shortest paths would be the case to revisit (level-by-level search).
+// uses IDs where UTF-16 order would differ). ShortestPath reads up to 65
+// shortest paths (allShortestPaths under a LIMIT, which stops its
+// enumeration) and keeps the lexicographically smallest in Go; when 65
+// came back there may be thousands (1,790 for one pair of obsidian-hub,
+// 7,776 in the contract suite's layered case), and it walks instead: the
+// length d from shortestPath, then from the source step i takes the
+// smallest-ID note the current one links to that is exactly d - i links
+// from the target (a shortestPath per candidate), the lexicographically
+// smallest shortest path without enumerating ties.
 //
 // The graph tools' reads take one round trip each. NoteContext
 // (context.go) reads a note, its neighbours, its stored degree and its

@@ -99,6 +99,7 @@ var (
 	stmtNeighborsIn           = stmt("neighbors_in")
 	stmtNeighborsBoth         = stmt("neighbors_both")
 	stmtPathShortest          = stmt("path_shortest")
+	stmtPathWalk              = stmt("path_walk")
 	stmtHubsInDegree          = stmt("hubs_in_degree")
 	stmtHubsOutDegree         = stmt("hubs_out_degree")
 	stmtTagsAny               = stmt("tags_any")

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var pathCases = []testCase{
@@ -64,6 +65,22 @@ var pathCases = []testCase{
 		})...)
 		assert.Equal(e.t, []string{"s.md", "p.md", "z.md", "t.md"}, e.path(p, "s.md", "t.md"))
 	}},
+	{"thousands of tied shortest paths give the smallest one", func(e *env) {
+		p := e.project()
+		// s → 5 layers of 6 notes → t, each note linking to every note of
+		// the next layer: 6^5 = 7,776 shortest paths of 6 links. In each
+		// layer the note with the smallest ID ("a…") is a dead end and the
+		// largest links back to s, so the walk must skip one and not be
+		// drawn by the other; the smallest path takes each layer's "b…".
+		adj := testLayers(5, 6)
+		e.upsert(p, graphNotes(adj)...)
+		want := referencePath(adj, "s.md", "t.md")
+		require.Len(e.t, want, 7)
+		assert.Equal(e.t, []string{"s.md", "b1.md", "b2.md", "b3.md", "b4.md", "b5.md", "t.md"}, want)
+		assert.Equal(e.t, want, e.path(p, "s.md", "t.md"))
+		assert.Equal(e.t, referencePath(adj, "c2.md", "t.md"), e.path(p, "c2.md", "t.md"))
+		assert.Equal(e.t, referencePath(adj, "f3.md", "b2.md"), e.path(p, "f3.md", "b2.md"), "through the link back to s")
+	}},
 	{"paths do not cross unresolved links or deleted notes", func(e *env) {
 		p := e.project()
 		e.upsert(p, chain("a.md", "b.md", "c.md")...)
@@ -115,6 +132,38 @@ func randomGraph(rng *rand.Rand, n, avgOut int) map[string][]string {
 		adj[id] = nil
 		for range rng.IntN(2*avgOut + 1) {
 			adj[id] = append(adj[id], ids[rng.IntN(n)])
+		}
+	}
+	return adj
+}
+
+// testLayers builds s.md → layers of width notes ("a1.md", "b1.md", … for
+// layer 1) → t.md: every note but the layer's first links to every note
+// of the next layer (the last layer to t.md), and the layer's last also
+// links back to s.md.
+func testLayers(layers, width int) map[string][]string {
+	name := func(layer, i int) string { return fmt.Sprintf("%c%d.md", 'a'+i, layer) }
+	adj := map[string][]string{"t.md": nil}
+	for i := range width {
+		adj["s.md"] = append(adj["s.md"], name(1, width-1-i)) // written largest first
+	}
+	for l := 1; l <= layers; l++ {
+		for i := range width {
+			id := name(l, i)
+			adj[id] = nil
+			if i == 0 {
+				continue // a dead end
+			}
+			if l == layers {
+				adj[id] = []string{"t.md"}
+			} else {
+				for j := range width {
+					adj[id] = append(adj[id], name(l+1, width-1-j))
+				}
+			}
+			if i == width-1 {
+				adj[id] = append(adj[id], "s.md")
+			}
 		}
 	}
 	return adj
