@@ -199,13 +199,13 @@ func (s *Neo4jStore) rankLoop(project string, j *rankJob) {
 		}
 		s.endRound(j)
 		if err != nil {
+			// Neo4j failing: end here rather than retry in a loop while it is
+			// down; the next write or stale read starts the loop again.
 			if ctx.Err() == nil {
-				s.log.Warn("pagerank: recomputing the stored ranking failed; trying again", "project", project, "err", err)
+				s.log.Warn("pagerank: recomputing the stored ranking failed; the next write or read tries again", "project", project, "err", err)
 			}
-			if !sleep(rankRetry) {
-				break
-			}
-			continue
+			sleep(rankRetry) // at most one failing try per rankRetry
+			break
 		}
 		s.ranks.mu.Lock()
 		if !j.dirty {
