@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -140,7 +141,7 @@ func (s *Service) UpdateKnowledgeBase(ctx context.Context, name string, upd Know
 	}
 	s.meta.Lock()
 	defer s.meta.Unlock()
-	kb, err := s.load(name)
+	kb, raw, err := s.loadRaw(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +183,7 @@ func (s *Service) UpdateKnowledgeBase(ctx context.Context, name string, upd Know
 			return nil, nil, pathError("subfolder", *upd.Subfolder, kb.Subfolder, err)
 		}
 	}
-	if err := s.writeMeta(kbPath(kb.Name, metaFile), encodeMeta(kb)); err != nil {
+	if kb, err = s.swapMeta(kb, raw, upd); err != nil {
 		s.removeDirs(made)
 		return nil, nil, err
 	}
@@ -193,6 +194,50 @@ func (s *Service) UpdateKnowledgeBase(ctx context.Context, name string, upd Know
 		s.syncCache(ctx, kbs)
 	}
 	return kb, notes, nil
+}
+
+// metaWriteHook, when set (tests), is called before each attempt to
+// write meta.md: an editor's save at the worst moment.
+var metaWriteHook func(attempt int)
+
+// metaAttempts bounds the rereads of meta.md changed by an editor while
+// update_knowledge_base writes it.
+const metaAttempts = 5
+
+// swapMeta writes kb's meta.md only if the file is still raw, the bytes kb
+// was read from (a compare-and-write, as every note write is): when an
+// editor changed it meanwhile, meta.md is read again, the update's fields
+// applied to what is there now (a new subfolder as kb has it, already
+// checked), and written against those bytes, so an outside edit of the
+// other fields is kept. It returns the knowledge base as written.
+func (s *Service) swapMeta(kb *KnowledgeBase, raw []byte, upd KnowledgeBaseUpdate) (*KnowledgeBase, error) {
+	rel := kbPath(kb.Name, metaFile)
+	for attempt := 1; ; attempt++ {
+		if metaWriteHook != nil {
+			metaWriteHook(attempt)
+		}
+		err := s.fs.Swap(rel, encodeMeta(kb), func(cur []byte) bool { return bytes.Equal(cur, raw) }, confine.WriteOptions{})
+		if err == nil {
+			return kb, nil
+		}
+		if !errors.Is(err, confine.ErrChanged) || attempt == metaAttempts {
+			return nil, fmt.Errorf("kb: write %s: %w", rel, err)
+		}
+		now, nowRaw, lerr := s.loadRaw(kb.Name)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if upd.Subfolder != nil {
+			now.Subfolder = kb.Subfolder
+		}
+		if upd.Description != nil {
+			now.Description = *upd.Description
+		}
+		if upd.OrganizationRules != nil {
+			now.OrganizationRules = *upd.OrganizationRules
+		}
+		kb, raw = now, nowRaw
+	}
 }
 
 // subfolderChangeNotes describes what a subfolder change did not carry

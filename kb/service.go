@@ -119,25 +119,32 @@ func kbPath(name string, parts ...string) string {
 // when there is none, an error naming the file when its meta.md cannot be
 // read.
 func (s *Service) load(name string) (*KnowledgeBase, error) {
+	kb, _, err := s.loadRaw(name)
+	return kb, err
+}
+
+// loadRaw is load, also returning the bytes of meta.md the knowledge base
+// was read from (what a compare-and-write of meta.md compares with).
+func (s *Service) loadRaw(name string) (*KnowledgeBase, []byte, error) {
 	notFound := newError(CodeKnowledgeBaseNotFound, "no knowledge base is named %q; list_knowledge_bases shows the existing ones", name)
 	if !lookupName(name) {
-		return nil, notFound
+		return nil, nil, notFound
 	}
 	raw, err := s.readMeta(kbPath(name, metaFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		if name = s.folderLike(name); name == "" {
-			return nil, notFound
+			return nil, nil, notFound
 		}
 		raw, err = s.readMeta(kbPath(name, metaFile))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("kb: read knowledge base %s: %w", name, err)
+		return nil, nil, fmt.Errorf("kb: read knowledge base %s: %w", name, err)
 	}
 	kb, err := decodeMeta(name, raw)
 	if err != nil {
-		return nil, fmt.Errorf("kb: knowledge base %s: %s/%s is unreadable: %w", name, kbPath(name), metaFile, err)
+		return nil, nil, fmt.Errorf("kb: knowledge base %s: %s/%s is unreadable: %w", name, kbPath(name), metaFile, err)
 	}
-	return kb, nil
+	return kb, raw, nil
 }
 
 // folderLike returns the name of the one knowledge base whose name equals
