@@ -141,7 +141,10 @@
 // the path; new names follow core.CheckNewName; refusals wrap
 // core.ErrInvalidPath. Notes created from a title are named with
 // SanitizeTitle and keep the exact title in frontmatter when the name does
-// not show it. Writes that add, move or delete a note keep the meaning of
+// not show it. A delete follows the vault's Obsidian setting for deleted
+// files (.obsidian/app.json trashOption): the note moves to the vault's
+// .trash folder ("system", the default, and "local") or is deleted
+// ("none"). Writes that add, move or delete a note keep the meaning of
 // every other link (plan.go); a rename is journaled (journal.go). A link
 // rewritten to follow its note keeps its form: a markdown link stays one,
 // URL-escaped as it was (or in <>), with its text, heading and title; a

@@ -551,7 +551,7 @@ func (w *Writer) deleteLocked(ctx context.Context, rel string) error {
 	if err != nil {
 		return err
 	}
-	if err := m.removeFile(rel); err != nil && !errors.Is(err, core.ErrNotFound) {
+	if err := m.deleteNoteFile(rel); err != nil && !errors.Is(err, core.ErrNotFound) {
 		_, _ = w.applyPaths(ctx, "", rewritten, nil)
 		return err
 	}

@@ -1,0 +1,74 @@
+package vault
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// obsidianSettings are the settings of the vault's Obsidian app
+// (.obsidian/app.json) that decide how files are written, with Obsidian's
+// defaults for those the file does not set (or when there is no file).
+type obsidianSettings struct {
+	// TrashOption is what a delete does: "system" (Obsidian's default) or
+	// "local" move the note to the vault's .trash folder, "none" deletes
+	// it (docs/DECISIONS.md, "Deletes follow trashOption").
+	TrashOption string `json:"trashOption"`
+}
+
+// appSettingsPath is Obsidian's settings file, vault-relative.
+const appSettingsPath = ".obsidian/app.json"
+
+// maxSettingsSize caps the settings file read: app.json is a few hundred
+// bytes.
+const maxSettingsSize = 1 << 20
+
+// obsidianSettings reads the vault's Obsidian settings afresh (a change
+// made in Obsidian applies to the next write): defaults when the file is
+// missing, unreadable or not JSON.
+func (m *Mirror) obsidianSettings() obsidianSettings {
+	s := obsidianSettings{TrashOption: "system"}
+	raw, _, err := m.fs.ReadFile(appSettingsPath, maxSettingsSize)
+	if err != nil {
+		return s
+	}
+	var read obsidianSettings
+	if json.Unmarshal(raw, &read) != nil {
+		m.log.Warn("vault: .obsidian/app.json is not JSON: Obsidian's default settings apply", "path", appSettingsPath)
+		return s
+	}
+	if t := strings.TrimSpace(read.TrashOption); t == "local" || t == "system" || t == "none" {
+		s.TrashOption = t
+	}
+	return s
+}
+
+// trashDir is the vault's own trash folder, Obsidian's "local" trash.
+const trashDir = ".trash"
+
+// deleteNoteFile deletes the note file rel as the vault's settings say:
+// moved to .trash (as "name.md", else "name 1.md", "name 2.md"... when
+// the trash holds one by that name, as Obsidian names them), or removed.
+func (m *Mirror) deleteNoteFile(rel string) error {
+	if m.obsidianSettings().TrashOption == "none" {
+		return m.removeFile(rel)
+	}
+	base := path.Base(rel)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	for i := 0; i < 1000; i++ {
+		to := trashDir + "/" + base
+		if i > 0 {
+			to = fmt.Sprintf("%s/%s %d%s", trashDir, stem, i, ext)
+		}
+		err := m.fs.Rename(rel, to, true)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return fileError("move to the trash", rel, err)
+	}
+	return fileError("move to the trash", rel, fs.ErrExist)
+}
