@@ -30,6 +30,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/owner"
@@ -221,7 +222,7 @@ func (r *Role[A]) handle(c net.Conn) {
 	_ = c.SetReadDeadline(time.Now().Add(r.opts.HelloTimeout))
 	welcome := owner.Welcome{Protocol: owner.Protocol, PID: os.Getpid(), Version: r.opts.Version}
 	refuse := func(msg string) {
-		welcome.Error = msg
+		welcome.Error = fitLine(msg)
 		_ = c.SetWriteDeadline(time.Now().Add(r.opts.HelloTimeout))
 		_ = owner.WriteLine(c, welcome)
 	}
@@ -243,7 +244,7 @@ func (r *Role[A]) handle(c net.Conn) {
 	}
 	switch h.Kind {
 	case owner.KindSync:
-		welcome.Detail = r.app.SyncNow()
+		welcome.Detail = fitLine(r.app.SyncNow())
 		_ = owner.WriteLine(c, welcome)
 	case owner.KindMCP:
 		sel := r.app.Selection()
@@ -270,6 +271,22 @@ func (r *Role[A]) handle(c net.Conn) {
 	default:
 		refuse(fmt.Sprintf("unknown connection kind %q", h.Kind))
 	}
+}
+
+// maxWelcomeText bounds a Welcome's error or detail, so the Welcome fits
+// the line its reader takes (owner.MaxLine) whatever a sync's error says.
+const maxWelcomeText = 16 << 10
+
+// fitLine cuts s to maxWelcomeText bytes (on a character boundary).
+func fitLine(s string) string {
+	if len(s) <= maxWelcomeText {
+		return s
+	}
+	cut := maxWelcomeText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // serveMCP serves srv on rw until the other side ends it, or the owner

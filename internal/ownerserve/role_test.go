@@ -26,11 +26,12 @@ import (
 // fakeApp is an App with two tools: whoami (the app's name) and slow
 // (answers once release is closed, saying started first).
 type fakeApp struct {
-	name    string
-	started chan struct{} // one value per slow call begun
-	release chan struct{}
-	closed  atomic.Bool
-	synced  atomic.Int64
+	name     string
+	started  chan struct{} // one value per slow call begun
+	release  chan struct{}
+	closed   atomic.Bool
+	synced   atomic.Int64
+	syncTail string // appended to SyncNow's answer
 }
 
 func newFakeApp(name string) *fakeApp {
@@ -66,7 +67,7 @@ func (a *fakeApp) Serves(string) bool         { return true }
 func (a *fakeApp) Run(ctx context.Context)    { <-ctx.Done() }
 func (a *fakeApp) SyncNow() string {
 	a.synced.Add(1)
-	return "synced by " + a.name
+	return "synced by " + a.name + a.syncTail
 }
 func (a *fakeApp) Close(context.Context) { a.closed.Store(true) }
 
@@ -413,5 +414,18 @@ func TestOwnerRefusesAnotherProtocol(t *testing.T) {
 			t.Fatalf("Hello %+v: %+v, %v; want %q", hello, w, err, want)
 		}
 		_ = c.Close()
+	}
+}
+
+// A sync's answer too long for a Welcome line (a long error) is cut so
+// the Welcome still fits: the caller reads it rather than retrying.
+func TestALongSyncAnswerStillFitsItsWelcome(t *testing.T) {
+	dir := stateDir(t)
+	app := newFakeApp("A")
+	app.syncTail = ": " + strings.Repeat("é", owner.MaxLine)
+	startOwner(t, dir, app, Options{})
+	_, w, err := Client{Dir: dir}.Dial(owner.KindSync, tools.Selection{})
+	if err != nil || !strings.HasPrefix(w.Detail, "synced by A: é") || !strings.HasSuffix(w.Detail, "…") || len(w.Detail) > maxWelcomeText+len("…") {
+		t.Fatalf("a long sync answer: %d bytes, %v", len(w.Detail), err)
 	}
 }
