@@ -313,6 +313,12 @@ func TestForwardRelaysResourceSubscriptions(t *testing.T) {
 	if err := c.Subscribe(t.Context(), req); err != nil {
 		t.Fatal(err)
 	}
+	// Issue 43: the front keeps only subscriptions to notes the owner has.
+	req.Params.URI = "vault://note/notes/nowhere.md"
+	//lint:ignore SA1019 the session speaks 2025-11-25, which has resources/subscribe.
+	if err := c.Subscribe(t.Context(), req); err == nil || !strings.Contains(err.Error(), "subscribe to a note that exists") {
+		t.Errorf("a subscription to no note through the front: %v, want refused", err)
+	}
 	wait := func(method, uri string) {
 		t.Helper()
 		timeout := time.After(time.Minute)

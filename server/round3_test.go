@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -256,5 +257,20 @@ func TestRelayKeepsOnlyAcceptedSubscriptions(t *testing.T) {
 	c.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
 	if m := second.read(t); string(m["method"]) != `"tools/list"` {
 		t.Fatalf("after the replay the owner got %v, want the client's tools/list (the refused subscription replayed?)", m)
+	}
+}
+
+// Issue 43: the shim refuses an id that is not a string, a number or
+// null itself (the one strict check), with -32600 and a null id.
+func TestShimRefusesABadID(t *testing.T) {
+	f := newFixture(t)
+	ts, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens})
+	var out bytes.Buffer
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":[1],"method":"tools/list"}` + "\n")
+	if err := server.RunShim(t.Context(), ts.URL+server.MCPPath, writeToken, in, &out, quietLogger()); err != nil {
+		t.Fatal(err)
+	}
+	if e := rpcErrorOf(t, out.Bytes()); e.Code != -32600 || !strings.Contains(out.String(), `"id":null`) {
+		t.Fatalf("out = %q", out.String())
 	}
 }
