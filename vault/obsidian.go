@@ -17,6 +17,10 @@ type obsidianSettings struct {
 	// "local" move the note to the vault's .trash folder, "none" deletes
 	// it (docs/DECISIONS.md, "Deletes follow trashOption").
 	TrashOption string `json:"trashOption"`
+	// NewLinkFormat is the text of the links vaultgraph rewrites when they
+	// are written by name or path: "shortest" (Obsidian's default),
+	// "relative" or "absolute" (plan.go, textFor).
+	NewLinkFormat string `json:"newLinkFormat"`
 }
 
 // appSettingsPath is Obsidian's settings file, vault-relative.
@@ -30,7 +34,7 @@ const maxSettingsSize = 1 << 20
 // made in Obsidian applies to the next write): defaults when the file is
 // missing, unreadable or not JSON.
 func (m *Mirror) obsidianSettings() obsidianSettings {
-	s := obsidianSettings{TrashOption: "system"}
+	s := obsidianSettings{TrashOption: "system", NewLinkFormat: "shortest"}
 	raw, _, err := m.fs.ReadFile(appSettingsPath, maxSettingsSize)
 	if err != nil {
 		return s
@@ -42,6 +46,9 @@ func (m *Mirror) obsidianSettings() obsidianSettings {
 	}
 	if t := strings.TrimSpace(read.TrashOption); t == "local" || t == "system" || t == "none" {
 		s.TrashOption = t
+	}
+	if f := strings.TrimSpace(read.NewLinkFormat); f == "relative" || f == "absolute" {
+		s.NewLinkFormat = f
 	}
 	return s
 }

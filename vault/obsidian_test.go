@@ -48,3 +48,32 @@ func TestDeleteFollowsTrashOption(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameFollowsNewLinkFormat: a link written by name or path that
+// follows a renamed note gets the text the vault's newLinkFormat gives;
+// relative, "/" and markdown forms keep their own.
+func TestRenameFollowsNewLinkFormat(t *testing.T) {
+	for _, tc := range []struct {
+		format, want string
+	}{
+		{"", "[[New]] [p](New.md) [[../d/New]] [[/d/New.md]]"},
+		{"shortest", "[[New]] [p](New.md) [[../d/New]] [[/d/New.md]]"},
+		{"absolute", "[[d/New]] [p](d/New.md) [[../d/New]] [[/d/New.md]]"},
+		{"relative", "[[../d/New]] [p](../d/New.md) [[../d/New]] [[/d/New.md]]"},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			files := map[string]string{
+				"a/Old.md":  "",
+				"b/link.md": "[[Old]] [p](a/Old.md) [[../a/Old]] [[/a/Old.md]]",
+			}
+			if tc.format != "" {
+				files[".obsidian/app.json"] = `{"newLinkFormat":"` + tc.format + `"}`
+			}
+			root, w, store := syncedWriter(t, files)
+			_, err := w.Rename(t.Context(), "a/Old.md", "d/New.md")
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, readVaultFile(t, root, "b/link.md"))
+			assert.Equal(t, []string{"d/new.md", "d/new.md", "d/new.md", "d/new.md"}, noteTargets(storeNote(t, store, "b/link.md")))
+		})
+	}
+}

@@ -35,6 +35,10 @@ type afterView struct {
 	gone    map[*entry]bool   // entries removed or moved away
 	added   []*entry          // entries about to appear (moved ones included), not in x
 	movedTo map[*entry]*entry // entry → its entry at the new path
+	// format is the vault's Obsidian newLinkFormat: the text a link
+	// written by name or path gets when it must change ("shortest",
+	// "relative" or "absolute"; see textFor).
+	format string
 }
 
 func newAfterView(x *index, ch setChange) *afterView {
@@ -109,9 +113,12 @@ func (v *afterView) follow(e *entry) *entry {
 // target, a markdown link's decoded path) needs, in a note of folder dir,
 // to resolve to e, in the form w has: relative to the note ("./", "../")
 // stays relative, from the vault root ("/...") stays so, and any other
-// gets the shortest text that resolves to e (its file name, else more of
-// its path: Obsidian's "shortest path when possible"); written with an
-// extension, it keeps one. false when no such text resolves to e.
+// gets the text the vault's newLinkFormat gives: the shortest text that
+// resolves to e (its file name, else more of its path: Obsidian's default
+// "shortest path when possible"), its vault path ("absolute"), or its
+// path relative to dir ("relative", with "./" when read by name it would
+// find another note); written with an extension, it keeps one. false when
+// no such text resolves to e.
 func (v *afterView) textFor(w string, e *entry, dir string) (string, bool) {
 	stem := stripExt(e.path)
 	ext := ""
@@ -127,6 +134,13 @@ func (v *afterView) textFor(w string, e *entry, dir string) (string, bool) {
 		}
 	case strings.HasPrefix(w, "/"):
 		t = "/" + stem
+	case v.format == "absolute":
+		t = stem
+	case v.format == "relative":
+		t = relPath(dir, stem)
+		if v.resolve(linkKeyIn(t, dir), dir) != e && !strings.HasPrefix(t, "../") {
+			t = "./" + t // read by name, it would find another note
+		}
 	default:
 		segs := strings.Split(stem, "/")
 		for i := len(segs) - 1; i >= 0; i-- {
@@ -173,6 +187,7 @@ type fileRewrite struct {
 func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite {
 	x := m.idx
 	v := newAfterView(x, ch)
+	v.format = m.obsidianSettings().NewLinkFormat
 	affected := map[*entry]bool{}
 	keys := map[string]bool{}
 	for e := range v.gone {
