@@ -169,6 +169,9 @@ func TestSubscriptionsAreVettedAndBounded(t *testing.T) {
 	refused("a note that does not exist", subscribe("vault://note/notes/nowhere.md"), -32600, "no note has the URI")
 	refused("not a note's URI", subscribe("https://example.com/x"), -32600, "is not a note's URI")
 	refused("a URI over the limit", subscribe("vault://note/"+strings.Repeat("x", server.MaxResourceURIBytes)), -32602, "over the limit")
+	id++
+	escaped := readAll(t, postJSON(t, ts.URL, readToken, session, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"resources\/subscribe","params":{"uri":"vault:\/\/note\/notes\/nowhere.md"}}`))
+	refused("the method and URI spelled with escapes", escaped, -32600, "no note has the URI")
 	for _, uri := range []string{"vault://note/notes/graphcore.md", "vault://note/notes/Node", "vault://note/notes/index.md"} {
 		if body := subscribe(uri); !isResult(body) {
 			t.Fatalf("subscribe %s: %s", uri, body)

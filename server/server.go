@@ -72,13 +72,14 @@ type SubscriptionGate interface {
 
 // gateSubscriptions refuses, before mcp-go handles it, a resources/subscribe
 // the gate refuses: a JSON-RPC error -32600 (the only code mcp-go gives a
-// request hook's refusal) with the gate's message. Other requests cost a
-// bytes.Contains.
+// request hook's refusal) with the gate's message. A request whose text
+// holds neither the method's name nor a backslash (which could spell it
+// "resources\/subscribe") costs two bytes.Contains; others are decoded.
 func gateSubscriptions(g SubscriptionGate) mcpserver.OnRequestInitializationFunc {
 	method := []byte(mcp.MethodResourcesSubscribe)
 	return func(ctx context.Context, _ any, message any) error {
 		raw, ok := message.(json.RawMessage)
-		if !ok || !bytes.Contains(raw, method) {
+		if !ok || !bytes.Contains(raw, method) && !bytes.Contains(raw, []byte{'\\'}) {
 			return nil
 		}
 		var m struct {
