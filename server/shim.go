@@ -56,6 +56,31 @@ const (
 // RunShim returns when stdin ends (after in-flight requests finish) or ctx
 // is cancelled; it fails at once on a URL that is not http(s)://host/...
 func RunShim(ctx context.Context, serverURL, token string, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	return RunShimSignedIn(ctx, serverURL, token, nil, stdin, stdout, logger)
+}
+
+// ShimSignIn gives the shim OAuth access tokens (internal/oauthclient):
+// Token the current one (ok is false when the person has not signed in),
+// Refresh a new one after the server refused it, Login signs the person
+// in (the browser), after which Token has one.
+type ShimSignIn interface {
+	Token(ctx context.Context) (string, error)
+	Refresh(ctx context.Context) (string, error)
+	Login(ctx context.Context, scopes ...string) error
+	// StepUp signs in again for the scopes a 403 insufficient_scope
+	// challenge (its WWW-Authenticate value) asks for.
+	StepUp(ctx context.Context, challenge string) error
+}
+
+// shimLoginTimeout bounds how long a request waits for the person to
+// finish signing in in the browser.
+const shimLoginTimeout = 5 * time.Minute
+
+// RunShimSignedIn is RunShim that, without a static token, sends the
+// access tokens of signIn: refreshed after a 401, and, when there is none
+// or it cannot be refreshed, signs the person in (the browser opens) while
+// the request waits.
+func RunShimSignedIn(ctx context.Context, serverURL, token string, signIn ShimSignIn, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	u, err := url.Parse(serverURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("shim: invalid server URL %q: want http(s)://host:port%s", serverURL, MCPPath)
@@ -66,6 +91,7 @@ func RunShim(ctx context.Context, serverURL, token string, stdin io.Reader, stdo
 	s := &shim{
 		url:    u.String(),
 		token:  token,
+		signIn: signIn,
 		client: &http.Client{}, // no overall timeout: answers may stream for long
 		logger: logger,
 		out:    &lineWriter{w: stdout},
@@ -76,7 +102,10 @@ func RunShim(ctx context.Context, serverURL, token string, stdin io.Reader, stdo
 type shim struct {
 	url    string
 	token  string
+	signIn ShimSignIn // nil: only the static token
 	client *http.Client
+
+	loginMu sync.Mutex // one sign-in at a time
 	logger *slog.Logger
 	out    *lineWriter
 
@@ -196,9 +225,63 @@ func (s *shim) relay(ctx context.Context, line []byte, env envelope) {
 			s.reconnectIfStale(ctx)
 			continue
 		}
+		if resp.StatusCode == http.StatusForbidden && s.token == "" && s.signIn != nil && attempt < 2 &&
+			strings.Contains(resp.Header.Get("WWW-Authenticate"), "insufficient_scope") {
+			challenge := resp.Header.Get("WWW-Authenticate")
+			drain(resp)
+			s.loginMu.Lock()
+			lctx, cancel := context.WithTimeout(ctx, shimLoginTimeout)
+			s.logger.Info("shim: the server asks for more scopes; opening the browser", "url", s.url)
+			err := s.signIn.StepUp(lctx, challenge)
+			cancel()
+			s.loginMu.Unlock()
+			if err != nil {
+				s.answerError(env, shimCodeHTTPError, "vaultgraph shim: this call needs more access than you signed in for ("+err.Error()+")")
+				return
+			}
+			continue
+		}
+		if resp.StatusCode == http.StatusUnauthorized && s.token == "" && s.signIn != nil && attempt < 2 {
+			drain(resp)
+			if err := s.renewSignIn(ctx, attempt == 0); err != nil {
+				s.logger.Warn("shim: sign-in failed", "url", s.url, "err", err)
+				s.answerError(env, shimCodeUnauthorized, "vaultgraph shim: not signed in to "+s.url+": "+err.Error()+"; run vaultgraph shim --login --url "+s.url)
+				return
+			}
+			continue
+		}
 		s.deliver(resp, env)
 		return
 	}
+}
+
+// renewSignIn gets a new access token after a 401: a refresh first (when
+// refresh is true), else a sign-in in the browser.
+func (s *shim) renewSignIn(ctx context.Context, refresh bool) error {
+	s.loginMu.Lock()
+	defer s.loginMu.Unlock()
+	if refresh {
+		if _, err := s.signIn.Refresh(ctx); err == nil {
+			return nil
+		}
+	}
+	s.logger.Info("shim: the server asks for sign-in; opening the browser", "url", s.url)
+	lctx, cancel := context.WithTimeout(ctx, shimLoginTimeout)
+	defer cancel()
+	return s.signIn.Login(lctx)
+}
+
+// bearer is the token a request carries: the static one, else the
+// signed-in person's (none before the first sign-in).
+func (s *shim) bearer(ctx context.Context) string {
+	if s.token != "" || s.signIn == nil {
+		return s.token
+	}
+	tok, err := s.signIn.Token(ctx)
+	if err != nil {
+		return ""
+	}
+	return tok
 }
 
 // post sends one message with the headers the transport needs.
@@ -209,8 +292,8 @@ func (s *shim) post(ctx context.Context, body []byte, env envelope, session stri
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if s.token != "" {
-		req.Header.Set("Authorization", "Bearer "+s.token)
+	if tok := s.bearer(ctx); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
 	}
 	version := metaProtocolVersion(env.Params)
 	if version != "" {
@@ -411,8 +494,8 @@ func (s *shim) closeSession() {
 	if protocol != "" {
 		req.Header.Set(mcp.HeaderProtocolVersion, protocol)
 	}
-	if s.token != "" {
-		req.Header.Set("Authorization", "Bearer "+s.token)
+	if tok := s.bearer(ctx); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
 	}
 	if resp, err := s.client.Do(req); err == nil {
 		drain(resp)

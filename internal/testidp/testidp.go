@@ -238,6 +238,55 @@ func (p *Provider) Browse(ctx context.Context, authURL, redirectPrefix string) (
 	return "", fmt.Errorf("testidp: too many redirects from %s", authURL)
 }
 
+// SignIn plays the user's browser for a client that waits on a loopback
+// redirect (the shim): it follows the authorization URL through the
+// login, signs UserName in, and requests the final redirect to the
+// client's own address, as a browser would.
+func (p *Provider) SignIn(ctx context.Context, authURL string) error {
+	issuer, _ := url.Parse(p.Issuer)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	next := authURL
+	for range 10 {
+		u, err := url.Parse(next)
+		if err != nil {
+			return err
+		}
+		var req *http.Request
+		switch {
+		case u.Host != issuer.Host:
+			req, _ = http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			return nil
+		case strings.HasSuffix(u.Path, "/login/username"):
+			form := url.Values{"username": {UserName}, "password": {Password}, "id": {u.Query().Get("authRequestID")}}
+			req, _ = http.NewRequestWithContext(ctx, http.MethodPost, p.Issuer+"/login/username", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		default:
+			req, _ = http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if loc == "" {
+			return fmt.Errorf("testidp: %s answered %s without a redirect: %.300s", next, resp.Status, body)
+		}
+		ref, err := resp.Request.URL.Parse(loc)
+		if err != nil {
+			return err
+		}
+		next = ref.String()
+	}
+	return fmt.Errorf("testidp: too many redirects from %s", authURL)
+}
+
 func postToken(req *http.Request) (Tokens, error) {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -381,9 +430,30 @@ func (s *store) AuthRequestByCode(ctx context.Context, code string) (op.AuthRequ
 	return s.wrap(s.Storage.AuthRequestByCode(ctx, code))
 }
 
+// refreshAudience adds the resource's audience to a refresh request's.
+type refreshAudience struct {
+	op.RefreshTokenRequest
+	audience string
+}
+
+func (a refreshAudience) GetAudience() []string {
+	return append(a.RefreshTokenRequest.GetAudience(), a.audience)
+}
+
+func (s *store) TokenRequestByRefreshToken(ctx context.Context, token string) (op.RefreshTokenRequest, error) {
+	r, err := s.Storage.TokenRequestByRefreshToken(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	return refreshAudience{r, s.audience}, nil
+}
+
 func unwrap(r op.TokenRequest) op.TokenRequest {
-	if a, ok := r.(audienceRequest); ok {
+	switch a := r.(type) {
+	case audienceRequest:
 		return a.AuthRequest
+	case refreshAudience:
+		return a.RefreshTokenRequest
 	}
 	return r
 }
