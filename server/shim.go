@@ -106,8 +106,8 @@ type shim struct {
 	client *http.Client
 
 	loginMu sync.Mutex // one sign-in at a time
-	logger *slog.Logger
-	out    *lineWriter
+	logger  *slog.Logger
+	out     *lineWriter
 
 	mu          sync.Mutex
 	sessionID   string          // issued by the server at initialize (legacy protocol)
