@@ -39,6 +39,9 @@ func TestProfileStatements(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := s.computeRanks(ctx, project); err != nil { // a stored ranking for ranks_read
+		t.Fatal(err)
+	}
 	srv := neo4jtest.Get(t)
 	auth := neo4j.NoAuth()
 	if srv.User != "" {
