@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	keep := fs.Bool("keep", false, "keep the temporary folder (vaults, state) for inspection")
 	readsOn := fs.String("reads-on", "", "developer mode: measure only the reads of serve on this existing vault (benchgen -seed, one -sizes, one -stores), already synced into NEO4J_URI or -state; prints, writes no report")
 	stateDir := fs.String("state", "", "with -reads-on and the embedded store: its state folder")
-	casesFlag := fs.String("cases", "", "with -reads-on: only these read cases (comma-separated names, e.g. \"get_node depth=1,get_neighbors\")")
+	casesFlag := fs.String("cases", "", "with -reads-on: only these read cases, timed and (on Neo4j) warmed up (comma-separated names, e.g. \"get_node depth=1,get_neighbors\")")
 	syncs := fs.Int("syncs", 0, "developer mode: only graph-only first syncs of one -sizes vault, this many rounds; each round syncs with every -bins binary into Neo4j, then with the first into the embedded store (-stores limits); prints, writes no report")
 	bins := fs.String("bins", "", "with -syncs: comma-separated vaultgraph binaries alternated in each round (an A/B); default -bin")
 	model := fs.String("model", "static", "with -reads-on: the built-in embedding model serve runs (minilm: the reads are measured while its transformer pass runs in the background)")
@@ -231,12 +231,13 @@ func (b *bench) waitNeo4jCaches(ctx context.Context, srv *server, log *slog.Logg
 // sync warm-up does for writes (warmNeo4j).
 const neo4jReadWarmCalls = 300
 
-// warmNeo4jReads calls every read case neo4jReadWarmCalls times, with
-// arguments of another seed than the timed calls', and discards the times.
-func (b *bench) warmNeo4jReads(ctx context.Context, srv *server, m *benchgen.Manifest, log *slog.Logger) error {
+// warmNeo4jReads calls every read case neo4jReadWarmCalls times (only
+// the named cases when cases is not nil: -reads-on -cases), with arguments
+// of another seed than the timed calls', and discards the times.
+func (b *bench) warmNeo4jReads(ctx context.Context, srv *server, m *benchgen.Manifest, log *slog.Logger, cases []string) error {
 	start := time.Now()
 	for _, rc := range readCases(m) {
-		if !srv.hasTool(rc.tool) {
+		if !srv.hasTool(rc.tool) || (cases != nil && !slices.Contains(cases, rc.name)) {
 			continue
 		}
 		if _, err := measureReads(ctx, srv, rc, neo4jReadWarmCalls, 1, 0, b.seed+1000); err != nil {
@@ -326,7 +327,7 @@ func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state, 
 	defer srv.close()
 	if store == "neo4j" {
 		b.waitNeo4jCaches(ctx, srv, b.logger)
-		if err := b.warmNeo4jReads(ctx, srv, m, b.logger); err != nil {
+		if err := b.warmNeo4jReads(ctx, srv, m, b.logger, cases); err != nil {
 			return err
 		}
 	}
@@ -531,7 +532,7 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 	log.Info("warm restart", "answers_s", st.WarmReadyS, "synced_s", st.WarmSyncedS, "synced_runs_s", st.WarmSyncedRunsS)
 	if t.name == "neo4j" {
 		b.waitNeo4jCaches(ctx, srv, log)
-		if err := b.warmNeo4jReads(ctx, srv, m, log); err != nil {
+		if err := b.warmNeo4jReads(ctx, srv, m, log, nil); err != nil {
 			return st, err
 		}
 	}
