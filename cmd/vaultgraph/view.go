@@ -211,9 +211,11 @@ func startView(own *ownerRole, auth view.AuthOptions) (*view.View, error) {
 
 // viewAuth is how serve --http's view logs people in: with the HTTP
 // tokens (a read-only one gets a read-only view), or, without tokens on
-// loopback, as /mcp: open.
+// loopback, as /mcp: open. A server with OAuth is never open, whatever
+// its address: the view takes only http.tokens (it has no OAuth sign-in
+// of its own yet), so with none it opens for no one.
 func viewAuth(cfg *config.Config, h *server.HTTPServer) view.AuthOptions {
-	if len(cfg.HTTP.Tokens) == 0 {
+	if len(cfg.HTTP.Tokens) == 0 && cfg.HTTP.OAuth.Issuer == "" {
 		return view.AuthOptions{Open: true, ReadOnly: cfg.ReadOnly}
 	}
 	return view.AuthOptions{CheckToken: h.CheckToken, TokenActor: h.TokenActor, ReadOnly: cfg.ReadOnly}
