@@ -18,7 +18,8 @@ import (
 // the handler encodes), made lighter for the tools/list every request
 // carries: no "additionalProperties": false, because answers may carry
 // more than T (graph's "_warnings") and may grow new fields; no property
-// descriptions, the tool's description says what matters. A type mcp-go
+// descriptions, the tool's description says what matters; no "type" arrays
+// (PortableSchema), which some clients reject. A type mcp-go
 // cannot describe panics at start: mcp-go would only print the error and
 // publish no schema.
 func OutputSchema[T any]() mcp.ToolOption {
@@ -40,7 +41,7 @@ func OutputSchema[T any]() mcp.ToolOption {
 	if err != nil {
 		panic(fmt.Sprintf("tools: output schema of %T: %v", *new(T), err))
 	}
-	return mcp.WithRawOutputSchema(raw)
+	return mcp.WithRawOutputSchema(PortableSchema(raw))
 }
 
 // lighten drops "additionalProperties": false everywhere in schema.

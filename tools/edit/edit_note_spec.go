@@ -48,7 +48,7 @@ func EditNoteSpec() mcp.Tool {
 		mcp.WithInteger("expected_count", mcp.Min(1), mcp.DefaultNumber(1),
 			mcp.Description("Times old_text must occur")),
 		mcp.WithString("key", mcp.Description("Frontmatter property")),
-		mcp.WithAny("value", mcp.Description("Its new value, any JSON")),
+		mcp.WithAny("value", mcp.Description("Its new value, any JSON"), anyJSON),
 		mcp.WithString("expected_version",
 			mcp.Description("Version from an earlier edit_note or read_note")),
 		mcp.WithSchemaAdditionalProperties(false),
@@ -66,4 +66,15 @@ func operations() []string {
 		out[i] = string(op)
 	}
 	return out
+}
+
+// anyJSON types a parameter that takes any JSON value by listing every
+// type: clients build no input for a parameter without a type (the MCP
+// Inspector's --strict warns), and a type array is rejected by others.
+func anyJSON(schema map[string]any) {
+	var types []any
+	for _, t := range []string{"string", "number", "boolean", "object", "array", "null"} {
+		types = append(types, map[string]any{"type": t})
+	}
+	schema["anyOf"] = types
 }

@@ -84,7 +84,7 @@ func inputSchema(tool string) json.RawMessage {
 // newSpec builds a tool with the spec's schemas.
 func newSpec(name, title, description string) mcp.Tool {
 	tool := mcp.NewToolWithRawSchema(name, description, inputSchema(name))
-	for _, opt := range []mcp.ToolOption{mcp.WithRawOutputSchema(Schema(name, "output")), annotations(title)} {
+	for _, opt := range []mcp.ToolOption{mcp.WithRawOutputSchema(tools.PortableSchema(Schema(name, "output"))), annotations(title)} {
 		opt(&tool)
 	}
 	return tool

@@ -43,7 +43,7 @@ func rulesSchema() map[string]any {
 								"description": "string|number|boolean|date|array; a date is YYYY-MM-DD, optionally with a time"},
 							"pattern": str("Optional: regex pattern (RE2 syntax, unanchored: use ^ and $) the value must match; for an array, every item"),
 							"allowed_values": map[string]any{
-								"type": "array", "items": map[string]any{"type": []string{"string", "number", "boolean"}},
+								"type": "array", "items": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"}}},
 								"description": "Optional: enumerated values; for an array, every item must be one of them",
 							},
 						},
