@@ -19,7 +19,7 @@ func newInitCommand(s streams) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "init [VAULT]",
-		Short: "Write a commented vaultgraph.yaml for a vault",
+		Short: "Write a commented config file for a vault (~/.config/vaultgraph/config.yaml)",
 		Long: `init writes a configuration file that sets the vault and explains every other
 key (its default, environment variable and flag), commented out, ready to edit.
 

@@ -302,6 +302,10 @@ func TestCheckListsTheVaultsProblems(t *testing.T) {
 	if got := out.String(); !strings.Contains(got, "a.md: Broken link: [[Missing]]\n") || !strings.Contains(got, "b.md: b.md:2: frontmatter:") {
 		t.Fatalf("stdout:\n%s", got)
 	}
+	// check writes nothing, and neither its log nor its summary says otherwise.
+	if e := errOut.String(); strings.Contains(e, "written=") || !strings.Contains(e, "notes checked (nothing written)") {
+		t.Fatalf("stderr:\n%s", e)
+	}
 	writeNote("a.md", "[[b]]")
 	writeNote("b.md", "body")
 	out.Reset()
