@@ -196,46 +196,14 @@ func (p *Provider) AuthorizationCode(ctx context.Context, redirectURI string, sc
 // follows on until a redirect to a URL starting with redirectPrefix,
 // whose code it returns (without requesting that URL).
 func (p *Provider) Browse(ctx context.Context, authURL, redirectPrefix string) (string, error) {
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	next := authURL
-	for range 10 {
-		if strings.HasPrefix(next, redirectPrefix) {
-			u, err := url.Parse(next)
-			if err != nil {
-				return "", err
-			}
-			if e := u.Query().Get("error"); e != "" {
-				return "", fmt.Errorf("testidp: authorization refused: %s: %s", e, u.Query().Get("error_description"))
-			}
-			return u.Query().Get("code"), nil
-		}
-		var resp *http.Response
-		var err error
-		if u, _ := url.Parse(next); u != nil && strings.HasSuffix(u.Path, "/login/username") {
-			form := url.Values{"username": {UserName}, "password": {Password}, "id": {u.Query().Get("authRequestID")}}
-			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, p.Issuer+"/login/username", strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			resp, err = client.Do(req)
-		} else {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
-			resp, err = client.Do(req)
-		}
-		if err != nil {
-			return "", err
-		}
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-		resp.Body.Close()
-		loc := resp.Header.Get("Location")
-		if loc == "" {
-			return "", fmt.Errorf("testidp: %s answered %s without a redirect: %.300s", next, resp.Status, body)
-		}
-		ref, err := resp.Request.URL.Parse(loc)
-		if err != nil {
-			return "", err
-		}
-		next = ref.String()
+	u, err := p.follow(ctx, authURL, func(u *url.URL) bool { return strings.HasPrefix(u.String(), redirectPrefix) })
+	if err != nil {
+		return "", err
 	}
-	return "", fmt.Errorf("testidp: too many redirects from %s", authURL)
+	if e := u.Query().Get("error"); e != "" {
+		return "", fmt.Errorf("testidp: authorization refused: %s: %s", e, u.Query().Get("error_description"))
+	}
+	return u.Query().Get("code"), nil
 }
 
 // SignIn plays the user's browser for a client that waits on a loopback
@@ -244,47 +212,57 @@ func (p *Provider) Browse(ctx context.Context, authURL, redirectPrefix string) (
 // client's own address, as a browser would.
 func (p *Provider) SignIn(ctx context.Context, authURL string) error {
 	issuer, _ := url.Parse(p.Issuer)
+	u, err := p.follow(ctx, authURL, func(u *url.URL) bool { return u.Host != issuer.Host })
+	if err != nil {
+		return err
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// follow requests authURL and the redirects after it, posting the login
+// form when it comes, until a redirect's target satisfies leave, which it
+// returns without requesting it.
+func (p *Provider) follow(ctx context.Context, authURL string, leave func(*url.URL) bool) (*url.URL, error) {
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	next := authURL
 	for range 10 {
 		u, err := url.Parse(next)
 		if err != nil {
-			return err
+			return nil, err
+		}
+		if leave(u) {
+			return u, nil
 		}
 		var req *http.Request
-		switch {
-		case u.Host != issuer.Host:
-			req, _ = http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
-			resp, err := client.Do(req)
-			if err != nil {
-				return err
-			}
-			resp.Body.Close()
-			return nil
-		case strings.HasSuffix(u.Path, "/login/username"):
+		if strings.HasSuffix(u.Path, "/login/username") {
 			form := url.Values{"username": {UserName}, "password": {Password}, "id": {u.Query().Get("authRequestID")}}
 			req, _ = http.NewRequestWithContext(ctx, http.MethodPost, p.Issuer+"/login/username", strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		default:
+		} else {
 			req, _ = http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
 		resp.Body.Close()
 		loc := resp.Header.Get("Location")
 		if loc == "" {
-			return fmt.Errorf("testidp: %s answered %s without a redirect: %.300s", next, resp.Status, body)
+			return nil, fmt.Errorf("testidp: %s answered %s without a redirect: %.300s", next, resp.Status, body)
 		}
 		ref, err := resp.Request.URL.Parse(loc)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		next = ref.String()
 	}
-	return fmt.Errorf("testidp: too many redirects from %s", authURL)
+	return nil, fmt.Errorf("testidp: too many redirects from %s", authURL)
 }
 
 func postToken(req *http.Request) (Tokens, error) {
