@@ -22,7 +22,7 @@ import (
 var errDoctorFound = errors.New("doctor found problems")
 
 func newDoctorCommand(s streams) *cobra.Command {
-	var fix bool
+	var fix, strict bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the configuration, the store and the vault, and say what to fix",
@@ -32,15 +32,17 @@ func newDoctorCommand(s streams) *cobra.Command {
   - the store: whether it answers, its version, schema migrations pending
     (doctor only looks: 'vaultgraph migrate' applies them), and for the
     embedded store whether a running vaultgraph holds it;
-  - the vault's problems (broken links, frontmatter that does not parse;
-    'vaultgraph check' lists them all);
+  - the vault's lint (broken links, frontmatter that does not parse,
+    duplicate tags; 'vaultgraph check' lists them all): WARNINGS, since every
+    real vault has some and serve works with them;
   - notes whose file and graph disagree (in the vault and not in the graph,
     the other way round, or with other content): --fix syncs the vault into
     the store to repair them;
   - the notes still waiting for a vector of the embedding model.
 
-It writes nothing unless --fix is given. The exit status is 1 when a check
-found a problem, 0 when all passed.`,
+Each PROBLEM line ends with the next step to take ("next: ..."). It writes
+nothing unless --fix is given. The exit status is 1 when a check found a
+PROBLEM, 0 otherwise: WARNINGS alone exit 0, unless --strict.`,
 		Example: `  vaultgraph doctor --vault ~/notes
   vaultgraph doctor --store neo4j --vault /srv/vault --fix`,
 		Args: usageArgs(cobra.NoArgs),
@@ -49,34 +51,43 @@ found a problem, 0 when all passed.`,
 			if err != nil {
 				return err
 			}
-			return runDoctor(cmd.Context(), cfg, logger, s.out, fix)
+			return runDoctor(cmd.Context(), cfg, logger, s.out, fix, strict)
 		},
 	}
 	cmd.Flags().BoolVar(&fix, "fix", false, "sync the vault into the store to repair the notes whose file and graph disagree")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on WARNINGS (the vault's lint) too")
 	return cmd
 }
 
-// doctorReport prints checks and remembers whether one failed.
+// doctorReport prints checks and remembers whether one failed (a PROBLEM)
+// or warned (the vault's lint, a WARNING).
 type doctorReport struct {
-	w      io.Writer
-	failed bool
+	w                  io.Writer
+	problems, warnings int
+	strict             bool // warnings fail too
 }
 
 func (r *doctorReport) ok(format string, args ...any) {
 	fmt.Fprintf(r.w, "ok       "+format+"\n", args...)
 }
 
-func (r *doctorReport) problem(format string, args ...any) {
-	r.failed = true
-	fmt.Fprintf(r.w, "PROBLEM  "+format+"\n", args...)
+// problem reports what is wrong and, in next, what to do about it.
+func (r *doctorReport) problem(next, format string, args ...any) {
+	r.problems++
+	fmt.Fprintf(r.w, "PROBLEM  "+format+"; next: "+next+"\n", args...)
+}
+
+func (r *doctorReport) warning(format string, args ...any) {
+	r.warnings++
+	fmt.Fprintf(r.w, "WARNING  "+format+"\n", args...)
 }
 
 func (r *doctorReport) note(format string, args ...any) {
 	fmt.Fprintf(r.w, "         "+format+"\n", args...)
 }
 
-func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w io.Writer, fix bool) error {
-	r := &doctorReport{w: w}
+func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w io.Writer, fix, strict bool) error {
+	r := &doctorReport{w: w, strict: strict}
 	if cfg.File != "" {
 		r.ok("configuration: %s, valid", cfg.File)
 	} else {
@@ -86,7 +97,7 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 	id, hasID, err := vault.ReadIdentity(p.Path)
 	switch {
 	case err != nil:
-		r.problem("vault %s: %v", p.Path, err)
+		r.problem("repair or remove "+vault.IdentityFile+" in the vault (the next serve or sync writes a new one; the graph of a new identity is synced again)", "vault %s: %v", p.Path, err)
 	case !hasID:
 		r.ok("vault %s: no identity yet (the first serve or sync writes %s)", p.Path, vault.IdentityFile)
 	default:
@@ -110,7 +121,7 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 		for _, e := range entries[:min(3, len(entries))] {
 			first = append(first, e.Path+": "+e.Problems[0])
 		}
-		r.problem("vault: %d problems in %d of %d notes, e.g. %s ('vaultgraph check' lists them all)", problems, notes, stats.Notes, strings.Join(first, "; "))
+		r.warning("vault: %d problems in %d of %d notes, e.g. %s ('vaultgraph check' lists them all)", problems, notes, stats.Notes, strings.Join(first, "; "))
 	} else {
 		r.ok("vault: %d notes, no broken links or frontmatter errors", stats.Notes)
 	}
@@ -124,18 +135,18 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 		want, _ := parsed.NoteHashes(ctx, "doctor")
 		have, err := store.NoteHashes(ctx, id.Key)
 		if err != nil {
-			r.problem("graph: cannot read the project's notes: %v", err)
+			r.problem("run 'vaultgraph sync' with this configuration and read its error", "graph: cannot read the project's notes: %v", err)
 		} else if diff := compareNotes(want, have); len(diff) > 0 {
 			if fix {
 				_ = store.Close(context.WithoutCancel(ctx))
 				if err := runSync(ctx, cfg, logger, false, ""); err != nil {
-					r.problem("graph: %d notes disagreed with their files and the repair failed: %v", len(diff), err)
+					r.problem("run 'vaultgraph sync' with this configuration and read its error", "graph: %d notes disagreed with their files and the repair failed: %v", len(diff), err)
 				} else {
 					r.ok("graph: %d notes disagreed with their files; repaired by a sync", len(diff))
 				}
 				return r.result()
 			}
-			r.problem("graph: %d notes disagree with their files, e.g. %s; 'vaultgraph doctor --fix' (or a sync) repairs them", len(diff), strings.Join(diff[:min(3, len(diff))], "; "))
+			r.problem("'vaultgraph doctor --fix' (or a sync) repairs them", "graph: %d notes disagree with their files, e.g. %s", len(diff), strings.Join(diff[:min(3, len(diff))], "; "))
 		} else {
 			r.ok("graph: every note of the vault is in the graph with its file's content")
 		}
@@ -146,8 +157,10 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 	return r.result()
 }
 
+// result prints the count of problems and warnings and decides the exit.
 func (r *doctorReport) result() error {
-	if r.failed {
+	fmt.Fprintf(r.w, "%d problems, %d warnings\n", r.problems, r.warnings)
+	if r.problems > 0 || (r.strict && r.warnings > 0) {
 		return errDoctorFound
 	}
 	return nil
@@ -164,18 +177,18 @@ func doctorStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, r
 			ReadOnlySchema: true,
 		})
 		if err != nil {
-			r.problem("store: Neo4j at %s does not answer: %v", cfg.Neo4j.URI, err)
+			r.problem("start Neo4j, or fix neo4j.uri, neo4j.user and neo4j.password (VAULTGRAPH_NEO4J_PASSWORD); 'vaultgraph status --config-only' shows where each came from", "store: Neo4j at %s does not answer: %v", cfg.Neo4j.URI, err)
 			return nil, err
 		}
 		st, err := s.Status(ctx)
 		if err != nil {
-			r.problem("store: Neo4j at %s: %v", cfg.Neo4j.URI, err)
+			r.problem("start Neo4j, or fix neo4j.uri, neo4j.user and neo4j.password (VAULTGRAPH_NEO4J_PASSWORD); 'vaultgraph status --config-only' shows where each came from", "store: Neo4j at %s: %v", cfg.Neo4j.URI, err)
 			_ = s.Close(context.WithoutCancel(ctx))
 			return nil, err
 		}
 		r.ok("store: Neo4j %s %s at %s", st.ServerVersion, st.Edition, cfg.Neo4j.URI)
 		if len(st.Pending) > 0 {
-			r.problem("store: %d schema migrations pending ('vaultgraph migrate' applies them)", len(st.Pending))
+			r.problem("run 'vaultgraph migrate' (or the first serve or sync applies them)", "store: %d schema migrations pending", len(st.Pending))
 		}
 		return s, nil
 	default:
@@ -186,7 +199,7 @@ func doctorStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, r
 			return nil, nil
 		}
 		if err != nil {
-			r.problem("store: embedded in %s: %v", dir, err)
+			r.problem("check that the folder is yours, writable and on a disk with free space, or pass another --state-dir", "store: embedded in %s: %v", dir, err)
 			return nil, err
 		}
 		r.ok("store: embedded in %s, not in use", dir)

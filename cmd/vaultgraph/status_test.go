@@ -128,10 +128,30 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 	write("c.md", "[[missing]]") // changed while nothing ran
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
 	require.Equal(t, exitError, r.code)
-	assert.Contains(t, r.stdout, "PROBLEM  vault: 1 problems in 1 of 3 notes, e.g. c.md: Broken link: [[missing]]")
-	assert.Contains(t, r.stdout, "PROBLEM  graph: 1 notes disagree with their files, e.g. c.md is not in the graph")
+	assert.Contains(t, r.stdout, "WARNING  vault: 1 problems in 1 of 3 notes, e.g. c.md: Broken link: [[missing]]")
+	assert.Contains(t, r.stdout, "PROBLEM  graph: 1 notes disagree with their files, e.g. c.md is not in the graph; next: 'vaultgraph doctor --fix'")
+	assert.Contains(t, r.stdout, "1 problems, 1 warnings\n")
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir, "--fix")
 	assert.Contains(t, r.stdout, "ok       graph: 1 notes disagreed with their files; repaired by a sync")
+
+	// Lint alone is a WARNING: exit 0, unless --strict.
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
+	assert.Equal(t, exitOK, r.code, r.stdout)
 	assert.Contains(t, r.stdout, "ok       graph: every note of the vault is in the graph")
+	assert.Contains(t, r.stdout, "WARNING  vault: 1 problems")
+	assert.Contains(t, r.stdout, "0 problems, 1 warnings\n")
+	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir, "--strict")
+	assert.Equal(t, exitError, r.code, r.stdout)
+}
+
+// Every PROBLEM says what to do next: an unreachable Neo4j names the keys to
+// check and where to see them.
+func TestDoctorGivesANextStepForAnUnreachableStore(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	t.Setenv("VAULTGRAPH_NEO4J_TIMEOUT", "2s")
+	t.Setenv("VAULTGRAPH_NEO4J_URI", "bolt://127.0.0.1:1")
+	r := runCLI(t, "doctor", "--vault", vault, "--store", "neo4j")
+	require.Equal(t, exitError, r.code, r.stdout+r.stderr)
+	assert.Regexp(t, `(?m)^PROBLEM  store: Neo4j at bolt://127\.0\.0\.1:1 does not answer: .*; next: start Neo4j, or fix neo4j\.uri, neo4j\.user and neo4j\.password`, r.stdout)
 }
