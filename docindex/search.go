@@ -117,6 +117,13 @@ func (s *Service) searchChunks(ctx context.Context, query string, f core.ChunkFi
 	if err != nil {
 		return nil, fmt.Errorf("docindex: search chunks: %w", err)
 	}
+	if s.cfg.Fast != nil {
+		fast, err := s.fastChunks(ctx, query, f, n)
+		if err != nil {
+			return nil, err
+		}
+		vector = mergeChunks(vector, fast, n)
+	}
 	keyword, err := s.cfg.Store.KeywordSearchChunks(ctx, s.cfg.Project, core.ChunkKeywordQuery{Text: query, Filter: f, Limit: n})
 	if err != nil {
 		return nil, fmt.Errorf("docindex: keyword search chunks: %w", err)
@@ -134,13 +141,52 @@ func (s *Service) searchChunks(ctx context.Context, query string, f core.ChunkFi
 	out := make([]core.ScoredChunk, 0, len(fused))
 	for _, h := range fused {
 		c := byID[h.ID]
-		if c.Model != s.cfg.Embedder.Model() {
+		if c.Model != s.cfg.Embedder.Model() && (s.cfg.Fast == nil || c.Model != s.cfg.Fast.Model()) {
 			continue // a chunk of another model found by keywords: embedded again at the next start
 		}
 		c.Score = h.Score
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// fastChunks returns the n chunks nearest query by their fast-tier
+// vectors (those not upgraded yet), scores mapped onto Embedder's scale
+// when the fast tier can (a Calibrate method, as the notes' searcher).
+func (s *Service) fastChunks(ctx context.Context, query string, f core.ChunkFilter, n int) ([]core.ScoredChunk, error) {
+	vs, err := s.cfg.Fast.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, fmt.Errorf("docindex: embed query: %w", err)
+	}
+	hits, err := s.cfg.Store.SearchChunks(ctx, s.cfg.Project, core.ChunkQuery{Vector: vs[0], Model: s.cfg.Fast.Model(), Filter: f, Limit: n})
+	if err != nil {
+		return nil, fmt.Errorf("docindex: search chunks: %w", err)
+	}
+	if c, ok := s.cfg.Fast.(interface{ Calibrate(float64) float64 }); ok {
+		for i := range hits {
+			hits[i].Score = min(1, max(0, c.Calibrate(hits[i].Score)))
+		}
+	}
+	return hits, nil
+}
+
+// mergeChunks merges two vector rankings of disjoint chunks (a chunk has
+// one vector) into the n best, score descending, ties by ID.
+func mergeChunks(a, b []core.ScoredChunk, n int) []core.ScoredChunk {
+	if len(b) == 0 {
+		return a
+	}
+	out := append(slices.Clip(a), b...)
+	slices.SortStableFunc(out, func(x, y core.ScoredChunk) int {
+		switch {
+		case x.Score > y.Score:
+			return -1
+		case x.Score < y.Score:
+			return 1
+		}
+		return strings.Compare(x.ID, y.ID)
+	})
+	return out[:min(len(out), n)]
 }
 
 // EstimateTokens estimates how many tokens text costs a model: one per

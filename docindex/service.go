@@ -41,6 +41,12 @@ type Config struct {
 	Store core.ChunkStore
 	// Embedder embeds chunks and queries; required.
 	Embedder core.Embedder
+	// Fast, when set, is a fast tier of Embedder (embedding.NewFast):
+	// chunks are stored with its vectors at once, so a big directory is
+	// indexed and searchable in seconds, and RunUpgrades replaces them
+	// with Embedder's in the background. A search compares each chunk by
+	// the vector it has.
+	Fast core.Embedder
 	// Roots are the folders files may be read from; the first is where
 	// relative paths start (the vault).
 	Roots []string
@@ -117,6 +123,8 @@ type Service struct {
 
 	reembedMu   sync.Mutex
 	reembedDone bool
+
+	upgrade chan struct{} // buffered(1): chunks wait for Embedder's vectors
 }
 
 // New returns a Service for cfg.
@@ -128,7 +136,11 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("docindex: roots: %w", err)
 	}
-	s := &Service{cfg: cfg, roots: roots, log: cfg.Logger, now: cfg.Now}
+	s := &Service{cfg: cfg, roots: roots, log: cfg.Logger, now: cfg.Now, upgrade: make(chan struct{}, 1)}
+	if cfg.Fast != nil {
+		// Chunks of an earlier model are upgraded with the fast tier's.
+		s.reembedDone = true
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -276,7 +288,11 @@ func (s *Service) indexFile(ctx context.Context, t *target, kind chunk.Kind, nam
 	for i, p := range pieces {
 		texts[i] = embedText(p.HeaderPath, p.Content)
 	}
-	vectors, err := s.embed(ctx, texts)
+	emb := s.cfg.Embedder
+	if s.cfg.Fast != nil {
+		emb = s.cfg.Fast
+	}
+	vectors, err := s.embedWith(ctx, emb, texts)
 	if err != nil {
 		return nil, fmt.Errorf("docindex: embed %s: %w", abs, err)
 	}
@@ -289,11 +305,14 @@ func (s *Service) indexFile(ctx context.Context, t *target, kind chunk.Kind, nam
 		chunks[i] = core.Chunk{
 			ID: ids[i], SourceFile: abs, Namespace: namespace, DocType: core.DocTypeDocument,
 			Index: i, Content: p.Content, HeaderPath: p.HeaderPath, Page: p.Page,
-			FileHash: hash, NoteID: noteID, Model: s.cfg.Embedder.Model(), Vector: vectors[i], IndexedAt: now,
+			FileHash: hash, NoteID: noteID, Model: emb.Model(), Vector: vectors[i], IndexedAt: now,
 		}
 	}
 	if _, err := s.cfg.Store.ReplaceFileChunks(ctx, s.cfg.Project, abs, chunks); err != nil {
 		return nil, fmt.Errorf("docindex: store chunks of %s: %w", abs, err)
+	}
+	if emb != s.cfg.Embedder {
+		s.wakeUpgrades()
 	}
 	return &FileResult{SourceFile: abs, Namespace: namespace, ChunkIDs: ids}, nil
 }
@@ -307,10 +326,14 @@ func embedText(headerPath, content string) string {
 }
 
 func (s *Service) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return s.embedWith(ctx, s.cfg.Embedder, texts)
+}
+
+func (s *Service) embedWith(ctx context.Context, e core.Embedder, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += embedBatch {
 		end := min(start+embedBatch, len(texts))
-		vs, err := s.cfg.Embedder.Embed(ctx, texts[start:end])
+		vs, err := e.Embed(ctx, texts[start:end])
 		if err != nil {
 			return nil, err
 		}

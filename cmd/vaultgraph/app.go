@@ -16,6 +16,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/activity"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/docindex"
 	"github.com/vaultgraph/vaultgraph/entity"
 	"github.com/vaultgraph/vaultgraph/kb"
 	"github.com/vaultgraph/vaultgraph/memory"
@@ -49,6 +50,7 @@ type app struct {
 	projects *core.ProjectCatalog
 	search   search             // semantic search of the primary project; zero without an embedding provider
 	memories *memory.Service    // spec 004's memories of the primary project; see memoryService
+	docs     *docindex.Service  // the document index, once documentTools made it; nil otherwise
 	changes  *resources.Changes // the primary project's note changes, for resource subscriptions
 	viewFeed *view.Feed         // the same changes, for the web view
 	activity *activity.Recorder // the primary project's change log writer (recent_changes)

@@ -26,11 +26,17 @@ func (a *app) documentTools() ([]tools.Tool, error) {
 		a.logger.Info("document tools are off: they need an embedding provider (embedding.provider is none)")
 		return nil, nil
 	}
+	if a.docs != nil { // one index per app: its background upgrades hear of every write
+		return dtools.Tools(dtools.Deps{Index: a.docs, Logger: a.logger}), nil
+	}
 	root := a.mirror.Root()
 	svc, err := docindex.New(docindex.Config{
 		Project:  a.primary.Key,
 		Store:    a.store,
 		Embedder: emb,
+		// The built-in provider's static table: chunks are searchable at
+		// once, and runIndexer upgrades them in the background.
+		Fast:     a.search.fast,
 		Roots:    append([]string{root}, a.cfg.Documents.AllowedRoots...),
 		Vault:    root,
 		Notes:    a.store,
@@ -40,6 +46,7 @@ func (a *app) documentTools() ([]tools.Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("document index: %w", err)
 	}
+	a.docs = svc
 	return dtools.Tools(dtools.Deps{Index: svc, Logger: a.logger}), nil
 }
 

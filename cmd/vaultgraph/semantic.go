@@ -255,11 +255,19 @@ func (a *app) embedAll(ctx context.Context) error {
 	return nil
 }
 
-// runIndexer keeps embeddings current until ctx ends; call it in a
+// runIndexer keeps embeddings current (notes, and document chunks stored
+// with the fast tier's vectors) until ctx ends; call it in a
 // goroutine. It is a no-op without an embedding provider.
 func (a *app) runIndexer(ctx context.Context) {
 	if a.search.indexer == nil {
 		return
 	}
+	var docs sync.WaitGroup
+	if a.docs != nil {
+		// Document chunks indexed through the fast tier get the model's
+		// vectors, as notes do.
+		docs.Go(func() { a.docs.RunUpgrades(ctx) })
+	}
 	_ = a.search.indexer.Run(ctx) // returns nil when ctx ends; failures are logged and retried
+	docs.Wait()
 }

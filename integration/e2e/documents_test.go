@@ -68,6 +68,11 @@ func startDocuments(t *testing.T, st store, vault, docs, toolsets string) *clien
 	args := append([]string{"serve", "--vault", vault, "--toolsets", toolsets}, st.args...)
 	c, _ := stdioClient(t, env, args)
 	initialize(t, c)
+	// The vault's notes are in the store before a file is indexed, so a
+	// vault file's chunks name their note (index_file waits for the first
+	// sync at most 15 s, then runs; on a loaded machine Neo4j's sync took
+	// longer, and the fast tier indexes at once since issue 49.6).
+	waitSynced(t, c)
 	return c
 }
 
