@@ -173,7 +173,9 @@ func New(opts Options) *mcpserver.MCPServer {
 	if opts.Vault != nil {
 		opts.Vault.Attach(s, hooks)
 		s.AddResourceTemplates(opts.Vault.Templates()...)
-		s.AddPrompts(opts.Vault.Prompts()...)
+		prompts := opts.Vault.Prompts()
+		registerPrompts(prompts)
+		s.AddPrompts(prompts...)
 	}
 	return s
 }

@@ -45,7 +45,9 @@ type refusal struct {
 //     invalid request (-32600, answered with a null id; issue 43);
 //   - a resource URI over MaxResourceURIBytes is invalid params (-32602;
 //     issue 43). Only a message longer than the limit is looked into, so
-//     every other message costs nothing more.
+//     every other message costs nothing more;
+//   - a prompts/get without a required argument is invalid params (-32602;
+//     issue 47), not the internal error mcp-go would answer.
 func strictRefusal(msg []byte, id json.RawMessage, method string) (refusal, bool) {
 	if path, dup := tools.DuplicateKey(msg); dup {
 		if path == "params" || strings.HasPrefix(path, "params.") || strings.HasPrefix(path, "params[") {
@@ -68,7 +70,7 @@ func strictRefusal(msg []byte, id json.RawMessage, method string) (refusal, bool
 				n, MaxResourceURIBytes, "vault://note/"), reason: "uri_too_long"}, true
 		}
 	}
-	return refusal{}, false
+	return missingPromptArgument(msg, method)
 }
 
 // validID reports whether a message's raw id (absent: a notification) is

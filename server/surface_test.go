@@ -325,3 +325,31 @@ func TestResourcesWaitForTheFirstSync(t *testing.T) {
 		t.Fatal("resources/list answered before the first sync was done")
 	}
 }
+
+// Issue 47: a prompts/get without a required argument is invalid params
+// (-32602) and names the argument, on stdio and HTTP; an unknown note in
+// it stays a handler error.
+func TestPromptWithoutARequiredArgumentIsInvalidParams(t *testing.T) {
+	f := newFixture(t)
+	deps := resources.Deps{Project: project, Store: f.store, Files: f.mirror.Writer(), Logger: quietLogger()}
+	g := &fixture{mcp: server.New(server.Options{Version: "test", Logger: quietLogger(), Vault: deps})}
+	c := rawStdio(t, g)
+	for _, args := range []string{`{}`, `{"source":"notes/index.md"}`, `{"source":"notes/index.md","target":"  "}`} {
+		c.send(t, `{"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"`+resources.PromptConnect+`","arguments":`+args+`}}`)
+		line := string(c.read(t))
+		if !strings.Contains(line, `"code":-32602`) || !strings.Contains(line, `needs the argument`) || !strings.Contains(line, `"id":7`) {
+			t.Errorf("arguments %s: %s", args, line)
+		}
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"`+resources.PromptExplore+`","arguments":{"id":"notes/index.md"}}}`)
+	if line := string(c.read(t)); !strings.Contains(line, `"result"`) {
+		t.Errorf("a complete prompts/get: %s", line)
+	}
+
+	hc, _ := surfaceServer(t, f, 0)
+	var req mcp.GetPromptRequest
+	req.Params.Name = resources.PromptExplore
+	if _, err := hc.GetPrompt(t.Context(), req); err == nil || !strings.Contains(err.Error(), `needs the argument "id"`) {
+		t.Errorf("over HTTP: %v", err)
+	}
+}
