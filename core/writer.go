@@ -30,6 +30,18 @@ type RenameReport struct {
 	NewID        string
 	FilesChanged int // linking files rewritten
 	LinksChanged int // links rewritten across those files
+	// Relinked are the other notes rewritten, with how many of their
+	// links changed each, sorted by ID (the renamed note's own links are
+	// not listed).
+	Relinked []Relinked
+}
+
+// Relinked is a note a write rewrote to keep its links' meaning, and how
+// many of its links changed.
+type Relinked struct {
+	ID    string
+	Path  string // vault-relative, as on disk
+	Links int
 }
 
 // NoteWriter changes notes of one vault: the file first (atomically), then

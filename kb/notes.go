@@ -41,6 +41,7 @@ type NoteMove struct {
 	Validation   Validation
 	FilesChanged int
 	LinksChanged int
+	Relinked     []core.Relinked // the other notes rewritten, sorted by ID
 }
 
 // NotePage is what read_note answers.
@@ -333,7 +334,7 @@ func (s *Service) MoveNote(ctx context.Context, kbName, originPath, newPath stri
 	}
 	m := &NoteMove{KB: kb, From: from, To: to, Validation: v}
 	if report != nil {
-		m.FilesChanged, m.LinksChanged = report.FilesChanged, report.LinksChanged
+		m.FilesChanged, m.LinksChanged, m.Relinked = report.FilesChanged, report.LinksChanged, report.Relinked
 	}
 	return m, nil
 }

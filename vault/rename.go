@@ -116,7 +116,7 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 		return nil, nil, err
 	}
 	phase("journal and move")
-	rewritten, links, rerr := m.rewriteFiles(plans, confine.WriteOptions{NoSync: true})
+	rewritten, counts, links, rerr := m.rewriteFilesCounted(plans, confine.WriteOptions{NoSync: true})
 	phase("rewrite")
 	if err := m.fs.SyncAll(); err != nil && rerr == nil {
 		rerr = fileError("flush", to, err)
@@ -141,6 +141,15 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 		return nil, nil, err
 	}
 	report.NewID = note.ID
+	for i, p := range rewritten {
+		if p == to {
+			continue // the note's own links: not another note
+		}
+		if e := m.idx.byPath[p]; e != nil {
+			report.Relinked = append(report.Relinked, core.Relinked{ID: e.id, Path: e.path, Links: counts[i]})
+		}
+	}
+	sort.Slice(report.Relinked, func(i, j int) bool { return report.Relinked[i].ID < report.Relinked[j].ID })
 	return report, note, nil
 }
 
@@ -149,6 +158,13 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 // and how many links changed. A file that is gone is skipped; the first
 // other failure is returned after the rest are done.
 func (m *Mirror) rewriteFiles(plans []*fileRewrite, opts confine.WriteOptions) (written []string, links int, err error) {
+	written, _, links, err = m.rewriteFilesCounted(plans, opts)
+	return written, links, err
+}
+
+// rewriteFilesCounted is rewriteFiles that also gives how many links
+// changed in each file written, in the order of written.
+func (m *Mirror) rewriteFilesCounted(plans []*fileRewrite, opts confine.WriteOptions) (written []string, counts []int, links int, err error) {
 	type result struct {
 		path string
 		n    int
@@ -176,10 +192,11 @@ func (m *Mirror) rewriteFiles(plans []*fileRewrite, opts confine.WriteOptions) (
 			}
 		case r.n > 0:
 			written = append(written, r.path)
+			counts = append(counts, r.n)
 			links += r.n
 		}
 	}
-	return written, links, err
+	return written, counts, links, err
 }
 
 // applyRewrite returns a note file with the links plan names given their

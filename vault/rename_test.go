@@ -25,7 +25,8 @@ func TestRenameRewritesLinks(t *testing.T) {
 	})
 	report, err := w.Rename(t.Context(), "folder/Old.md", "dest/New Name.md")
 	require.NoError(t, err)
-	assert.Equal(t, core.RenameReport{OldID: "folder/old.md", NewID: "dest/new name.md", FilesChanged: 2, LinksChanged: 15}, *report)
+	assert.Equal(t, core.RenameReport{OldID: "folder/old.md", NewID: "dest/new name.md", FilesChanged: 2, LinksChanged: 15,
+		Relinked: []core.Relinked{{ID: "linker.md", Path: "linker.md", Links: 14}}}, *report)
 
 	want := "---\nowner: \"[[New Name]]\"\n---\n" +
 		"[[New Name]] [[New Name|alias]] [[New Name#Heading]] [[New Name#^block|b]] ![[New Name]] ![[New Name#^block]]\n" +
@@ -68,8 +69,10 @@ func TestRenameKeepsEachLinkForm(t *testing.T) {
 			"[y](<A/Note Name.md#Heading>) [a](/A/Note%20Name.md) ![e](../A/Note%20Name.md#^blk)",
 		"C/Other.md": "[[Other]] [o](./Other.md)",
 	})
-	_, err := w.Rename(t.Context(), "A/Note Name.md", "C/Moved Here.md")
+	report, err := w.Rename(t.Context(), "A/Note Name.md", "C/Moved Here.md")
 	require.NoError(t, err)
+	assert.Equal(t, []core.Relinked{{ID: "a/sib.md", Path: "A/Sib.md", Links: 3}, {ID: "b/r.md", Path: "B/r.md", Links: 6}}, report.Relinked,
+		"the answer lists every other note rewritten")
 	assert.Equal(t, "[[../C/Moved Here]] [s](Moved%20Here.md) [[Moved Here#H|h]]", readVaultFile(t, root, "A/Sib.md"))
 	assert.Equal(t, "[[../C/Moved Here]] [r](../C/Moved%20Here.md#H \"title\") [k](Moved%20Here) "+
 		"[y](<Moved Here.md#Heading>) [a](/C/Moved%20Here.md) ![e](../C/Moved%20Here.md#^blk)", readVaultFile(t, root, "B/r.md"))

@@ -9,7 +9,8 @@
 //   - get_node depth 1: every neighbour carries "direction": "in" | "out";
 //   - get_hubs also accepts "pagerank" (spec 001);
 //   - update_node with a new title renames the file, rewrites incoming
-//     links and adds "renamed": {from, to, filesChanged, linksChanged};
+//     links and adds "renamed": {from, to, filesChanged, linksChanged,
+//     relinked: [{id, links}]};
 //   - _warnings: added to the next successful object answer; an array or
 //     null answer keeps its exact shape in the first text content and gets
 //     the warnings as a second text content {"_warnings": [...]}.

@@ -198,7 +198,7 @@ func TestWritesAnswerTheCreatedAndUpdatedNode(t *testing.T) {
 		t.Fatalf("create: %s", got)
 	}
 	res = call(t, e.tools["update_node"], `{"id":"notes/storeprovider.md","title":"Store"}`)
-	if got := text(t, res, 0); got != `{"id":"notes/store.md","title":"Store","content":"Data persistence","tags":["provider"],"links":[],"renamed":{"from":"notes/storeprovider.md","to":"notes/store.md","filesChanged":1,"linksChanged":2}}` {
+	if got := text(t, res, 0); got != `{"id":"notes/store.md","title":"Store","content":"Data persistence","tags":["provider"],"links":[],"renamed":{"from":"notes/storeprovider.md","to":"notes/store.md","filesChanged":1,"linksChanged":2,"relinked":[]}}` {
 		t.Fatalf("rename: %s", got)
 	}
 	res = call(t, e.tools["update_node"], `{"id":"notes/store.md","tags":[]}`)

@@ -69,6 +69,25 @@ type RenameResponse struct {
 	To           string `json:"to"`
 	FilesChanged int    `json:"filesChanged"`
 	LinksChanged int    `json:"linksChanged"`
+	// Relinked are the other notes the rename rewrote, by ID, with how
+	// many of their links changed each.
+	Relinked []RelinkedResponse `json:"relinked"`
+}
+
+// RelinkedResponse is a note a write rewrote so that its links keep
+// their meaning.
+type RelinkedResponse struct {
+	ID    string `json:"id"`
+	Links int    `json:"links"`
+}
+
+// relinkedResponse lists r's rewritten notes ([] when none).
+func relinkedResponse(r []core.Relinked) []RelinkedResponse {
+	out := make([]RelinkedResponse, 0, len(r))
+	for _, n := range r {
+		out = append(out, RelinkedResponse{ID: n.ID, Links: n.Links})
+	}
+	return out
 }
 
 func nodeResponse(v core.NodeView) NodeResponse {

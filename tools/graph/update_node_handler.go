@@ -24,7 +24,7 @@ func UpdateNodeHandler(d Deps) server.ToolHandlerFunc {
 		}
 		out := UpdateResponse{NodeResponse: nodeResponse(res.Node)}
 		if r := res.Renamed; r != nil {
-			out.Renamed = &RenameResponse{From: r.OldID, To: r.NewID, FilesChanged: r.FilesChanged, LinksChanged: r.LinksChanged}
+			out.Renamed = &RenameResponse{From: r.OldID, To: r.NewID, FilesChanged: r.FilesChanged, LinksChanged: r.LinksChanged, Relinked: relinkedResponse(r.Relinked)}
 		}
 		return out, nil
 	})

@@ -20,7 +20,7 @@ type UpdateNodeInput struct {
 func UpdateNodeSpec() mcp.Tool {
 	return mcp.NewTool(UpdateNodeName,
 		mcp.WithDescription("Change a note; give at least one of title, content, tags. "+
-			"A new title renames the file (the ID changes) and rewrites the [[links]] to it in other notes; the answer then adds renamed: {from, to, filesChanged, linksChanged}. "+
+			"A new title renames the file (the ID changes) and rewrites the [[links]] to it in other notes; the answer then adds renamed: {from, to, filesChanged, linksChanged, relinked}. "+
 			"NODE_NOT_FOUND when there is no such note."),
 		mcp.WithString("id", mcp.Required(),
 			mcp.Description(idHelp)),

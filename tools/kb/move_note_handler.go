@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	kbase "github.com/vaultgraph/vaultgraph/kb"
 )
 
 // MoveNoteHandler answers move_note with MoveNoteResponse.
@@ -19,7 +21,16 @@ func MoveNoteHandler(d Deps) server.ToolHandlerFunc {
 			NewPath:                     m.To,
 			MachineValidation:           m.Validation,
 			ValidationInstructionForLLM: instructionMove,
-			LinksUpdated:                LinksUpdated{FilesChanged: m.FilesChanged, LinksChanged: m.LinksChanged},
+			LinksUpdated:                linksUpdated(m),
 		}, nil
 	})
+}
+
+// linksUpdated is move_note's links_updated for a move.
+func linksUpdated(m *kbase.NoteMove) LinksUpdated {
+	out := LinksUpdated{FilesChanged: m.FilesChanged, LinksChanged: m.LinksChanged, Relinked: make([]RelinkedNote, 0, len(m.Relinked))}
+	for _, r := range m.Relinked {
+		out.Relinked = append(out.Relinked, RelinkedNote{Path: r.Path, Links: r.Links})
+	}
+	return out
 }

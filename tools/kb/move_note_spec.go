@@ -21,7 +21,7 @@ func MoveNoteSpec() mcp.Tool {
 		mcp.WithDescription("Move or rename a note within its KB (both paths relative to the KB's subfolder). "+
 			"The note is checked against the destination folder's rules first; on failure it stays. "+
 			"Never overwrites. "+
-			"Links to it in other notes are rewritten (links_updated counts them), as Obsidian does."),
+			"Links to it in other notes are rewritten (links_updated counts and lists them), as Obsidian does."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
 		mcp.WithString("origin_note_path", mcp.Required(),

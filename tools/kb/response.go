@@ -85,6 +85,16 @@ type MoveNoteResponse struct {
 type LinksUpdated struct {
 	FilesChanged int `json:"files_changed"`
 	LinksChanged int `json:"links_changed"`
+	// Relinked are the notes rewritten, by vault-relative path, with how
+	// many of their links changed each.
+	Relinked []RelinkedNote `json:"relinked"`
+}
+
+// RelinkedNote is a note move_note rewrote so that its links to the moved
+// note still resolve.
+type RelinkedNote struct {
+	Path  string `json:"path"`
+	Links int    `json:"links"`
 }
 
 // DeleteNoteResponse is delete_note's answer.
