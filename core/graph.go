@@ -12,8 +12,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Limits of the graph operations (spec 000). The tool schemas publish the
-// same numbers; GraphService checks them again so that a caller that is not
+// Limits of the graph operations (spec 000; docs/LIMITS.md). The tool
+// schemas publish the same numbers; GraphService checks them again so that a caller that is not
 // the MCP layer cannot step around them.
 const (
 	MaxSearchLimit       = 50  // search: results

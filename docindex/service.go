@@ -22,7 +22,7 @@ import (
 
 // Limits.
 const (
-	// MaxFileBytes is the largest file indexed (50 MiB): larger files are
+	// MaxFileBytes is the largest file indexed (docs/LIMITS.md): larger files are
 	// refused with "Failed to read file" rather than filling memory.
 	MaxFileBytes = 50 << 20
 	// MaxResults caps n_results and the candidates of a budgeted search.

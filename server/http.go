@@ -26,7 +26,8 @@ const (
 	ReadyPath  = "/readyz"  // readiness, no auth
 )
 
-// HTTP limits. Each has a reason; none is a tuning knob users need.
+// HTTP limits (docs/LIMITS.md lists them). Each has a reason; none is a
+// tuning knob users need.
 const (
 	// DefaultMaxBodyBytes caps a request body before anything buffers it
 	// (the MCP handler reads whole bodies). 8 MiB holds any note a client

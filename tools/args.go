@@ -25,7 +25,7 @@ type ArgumentError struct{ Msg string }
 
 func (e *ArgumentError) Error() string { return e.Msg }
 
-// Size limits on a tool call's arguments, checked before anything else
+// Size limits on a tool call's arguments (docs/LIMITS.md), checked before anything else
 // so that an oversized call is refused with a clear message instead of
 // being parsed, validated and written. HTTP bodies are capped at the same
 // size by the server; over stdio this is the only cap.

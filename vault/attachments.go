@@ -13,10 +13,10 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
-// MaxAttachmentSize is the largest attachment offered, 10 MiB: a read
-// answers it base64-encoded in one JSON-RPC message (13.3 MiB), which the
-// client holds in memory and may pass on to a model, whose providers take
-// images of a few MiB. Larger files are neither listed nor read.
+// MaxAttachmentSize is the largest attachment offered (docs/LIMITS.md): a
+// read answers it base64-encoded in one JSON-RPC message (a third larger),
+// which the client holds in memory and may pass on to a model, whose
+// providers take images of a few MiB. Larger files are neither listed nor read.
 const MaxAttachmentSize = 10 << 20
 
 // attachmentTypes are the files offered as attachments, by extension
