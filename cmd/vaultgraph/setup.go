@@ -16,7 +16,7 @@ import (
 )
 
 func newSetupCommand(s streams) *cobra.Command {
-	var name, project, clientFile, command string
+	var name, project, clientFile, command, scope string
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "setup [CLIENT]",
@@ -45,6 +45,7 @@ valid JSON (comments included) is refused, and nothing is written.`,
   vaultgraph setup claude-desktop --vault ~/notes --dry-run # show the change
   vaultgraph setup claude-desktop --vault ~/notes
   vaultgraph setup claude-code --project ~/src/app --vault ~/notes
+  vaultgraph setup claude-code --scope user --vault ~/notes  # every project (~/.claude.json)
   vaultgraph setup cursor --vault ~/notes --read-only`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,7 +57,17 @@ valid JSON (comments included) is refused, and nothing is written.`,
 			if !ok {
 				return usagef(cmd, "unknown client %q, want one of %s", args[0], strings.Join(clientconfig.Names(), ", "))
 			}
-			if client.ProjectScoped && env.Project == "" {
+			switch scope {
+			case "", scopeProject:
+			case scopeUser:
+				if client.Name != "claude-code" {
+					return usagef(cmd, "--scope is for claude-code; %s has one file per user already", client.Name)
+				}
+			default:
+				return usagef(cmd, "--scope %q is not one of %s, %s", scope, scopeProject, scopeUser)
+			}
+			userScope := scope == scopeUser
+			if client.ProjectScoped && env.Project == "" && !userScope {
 				wd, err := os.Getwd()
 				if err != nil {
 					return err
@@ -64,7 +75,12 @@ valid JSON (comments included) is refused, and nothing is written.`,
 				env.Project = wd
 			}
 			path := clientFile
-			if path == "" {
+			if path == "" && userScope {
+				if env.Home == "" {
+					return usagef(cmd, "cannot find the home folder for Claude Code's user configuration: pass --client-config PATH")
+				}
+				path = claudeCodeUserFile(env.Home)
+			} else if path == "" {
 				var err error
 				if path, err = client.Path(env); err != nil {
 					return usagef(cmd, "cannot find %s's configuration file (%v): pass --client-config PATH", client.Title, err)
@@ -89,8 +105,19 @@ valid JSON (comments included) is refused, and nothing is written.`,
 	f.StringVar(&clientFile, "client-config", "", "the client's configuration file, when it is not at its usual place")
 	f.StringVar(&command, "command", "", "the vaultgraph binary the client runs (default: this one)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the change as a diff; write nothing")
+	f.StringVar(&scope, "scope", scopeProject, "for claude-code: project (the project's .mcp.json) or user (~/.claude.json, every project of this user)")
 	return cmd
 }
+
+// Claude Code's scopes: a project's .mcp.json, or the user's ~/.claude.json
+// (its top-level mcpServers, what `claude mcp add --scope user` writes).
+const (
+	scopeProject = "project"
+	scopeUser    = "user"
+)
+
+// claudeCodeUserFile is Claude Code's user configuration file.
+func claudeCodeUserFile(home string) string { return filepath.Join(home, ".claude.json") }
 
 // clientEnv is this machine's environment for client paths.
 func clientEnv(project string) clientconfig.Env {

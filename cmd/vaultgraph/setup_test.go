@@ -148,6 +148,33 @@ func TestSetupClaudeCodeWritesTheProjectsMCPJSON(t *testing.T) {
 	})
 }
 
+// Issue 47: --scope user writes Claude Code's user file, ~/.claude.json,
+// keeping the rest of it; --scope is refused for other clients.
+func TestSetupClaudeCodeUserScope(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	bin := fakeBinary(t)
+	file := filepath.Join(os.Getenv("HOME"), ".claude.json")
+	writeJSONFile(t, file, `{"numStartups": 3, "projects": {"/src/app": {"allowedTools": []}}, "mcpServers": {"github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/"}}}`)
+
+	r := runCLI(t, "setup", "claude-code", "--scope", "user", "--vault", vault, "--command", bin)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, file)
+	assert.Equal(t, map[string]any{"type": "stdio", "command": bin, "args": []any{"serve", "--vault", vault}}, serverEntry(t, file, "vaultgraph"))
+	assert.Equal(t, "http", serverEntry(t, file, "github")["type"])
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"numStartups": 3`, "the rest of the file is kept")
+	_, err = os.Stat(filepath.Join(os.Getenv("HOME"), ".mcp.json"))
+	assert.True(t, os.IsNotExist(err), "no project file is written")
+
+	r = runCLI(t, "setup", "cursor", "--scope", "user", "--vault", vault, "--command", bin)
+	assert.Equal(t, exitUsage, r.code)
+	r = runCLI(t, "setup", "claude-code", "--scope", "team", "--vault", vault, "--command", bin)
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, `--scope "team" is not one of project, user`)
+}
+
 func TestSetupCursor(t *testing.T) {
 	wd := isolate(t)
 	vault := newVault(t)
