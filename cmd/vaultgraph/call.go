@@ -31,8 +31,11 @@ func newCallCommand(s streams) *cobra.Command {
 the tool's answer as one JSON document on stdout (warnings go to stderr): handy for scripts and for checking a
 configuration without an MCP client. With the embedded store, when another vaultgraph
 process serves the vault, the call goes to it (its store is current: nothing is synced);
-otherwise call syncs the vault and runs the tool in process. JSON is the tool's arguments, an object
-(default {}). The vault (or projects) is required; the configuration (toolsets, read_only,
+otherwise call syncs the vault and runs the tool in process, without waiting for the
+embedding model: a search compares the notes by the vectors they have plus keywords, and
+warns how many notes wait for the model (vaultgraph sync --embed embeds them all). A tool
+name that does not exist fails at once with the closest names. JSON is the tool's
+arguments, an object (default {}). The vault (or projects) is required; the configuration (toolsets, read_only,
 tool_renames) decides which tools exist, as it does for serve.
 
 The exit status is 1 when the tool answers with an error result (isError),
