@@ -124,6 +124,9 @@ type Neo4jConfig struct {
 	// VectorCache is the most note vectors of one project mirrored in
 	// memory for exact search; 0 mirrors none.
 	VectorCache int
+	// TLSCAFile is a PEM file of CAs trusted for the +s schemes besides
+	// the system's; empty: the system's only.
+	TLSCAFile string
 }
 
 // HTTPConfig configures the streamable HTTP transport of serve.

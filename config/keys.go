@@ -143,6 +143,19 @@ var keys = []key{
 		field: func(c *Config) any { return &c.Neo4j.Timeout },
 	},
 	{
+		name: "neo4j.tls_ca_file",
+		help: "PEM file of a private certificate authority to trust for neo4j+s:// and bolt+s:// (besides the system's); empty: the system's only",
+		doc: []string{
+			"For a server whose certificate an in-house CA signed. The +ssc schemes trust any certificate",
+			"and need no file.",
+		},
+		def:   "",
+		field: func(c *Config) any { return &c.Neo4j.TLSCAFile },
+		path:  true,
+		check: checkNeo4jTLSCAFile,
+		flag:  "neo4j-tls-ca-file", scope: FlagGlobal,
+	},
+	{
 		name: "neo4j.vector_cache",
 		help: "most note vectors of one project a process keeps in memory to search them exactly (0: none)",
 		doc: []string{

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -196,6 +197,24 @@ func checkNeo4jURI(c *Config) []Problem {
 	}
 	if u.Host == "" {
 		return []Problem{problemf(key, "%q has no host, want scheme://host:port such as bolt://127.0.0.1:7687", raw)}
+	}
+	return nil
+}
+
+// checkNeo4jTLSCAFile wants a readable file holding a PEM certificate
+// when neo4j.tls_ca_file is set.
+func checkNeo4jTLSCAFile(c *Config) []Problem {
+	const key = "neo4j.tls_ca_file"
+	f := c.Neo4j.TLSCAFile
+	if f == "" {
+		return nil
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return []Problem{problemf(key, "cannot read %s: %v", f, err)}
+	}
+	if block, _ := pem.Decode(b); block == nil || block.Type != "CERTIFICATE" {
+		return []Problem{problemf(key, "%s holds no PEM certificate (want -----BEGIN CERTIFICATE-----)", f)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Domain errors. Stores and services wrap them with context
@@ -78,3 +79,28 @@ func (e *ConstraintError) Error() string { return e.Msg }
 
 // Is makes errors.Is(err, ErrInvalidArgument) hold.
 func (e *ConstraintError) Is(target error) bool { return target == ErrInvalidArgument }
+
+// UnavailableError says a provider is known to be down: a circuit breaker
+// answers at once instead of letting each call wait out its timeout, and
+// probes the provider in the background until it answers again. It is
+// wrapped in a *ProviderError. Its cause is kept for logs (Error) but not
+// unwrapped, so that a timeout that opened the breaker is never mistaken
+// for the caller's own cancellation.
+type UnavailableError struct {
+	Provider string        // e.g. "Neo4j"
+	Since    time.Time     // when the breaker opened
+	Every    time.Duration // how often the provider is probed
+	Cause    error         // the failure that opened the breaker
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("%s unavailable since %s (%v); calls fail at once until it answers a probe (every %s)",
+		e.Provider, e.Since.UTC().Format(time.RFC3339), e.Cause, e.Every)
+}
+
+// Hint is the message for a caller (a model): what is down and when to
+// retry, without the cause's driver text.
+func (e *UnavailableError) Hint() string {
+	return fmt.Sprintf("the graph store (%s) has not answered since %s UTC; calls fail at once until it answers again (checked every %s): retry in a few seconds",
+		e.Provider, e.Since.UTC().Format(time.TimeOnly), e.Every)
+}

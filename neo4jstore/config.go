@@ -1,10 +1,13 @@
 package neo4jstore
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"time"
 )
 
@@ -69,6 +72,16 @@ type Config struct {
 	// pending migrations and must never write to a team's database. Only
 	// Status is meant to be called on such a store.
 	ReadOnlySchema bool
+	// ProbeInterval is how often the store probes a server that stopped
+	// answering (see breaker.go); calls fail at once in between.
+	ProbeInterval time.Duration
+	// TLSCAFile is a PEM file of the certificate authorities trusted for
+	// the +s schemes (neo4j+s://, bolt+s://) besides the system's: for a
+	// server whose certificate a private CA signed. Empty: the system's.
+	TLSCAFile string
+	// Observer hears of statements, sessions and the server's health, for
+	// metrics; nil: nothing listens.
+	Observer Observer
 	// Logger receives the store's few log lines; nil discards them.
 	Logger *slog.Logger
 }
@@ -97,6 +110,12 @@ func (c Config) withDefaults() Config {
 	if c.VectorCache == 0 {
 		c.VectorCache = DefaultVectorCache
 	}
+	if c.ProbeInterval == 0 {
+		c.ProbeInterval = DefaultProbeInterval
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -114,7 +133,7 @@ func (c Config) validate() error {
 	if c.MaxConnections < 0 {
 		errs = append(errs, fmt.Errorf("MaxConnections must be positive, got %d", c.MaxConnections))
 	}
-	if c.Timeout < 0 || c.MaxRetryTime < 0 || c.ConnectTimeout < 0 {
+	if c.Timeout < 0 || c.MaxRetryTime < 0 || c.ConnectTimeout < 0 || c.ProbeInterval < 0 {
 		errs = append(errs, errors.New("timeouts must not be negative"))
 	}
 	if c.VectorDimensions < 1 || c.VectorDimensions > 4096 {
@@ -129,4 +148,24 @@ func knownScheme(s string) bool {
 		return true
 	}
 	return false
+}
+
+// tlsConfig is the driver's TLS configuration: the system's CAs plus
+// those of TLSCAFile; nil (the driver's default) without a file.
+func (c Config) tlsConfig() (*tls.Config, error) {
+	if c.TLSCAFile == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(c.TLSCAFile)
+	if err != nil {
+		return nil, fmt.Errorf("TLSCAFile: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("TLSCAFile %s holds no PEM certificate", c.TLSCAFile)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }

@@ -75,7 +75,7 @@ func TestNoteContextReadsNeighboursWithoutCurrentHeadsFromTheirDocs(t *testing.T
 	require.NoError(t, s.UpsertNotes(ctx, project, []core.Note{hub, a, b}))
 	run := func(q string) {
 		t.Helper()
-		_, err := neo4j.ExecuteQuery(ctx, s.driver, q, map[string]any{"project": project}, neo4j.EagerResultTransformer,
+		_, err := neo4j.ExecuteQuery(ctx, s.driver(), q, map[string]any{"project": project}, neo4j.EagerResultTransformer,
 			neo4j.ExecuteQueryWithDatabase(s.cfg.Database))
 		require.NoError(t, err)
 	}

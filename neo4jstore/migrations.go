@@ -127,7 +127,7 @@ func (s *Neo4jStore) schemaWrite(ctx context.Context, op string, st statement, p
 func (s *Neo4jStore) awaitIndexes(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, (awaitIndexesSeconds+10)*time.Second)
 	defer cancel()
-	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.cfg.Database, BookmarkManager: s.bookmarks})
+	session := s.driver().NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.cfg.Database, BookmarkManager: s.bookmarks})
 	defer func() { _ = session.Close(context.WithoutCancel(ctx)) }()
 	// A procedure call that waits, run outside a transaction function so
 	// Config.Timeout does not cut it short.

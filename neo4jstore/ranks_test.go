@@ -132,7 +132,7 @@ func TestPageRankIsSharedByReplicas(t *testing.T) {
 	// replicas cannot recompute, and answer the older ranking with a
 	// warning, without the note deleted since.
 	top := expected[0].ID
-	_, err := neo4j.ExecuteQuery(ctx, a.driver, stmtLeaseTake.text, map[string]any{"project": project, "name": rankLease, "holder": "someone else", "ttl_ms": int64(60_000)},
+	_, err := neo4j.ExecuteQuery(ctx, a.driver(), stmtLeaseTake.text, map[string]any{"project": project, "name": rankLease, "holder": "someone else", "ttl_ms": int64(60_000)},
 		neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(a.cfg.Database))
 	require.NoError(t, err)
 	_, err = a.DeleteNotes(ctx, project, []string{top})
@@ -147,7 +147,7 @@ func TestPageRankIsSharedByReplicas(t *testing.T) {
 	assert.Equal(t, hubIDs(expected[1:6]), hubIDs(stale), "the older ranking, without the deleted note")
 
 	// The lease given back: a replica recomputes.
-	_, err = neo4j.ExecuteQuery(ctx, a.driver, stmtLeaseRelease.text, map[string]any{"project": project, "name": rankLease, "holder": "someone else"},
+	_, err = neo4j.ExecuteQuery(ctx, a.driver(), stmtLeaseRelease.text, map[string]any{"project": project, "name": rankLease, "holder": "someone else"},
 		neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(a.cfg.Database))
 	require.NoError(t, err)
 	notes = slicesDeleteID(notes, top)

@@ -72,7 +72,7 @@ func TestReadOnlySchemaReportsPendingMigrationsAndWritesNothing(t *testing.T) {
 	openStore(t) // migrated
 	last := migrations[len(migrations)-1]
 	drop := func() {
-		driver := openStore(t).driver
+		driver := openStore(t).driver()
 		_, err := neo4j.ExecuteQuery(t.Context(), driver, "MATCH (m:SchemaMigration {version: $v}) DELETE m",
 			map[string]any{"v": last.version}, neo4j.EagerResultTransformer)
 		require.NoError(t, err)

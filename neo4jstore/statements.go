@@ -61,6 +61,7 @@ var (
 	stmtMigrationList           = stmt("migration_list")
 	stmtStatusComponents        = stmt("status_components")
 	stmtStatusIndexes           = stmt("status_indexes")
+	stmtHealthProbe             = stmt("health_probe")
 
 	stmtSchemaNoteChangeKey  = stmt("schema_note_change_key")
 	stmtSchemaNoteChangeNote = stmt("schema_note_change_note")

@@ -2,6 +2,7 @@ package neo4jstore
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,7 +23,10 @@ import (
 // URI reads go to the leader, so they see other processes' acknowledged
 // writes too (consistency.go).
 type Neo4jStore struct {
-	driver    neo4j.DriverWithContext
+	// driverRef holds the driver (a connection pool); the circuit breaker
+	// replaces it when the server answers again (see breaker.go).
+	driverRef atomic.Pointer[driverRef]
+	newDriver func() (neo4j.DriverWithContext, error)
 	bookmarks neo4j.BookmarkManager
 	cfg       Config
 	log       *slog.Logger
@@ -45,6 +49,10 @@ type Neo4jStore struct {
 
 	keywordStats keywordStats // IDF statistics of keyword search, see search.go
 	catalogs     catalogs     // note IDs and tags for random and tagged picks, see catalog.go
+
+	brk     *breaker     // see breaker.go
+	tlsConf *tls.Config  // trusted CAs of Config.TLSCAFile; nil: the system's
+	inUse   atomic.Int64 // calls holding a session, for Observer.Sessions
 
 	// life ends at Close; background work (mirror loads) runs within it.
 	life       context.Context
@@ -70,32 +78,43 @@ func Open(ctx context.Context, cfg Config) (*Neo4jStore, error) {
 	if cfg.User != "" {
 		auth = neo4j.BasicAuth(cfg.User, cfg.Password, "")
 	}
-	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
-		c.MaxConnectionPoolSize = cfg.MaxConnections
-		c.MaxTransactionRetryTime = cfg.MaxRetryTime
-		c.SocketConnectTimeout = cfg.ConnectTimeout
-		c.ConnectionAcquisitionTimeout = cfg.Timeout
-		c.UserAgent = "vaultgraph"
-	})
+	tlsConf, err := cfg.tlsConfig()
+	if err != nil {
+		return nil, fmt.Errorf("neo4jstore: config: %w", err)
+	}
+	newDriver := func() (neo4j.DriverWithContext, error) {
+		return neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
+			c.TlsConfig = tlsConf
+			c.MaxConnectionPoolSize = cfg.MaxConnections
+			c.MaxTransactionRetryTime = cfg.MaxRetryTime
+			c.SocketConnectTimeout = cfg.ConnectTimeout
+			c.ConnectionAcquisitionTimeout = cfg.Timeout
+			c.UserAgent = "vaultgraph"
+		})
+	}
+	driver, err := newDriver()
 	if err != nil {
 		return nil, fmt.Errorf("neo4jstore: open %s: %w", cfg.URI, err)
 	}
 	s := &Neo4jStore{
-		driver:    driver,
+		newDriver: newDriver,
 		bookmarks: neo4j.NewBookmarkManager(neo4j.BookmarkManagerConfig{}),
 		cfg:       cfg,
 		log:       cfg.Logger,
 		ranks:     newRanker(),
 		holder:    newHolderID(),
 		staged:    defaultStagedSizes,
+		brk:       newBreaker(),
+		tlsConf:   tlsConf,
 	}
+	s.driverRef.Store(&driverRef{driver})
 	s.life, s.stop = context.WithCancel(context.Background())
 	err = s.open(ctx)
 	if err == nil {
 		return s, nil
 	}
 	var answered *neo4j.Neo4jError // the server answered: credentials, database, schema
-	if cfg.Lazy && core.IsProviderError(err) && !errors.As(err, &answered) && ctx.Err() == nil {
+	if cfg.Lazy && core.IsProviderError(err) && !errors.As(err, &answered) && !errors.Is(err, ErrNotBolt) && ctx.Err() == nil {
 		s.log.Warn("the store is unreachable; starting without it and retrying", "uri", cfg.URI, "err", err)
 		s.lastTry, s.lastErr = time.Now(), err
 		return s, nil
@@ -104,6 +123,12 @@ func Open(ctx context.Context, cfg Config) (*Neo4jStore, error) {
 	_ = driver.Close(context.WithoutCancel(ctx))
 	return nil, err
 }
+
+// driverRef boxes the driver for atomic.Pointer.
+type driverRef struct{ neo4j.DriverWithContext }
+
+// driver is the current driver.
+func (s *Neo4jStore) driver() neo4j.DriverWithContext { return s.driverRef.Load().DriverWithContext }
 
 // awaitReady gets a Lazy store ready (connected, migrated) or returns why
 // it is not, trying at most once per LazyRetryInterval.
@@ -124,23 +149,45 @@ func (s *Neo4jStore) awaitReady(ctx context.Context) error {
 		s.lastErr = err
 		return err
 	}
-	s.log.Info("neo4j answers again; connected and schema up to date", "uri", s.cfg.URI)
+	if s.cfg.ReadOnlySchema {
+		s.log.Info("neo4j answers again", "uri", s.cfg.URI)
+	} else {
+		s.log.Info("neo4j answers again; connected and schema up to date", "uri", s.cfg.URI)
+	}
 	return nil
 }
 
+// open connects, checks the server and, unless Config.ReadOnlySchema,
+// migrates the schema; then the store is ready. A port that does not
+// speak Bolt, refused credentials and a server below MinServerVersion
+// are errors wrapping ErrNotBolt, ErrAuthFailed and ErrServerTooOld.
 func (s *Neo4jStore) open(ctx context.Context) error {
-	vctx, cancel := s.callContext(ctx)
-	defer cancel()
-	if err := s.driver.VerifyConnectivity(vctx); err != nil {
+	if err := checkBolt(ctx, s.cfg.URI, s.tlsConf); err != nil {
 		return fmt.Errorf("neo4jstore: connect to %s: %w", s.cfg.URI, core.NewProviderError("connect", err))
 	}
-	if s.cfg.ReadOnlySchema {
-		return nil
+	vctx, cancel := s.callContext(ctx)
+	defer cancel()
+	if err := s.driver().VerifyConnectivity(vctx); err != nil {
+		if authFailed(err) {
+			return fmt.Errorf("neo4jstore: connect to %s: %w: the server refused user %q and its password (check neo4j.user and neo4j.password): %w", s.cfg.URI, ErrAuthFailed, s.cfg.User, err)
+		}
+		return fmt.Errorf("neo4jstore: connect to %s: %w", s.cfg.URI, core.NewProviderError("connect", err))
 	}
-	if err := s.migrate(context.WithValue(ctx, migratingKey{}, true)); err != nil {
+	mctx := context.WithValue(ctx, migratingKey{}, true)
+	version, _, err := s.serverVersion(mctx)
+	if err != nil {
 		return err
 	}
+	if err := checkServerVersion(version); err != nil {
+		return fmt.Errorf("neo4jstore: %s: %w", s.cfg.URI, err)
+	}
+	if !s.cfg.ReadOnlySchema {
+		if err := s.migrate(mctx); err != nil {
+			return err
+		}
+	}
 	s.ready.Store(true)
+	s.observer().StoreUp(true)
 	return nil
 }
 
@@ -152,7 +199,7 @@ func (s *Neo4jStore) Close(ctx context.Context) error {
 	}
 	s.stop()
 	s.background.Wait()
-	if err := s.driver.Close(ctx); err != nil {
+	if err := s.driver().Close(ctx); err != nil {
 		return fmt.Errorf("neo4jstore: close: %w", err)
 	}
 	return nil
@@ -172,6 +219,7 @@ type txn struct {
 	tx     runner
 	failed *string
 	log    *slog.Logger
+	obs    Observer
 }
 
 // runner runs one statement: a managed transaction, or a session in
@@ -199,10 +247,13 @@ func (t txn) collect(st statement, params map[string]any) ([]*neo4j.Record, erro
 	if err == nil {
 		var records []*neo4j.Record
 		if records, err = res.Collect(t.ctx); err == nil {
-			t.log.Debug("neo4j statement", "name", st.name, "ms", time.Since(start).Milliseconds(), "records", len(records))
+			took := time.Since(start)
+			t.obs.Statement(st.name, took, true)
+			t.log.Debug("neo4j statement", "name", st.name, "ms", took.Milliseconds(), "records", len(records))
 			return records, nil
 		}
 	}
+	t.obs.Statement(st.name, time.Since(start), false)
 	*t.failed = st.name
 	return nil, err
 }
@@ -227,20 +278,37 @@ func (s *Neo4jStore) write(ctx context.Context, op string, work func(t txn) erro
 	return s.execute(ctx, op, neo4j.AccessModeWrite, work)
 }
 
-func (s *Neo4jStore) execute(ctx context.Context, op string, mode neo4j.AccessMode, work func(t txn) error) error {
-	if err := s.awaitReady(ctx); err != nil {
+func (s *Neo4jStore) execute(parent context.Context, op string, mode neo4j.AccessMode, work func(t txn) error) error {
+	if err := s.breakerCheck(op); err != nil {
+		return fmt.Errorf("neo4jstore: %w", err)
+	}
+	if err := s.awaitReady(parent); err != nil {
 		return fmt.Errorf("neo4jstore: %s: %w", op, err)
 	}
-	ctx, cancel := s.callContext(ctx)
-	defer cancel()
-	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
+	tctx, cancelTimeout := s.callContext(parent)
+	defer cancelTimeout()
+	// A call waiting on the server ends when the breaker opens.
+	ctx, cancel := context.WithCancelCause(tctx)
+	defer cancel(nil)
+	stopWatch := context.AfterFunc(s.breakerTripped(), func() { cancel(errTripped) })
+	defer stopWatch()
+	sc := neo4j.SessionConfig{
 		AccessMode:      s.sessionMode(mode), // reads go to the leader on a cluster: consistency.go
 		DatabaseName:    s.cfg.Database,
 		BookmarkManager: s.bookmarks,
+	}
+	if _, nop := s.cfg.Observer.(nopObserver); !nop {
+		sc.BoltLogger = &acquireTimer{start: time.Now(), obs: s.cfg.Observer}
+	}
+	session := s.driver().NewSession(ctx, sc)
+	s.sessionOpened()
+	watchdog := time.AfterFunc(s.cfg.ConnectTimeout, func() {
+		s.suspect(fmt.Errorf("%s: no answer within %s", op, s.cfg.ConnectTimeout))
 	})
+	defer watchdog.Stop()
 	// Closing returns the connection to the pool; it must happen even when
 	// ctx has ended, or the pool would leak a connection per cancelled call.
-	defer func() { _ = session.Close(context.WithoutCancel(ctx)) }()
+	defer func() { _ = session.Close(context.WithoutCancel(ctx)); s.sessionClosed() }()
 	var failed string
 	runWork := func(tx runner) error {
 		var err error
@@ -248,7 +316,7 @@ func (s *Neo4jStore) execute(ctx context.Context, op string, mode neo4j.AccessMo
 		// again; the rewrite has committed by the time the query reruns.
 		for range maxTornReads {
 			failed = ""
-			if err = work(txn{ctx: ctx, tx: tx, failed: &failed, log: s.log}); !errors.Is(err, errTorn) {
+			if err = work(txn{ctx: ctx, tx: tx, failed: &failed, log: s.log, obs: s.cfg.Observer}); !errors.Is(err, errTorn) {
 				break
 			}
 		}
@@ -270,6 +338,10 @@ func (s *Neo4jStore) execute(ctx context.Context, op string, mode neo4j.AccessMo
 	if failed != "" {
 		op += " (" + failed + ")"
 	}
+	if errors.Is(context.Cause(ctx), errTripped) && parent.Err() == nil {
+		return fmt.Errorf("neo4jstore: %w", s.breakerCheck(op))
+	}
+	s.breakerFailed(parent, err)
 	return s.translate(op, err)
 }
 

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -27,4 +28,15 @@ func LogUnforeseen(ctx context.Context, logger *slog.Logger, tool, toolset strin
 		level = slog.LevelWarn
 	}
 	logger.Log(ctx, level, "tool failed", "tool", tool, "toolset", toolset, "err", err)
+}
+
+// ProviderMessage is the message of a provider failure: the hint of a
+// store known to be down (a *core.UnavailableError from its circuit
+// breaker: what is down, and to retry in a few seconds), else fallback.
+func ProviderMessage(err error, fallback string) string {
+	var un *core.UnavailableError
+	if errors.As(err, &un) {
+		return un.Hint()
+	}
+	return fallback
 }

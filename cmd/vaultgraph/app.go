@@ -67,23 +67,17 @@ func vectorCache(n int) int {
 
 // openStore opens the configured store: the embedded one in the state
 // directory, or Neo4j.
-func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger) (core.StoreProvider, error) {
+// obs, when not nil, hears of the Neo4j store's statements and health.
+func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, obs neo4jstore.Observer) (core.StoreProvider, error) {
 	switch cfg.Store {
 	case config.StoreNeo4j:
 		// Lazy: a Neo4j that is down at start (not one that refuses us)
 		// does not stop the process; tools answer PROVIDER_ERROR and
 		// changes queue until it answers, as when it goes down later.
-		s, err := neo4jstore.Open(ctx, neo4jstore.Config{
-			URI:            cfg.Neo4j.URI,
-			User:           cfg.Neo4j.User,
-			Password:       cfg.Neo4j.Password.Reveal(),
-			Database:       cfg.Neo4j.Database,
-			MaxConnections: cfg.Neo4j.MaxConnections,
-			Timeout:        cfg.Neo4j.Timeout,
-			VectorCache:    vectorCache(cfg.Neo4j.VectorCache),
-			Lazy:           true,
-			Logger:         logger,
-		})
+		nc := neo4jConfig(cfg, logger)
+		nc.Lazy = true
+		nc.Observer = obs
+		s, err := neo4jstore.Open(ctx, nc)
 		if err != nil {
 			return nil, fmt.Errorf("open neo4j store at %s: %w", cfg.Neo4j.URI, err)
 		}
@@ -137,7 +131,11 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 	}
 	b := currentBuild()
 	logger.Info("vaultgraph starting", "version", b.Version, "commit", b.Commit, "go", b.Go, "store", cfg.Store)
-	store, err := openStore(ctx, cfg, logger)
+	var storeObs neo4jstore.Observer
+	if o, ok := opts.observer.(neo4jstore.Observer); ok {
+		storeObs = o
+	}
+	store, err := openStore(ctx, cfg, logger, storeObs)
 	if err != nil {
 		return nil, err
 	}

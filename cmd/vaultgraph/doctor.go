@@ -171,13 +171,11 @@ func (r *doctorReport) result() error {
 func doctorStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, r *doctorReport) (readCloser, error) {
 	switch cfg.Store {
 	case config.StoreNeo4j:
-		s, err := neo4jstore.Open(ctx, neo4jstore.Config{
-			URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password.Reveal(),
-			Database: cfg.Neo4j.Database, Timeout: cfg.Neo4j.Timeout, Logger: quiet(logger),
-			ReadOnlySchema: true,
-		})
+		nc := neo4jConfig(cfg, quiet(logger))
+		nc.ReadOnlySchema = true
+		s, err := neo4jstore.Open(ctx, nc)
 		if err != nil {
-			r.problem("start Neo4j, or fix neo4j.uri, neo4j.user and neo4j.password (VAULTGRAPH_NEO4J_PASSWORD); 'vaultgraph status --config-only' shows where each came from", "store: Neo4j at %s does not answer: %v", cfg.Neo4j.URI, err)
+			r.problem("start Neo4j, or fix neo4j.uri, neo4j.user and neo4j.password (VAULTGRAPH_NEO4J_PASSWORD); 'vaultgraph status --config-only' shows where each came from", "store: Neo4j at %s: %s: %v", cfg.Neo4j.URI, neo4jstore.Problem(err), err)
 			return nil, err
 		}
 		st, err := s.Status(ctx)

@@ -33,28 +33,38 @@ migrate.`,
 				return nil
 			}
 			ctx := cmd.Context()
-			ro, err := neo4jstore.Open(ctx, neo4jstore.Config{
-				URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password.Reveal(),
-				Database: cfg.Neo4j.Database, Timeout: cfg.Neo4j.Timeout, Logger: logger, ReadOnlySchema: true,
-			})
+			nc := neo4jConfig(cfg, logger)
+			nc.ReadOnlySchema = true
+			ro, err := neo4jstore.Open(ctx, nc)
 			if err != nil {
-				return fmt.Errorf("migrate: %w", err)
+				return fmt.Errorf("migrate: %s: %w", neo4jstore.Problem(err), err)
 			}
 			before, err := ro.Status(ctx)
 			_ = ro.Close(context.WithoutCancel(ctx))
 			if err != nil {
 				return fmt.Errorf("migrate: %w", err)
 			}
-			s2, err := neo4jstore.Open(ctx, neo4jstore.Config{
-				URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password.Reveal(),
-				Database: cfg.Neo4j.Database, Timeout: cfg.Neo4j.Timeout, Logger: logger,
-			})
+			s2, err := neo4jstore.Open(ctx, neo4jConfig(cfg, logger))
 			if err != nil {
 				return fmt.Errorf("migrate: %w", err)
 			}
 			defer func() { _ = s2.Close(context.WithoutCancel(ctx)) }()
+			// Said only once the database's own records agree.
+			after, err := s2.Status(ctx)
+			if err != nil {
+				return fmt.Errorf("migrate: %w", err)
+			}
+			pending := map[int]bool{}
+			for _, m := range after.Pending {
+				pending[m.Version] = true
+			}
 			for _, m := range before.Pending {
-				fmt.Fprintf(s.out, "applied %d: %s\n", m.Version, m.Name)
+				if !pending[m.Version] {
+					fmt.Fprintf(s.out, "applied %d: %s\n", m.Version, m.Name)
+				}
+			}
+			if len(after.Pending) > 0 {
+				return fmt.Errorf("migrate: %d schema migrations still pending after migrating (first: %d %s)", len(after.Pending), after.Pending[0].Version, after.Pending[0].Name)
 			}
 			fmt.Fprintf(s.out, "schema up to date: %d migrations pending before, none now\n", len(before.Pending))
 			return nil

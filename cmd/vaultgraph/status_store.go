@@ -72,18 +72,11 @@ func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
 
 func writeNeo4jStatus(ctx context.Context, w io.Writer, cfg *config.Config, logger *slog.Logger) error {
 	fmt.Fprintf(w, "store: neo4j at %s\n", cfg.Neo4j.URI)
-	s, err := neo4jstore.Open(ctx, neo4jstore.Config{
-		URI:            cfg.Neo4j.URI,
-		User:           cfg.Neo4j.User,
-		Password:       cfg.Neo4j.Password.Reveal(),
-		Database:       cfg.Neo4j.Database,
-		MaxConnections: cfg.Neo4j.MaxConnections,
-		Timeout:        cfg.Neo4j.Timeout,
-		Logger:         logger,
-		ReadOnlySchema: true, // status looks; it never writes to a team's database
-	})
+	nc := neo4jConfig(cfg, logger)
+	nc.ReadOnlySchema = true // status looks; it never writes to a team's database
+	s, err := neo4jstore.Open(ctx, nc)
 	if err != nil {
-		fmt.Fprintf(w, "  unreachable: %v\n", err)
+		fmt.Fprintf(w, "  %s: %v\n", neo4jstore.Problem(err), err)
 		return errStoreUnreachable
 	}
 	defer func() { _ = s.Close(context.WithoutCancel(ctx)) }()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -91,6 +93,28 @@ func TestStatusReportsAnUnreachableNeo4jAndExitsOne(t *testing.T) {
 	require.Equal(t, exitError, r.code, r.stderr)
 	assert.Regexp(t, `(?m)^store: neo4j at bolt://127\.0\.0\.1:1\n  unreachable: .+`, r.stdout)
 	assert.Contains(t, r.stderr, "the store cannot be reached")
+}
+
+// Issue 44: an HTTP port given as the Bolt URI (Go's server waits for a
+// request line the Bolt handshake never ends) is "not a Bolt server" for
+// status, doctor and migrate, within the handshake's 3 s rather than
+// after the store's timeout (10 minutes here).
+func TestStoreCommandsNameANonBoltPort(t *testing.T) {
+	isolate(t)
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	t.Setenv("VAULTGRAPH_NEO4J_URI", "bolt://"+srv.Listener.Addr().String())
+	t.Setenv("VAULTGRAPH_NEO4J_TIMEOUT", "10m")
+	r := runCLI(t, "status", "--store", "neo4j")
+	require.Equal(t, exitError, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^  not a Bolt server: .+within 3s`, r.stdout)
+	vault := t.TempDir()
+	r = runCLI(t, "doctor", "--store", "neo4j", "--vault", vault)
+	assert.NotEqual(t, exitOK, r.code)
+	assert.Contains(t, r.stdout+r.stderr, "not a Bolt server")
+	r = runCLI(t, "migrate", "--store", "neo4j")
+	assert.NotEqual(t, exitOK, r.code)
+	assert.Contains(t, r.stderr, "migrate: not a Bolt server")
 }
 
 func TestStatusSaysWhereEmbeddingStands(t *testing.T) {

@@ -216,6 +216,29 @@ func (s *Server) Start(t testing.TB) error {
 	return s.local.start(localRestartTimeout)
 }
 
+// Freeze stops the server's processes with SIGSTOP: connections stay open
+// and the port accepts new ones, but nothing answers, as with a server
+// stuck in a GC pause or behind a network that drops packets. Only the
+// local launcher supports it; other sources skip t. Thaw (or the end of
+// t) resumes it.
+func (s *Server) Freeze(t testing.TB) error {
+	t.Helper()
+	if s.local == nil {
+		t.Skipf("neo4j: Freeze needs the local launcher, server source is %q", s.Source)
+	}
+	t.Cleanup(func() { _ = s.local.signal(syscall.SIGCONT) })
+	return s.local.signal(syscall.SIGSTOP)
+}
+
+// Thaw resumes a server stopped with Freeze (SIGCONT).
+func (s *Server) Thaw(t testing.TB) error {
+	t.Helper()
+	if s.local == nil {
+		t.Skipf("neo4j: Thaw needs the local launcher, server source is %q", s.Source)
+	}
+	return s.local.signal(syscall.SIGCONT)
+}
+
 func (s *Server) auth() neo4j.AuthToken {
 	if s.User == "" {
 		return neo4j.NoAuth()
@@ -445,6 +468,62 @@ func startLocal(script string) (*Server, error) {
 	return srv, nil
 }
 
+// LocalOptions configure a server of StartLocal.
+type LocalOptions struct {
+	// Password turns authentication on: user "neo4j" with this password
+	// (8 characters or more).
+	Password string
+	// TLSDir makes Bolt accept TLS (plain connections still work) with
+	// TLSDir/private.key (PKCS#8 PEM) and TLSDir/public.crt.
+	TLSDir string
+}
+
+// StartLocal starts a Neo4j of its own for t with the local launcher
+// (not the shared server: for a setting the others must not see, such as
+// authentication or TLS), stopped when t ends. It skips t when the
+// launcher cannot run here (fails it under VAULTGRAPH_REQUIRE_NEO4J=1).
+// Each costs a JVM start: use sparingly.
+func StartLocal(t testing.TB, opts LocalOptions) *Server {
+	t.Helper()
+	script, why := localScript()
+	if script == "" {
+		if required() {
+			t.Fatalf("neo4j: no local launcher (%s) and %s is set", why, RequireEnv)
+		}
+		t.Skipf("neo4j: no local launcher: %s", why)
+	}
+	dir, err := os.MkdirTemp("", "neo4jtest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &localServer{script: script, dir: dir, port: port}
+	srv := &Server{URI: l.uri(), Source: SourceLocal, local: l}
+	if opts.Password != "" {
+		l.extra = append(l.extra, "--password", opts.Password)
+		srv.User, srv.Password = "neo4j", opts.Password
+	}
+	if opts.TLSDir != "" {
+		l.extra = append(l.extra, "--tls-dir", opts.TLSDir)
+	}
+	if err := l.start(localStartTimeout); err != nil {
+		t.Fatalf("neo4j: local launcher: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := l.stop(); err != nil {
+			t.Errorf("neo4j: stopping local launcher: %v", err)
+		}
+	})
+	if err := srv.probe(connectTimeout); err != nil {
+		t.Fatalf("neo4j: %v", err)
+	}
+	return srv
+}
+
 func setStop(f func()) {
 	stopMu.Lock()
 	stopShared = f
@@ -467,6 +546,7 @@ type localServer struct {
 	script string
 	dir    string // temp dir: home/ is the Neo4j home, launcher.log the script's stderr
 	port   int
+	extra  []string // launcher options (--password, --tls-dir)
 
 	mu    sync.Mutex
 	cmd   *exec.Cmd
@@ -500,10 +580,10 @@ func (l *localServer) start(timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("bash", l.script,
+	cmd := exec.Command("bash", append([]string{l.script,
 		"--data", filepath.Join(l.dir, "home"),
 		"--port", strconv.Itoa(l.port),
-		"--watch-stdin")
+		"--watch-stdin"}, l.extra...)...)
 	// Own process group so stop can signal bash, Maven and the JVM together,
 	// and so a Ctrl-C aimed at `go test` does not race our clean shutdown.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -587,6 +667,16 @@ func (l *localServer) stop() error {
 		l.killLocked()
 		return fmt.Errorf("launcher ignored SIGTERM for %s; killed", localStopTimeout)
 	}
+}
+
+// signal sends sig to the launcher's process group (the JVM).
+func (l *localServer) signal(sig syscall.Signal) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cmd == nil {
+		return errors.New("neo4j: the local server is not running")
+	}
+	return syscall.Kill(-l.cmd.Process.Pid, sig)
 }
 
 // killLocked SIGKILLs the whole process group and waits for the exit.

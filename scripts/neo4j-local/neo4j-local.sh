@@ -2,7 +2,7 @@
 # neo4j-local.sh — run a real Neo4j Community (embedded, Bolt only) without
 # Docker, from Maven Central jars.
 #
-#   neo4j-local.sh [--data DIR] [--port PORT] [--watch-stdin]
+#   neo4j-local.sh [--data DIR] [--port PORT] [--watch-stdin] [--password PW] [--tls-dir DIR]
 #   neo4j-local.sh --prepare
 #
 #   --data DIR     Neo4j home (store + logs). Persistent: restarting on the
@@ -11,6 +11,10 @@
 #   --port PORT    Bolt port on 127.0.0.1; 0 (default) picks a free port.
 #   --watch-stdin  stop cleanly when stdin hits EOF (used by the Go test
 #                  helper so a dying test binary never leaves a JVM behind).
+#   --password PW  turn authentication on: user neo4j, password PW (8+
+#                  characters). Default: auth disabled.
+#   --tls-dir DIR  let Bolt accept TLS (optional) with DIR/private.key
+#                  (PKCS#8 PEM) and DIR/public.crt.
 #   --prepare      only resolve jars (first run downloads from Maven Central)
 #                  and compile the launcher, then exit. Used to warm CI.
 #
@@ -20,7 +24,8 @@
 # Once ready, stdout gets exactly one line:
 #   NEO4J_READY bolt://127.0.0.1:PORT version=5.26.x
 # Status goes to stderr; Neo4j's own logs go to DIR/logs/.
-# Auth is disabled: connect with NoAuth (basic auth tokens are also accepted).
+# Auth is disabled unless --password: connect with NoAuth (basic auth tokens
+# are also accepted).
 #
 # The Neo4j version comes only from ./NEO4J_VERSION. The resolved classpath
 # and compiled classes are cached in target/<version>/, so later runs skip
@@ -36,10 +41,14 @@ data="$here/target/data"
 port=0
 prepare_only=0
 watch_stdin=0
+password=""
+tls_dir=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --data) [[ $# -ge 2 ]] || die "--data needs a value"; data="$2"; shift 2 ;;
     --port) [[ $# -ge 2 ]] || die "--port needs a value"; port="$2"; shift 2 ;;
+    --password) [[ $# -ge 2 ]] || die "--password needs a value"; password="$2"; shift 2 ;;
+    --tls-dir) [[ $# -ge 2 ]] || die "--tls-dir needs a value"; tls_dir="$2"; shift 2 ;;
     --prepare) prepare_only=1; shift ;;
     --watch-stdin) watch_stdin=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; exit 0 ;;
@@ -129,6 +138,8 @@ fi
 mkdir -p "$data"
 args=(--home "$data" --port "$port")
 [[ "$watch_stdin" -eq 1 ]] && args+=(--watch-stdin)
+[[ -n "$password" ]] && args+=(--password "$password")
+[[ -n "$tls_dir" ]] && args+=(--tls-dir "$tls_dir")
 
 # exec: the JVM replaces this shell, so SIGTERM/SIGINT (Ctrl-C) reach it
 # directly and its shutdown hook stops Neo4j cleanly; no forwarding races.

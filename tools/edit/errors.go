@@ -75,7 +75,7 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 		return ErrorBody{Code: CodeProviderError, Message: msgCancelled}
 	default:
 		tools.LogUnforeseen(ctx, d.logger(), tool, tools.ToolsetEdit, err) // no mapping: a failure we did not foresee
-		return ErrorBody{Code: CodeProviderError, Message: msgProvider}
+		return ErrorBody{Code: CodeProviderError, Message: tools.ProviderMessage(err, msgProvider)}
 	}
 }
 

@@ -68,6 +68,6 @@ func (d Deps) message(ctx context.Context, tool string, err error) string {
 		return msgCancelled
 	default:
 		tools.LogUnforeseen(ctx, d.logger(), tool, tools.ToolsetMemory, err) // no mapping: a failure we did not foresee
-		return msgProvider
+		return tools.ProviderMessage(err, msgProvider)
 	}
 }

@@ -25,6 +25,9 @@ import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.connectors.HttpsConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.configuration.ssl.ClientAuth;
+import org.neo4j.configuration.ssl.SslPolicyConfig;
+import org.neo4j.configuration.ssl.SslPolicyScope;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -34,7 +37,7 @@ import org.neo4j.graphdb.config.Setting;
  * Runs a persistent, embedded Neo4j Community DBMS with only the Bolt connector
  * enabled, so tests and developers get a real Neo4j without Docker.
  *
- * <p>Usage: {@code Launcher --home DIR [--port PORT] [--watch-stdin]}
+ * <p>Usage: {@code Launcher --home DIR [--port PORT] [--watch-stdin] [--password PW] [--tls-dir DIR]}
  *
  * <ul>
  *   <li>{@code --home} is the Neo4j home; the store lives under it, so stopping
@@ -44,6 +47,10 @@ import org.neo4j.graphdb.config.Setting;
  *       process (the Go test helper) hands us a pipe: when it dies for any
  *       reason (panic, os.Exit, SIGKILL) the kernel closes its end and we
  *       stop, so no orphaned JVM outlives a test binary.
+ *   <li>{@code --password} turns authentication on, with user neo4j and this
+ *       password (at least 8 characters), for tests of refused credentials.
+ *   <li>{@code --tls-dir} makes Bolt accept TLS (optional: plain connections
+ *       still work) with DIR/private.key (PKCS#8 PEM) and DIR/public.crt.
  * </ul>
  *
  * <p>stdout carries exactly one line for machines:
@@ -92,8 +99,12 @@ public final class Launcher {
         Path home = null;
         int port = 0;
         boolean watchStdin = false;
+        String password = null;
+        Path tlsDir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--password" -> password = need(args, ++i, "--password");
+                case "--tls-dir" -> tlsDir = Paths.get(need(args, ++i, "--tls-dir")).toAbsolutePath();
                 case "--home" -> home = Paths.get(need(args, ++i, "--home"));
                 case "--port" -> port = Integer.parseInt(need(args, ++i, "--port"));
                 case "--watch-stdin" -> watchStdin = true;
@@ -135,12 +146,22 @@ public final class Launcher {
             cfg.put(BoltConnector.enabled, true);
             cfg.put(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port));
             cfg.put(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port));
-            cfg.put(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED);
+            cfg.put(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED); // OPTIONAL with --tls-dir, below
             cfg.put(HttpConnector.enabled, false);
             cfg.put(HttpsConnector.enabled, false);
             // Local test server only: auth off, so the Go driver may use NoAuth
-            // (basic auth tokens are accepted and ignored as well).
-            cfg.put(GraphDatabaseSettings.auth_enabled, false);
+            // (basic auth tokens are accepted and ignored as well), unless a
+            // test asks for a password.
+            cfg.put(GraphDatabaseSettings.auth_enabled, password != null);
+            if (tlsDir != null) {
+                SslPolicyConfig bolt = SslPolicyConfig.forScope(SslPolicyScope.BOLT);
+                cfg.put(bolt.enabled, true);
+                cfg.put(bolt.base_directory, tlsDir);
+                cfg.put(bolt.private_key, tlsDir.resolve("private.key"));
+                cfg.put(bolt.public_certificate, tlsDir.resolve("public.crt"));
+                cfg.put(bolt.client_auth, ClientAuth.NONE);
+                cfg.put(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.OPTIONAL);
+            }
             cfg.put(GraphDatabaseSettings.pagecache_memory, PAGE_CACHE_BYTES);
             // Test stores should not keep days of transaction logs.
             cfg.put(GraphDatabaseSettings.keep_logical_logs, "1 files");
@@ -159,6 +180,10 @@ public final class Launcher {
             GraphDatabaseService db = service.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
             if (!db.isAvailable(BOLT_READY_TIMEOUT.toMillis())) {
                 throw new IllegalStateException("default database did not become available");
+            }
+            if (password != null) {
+                service.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
+                        "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED", Map.of("pw", password));
             }
             version = db.executeTransactionally(
                     "CALL dbms.components() YIELD versions RETURN versions[0] AS v",

@@ -1,0 +1,2 @@
+// The circuit breaker's probe: does the server answer at all?
+RETURN 1 AS ok
