@@ -28,7 +28,7 @@ func AddFlags(fs *pflag.FlagSet, scope FlagScope) {
 	}
 	for i := range keys {
 		k := &keys[i]
-		if k.flag == "" || k.scope != scope {
+		if k.flag == "" || !inScope(k.scope, scope) {
 			continue
 		}
 		usage := k.help
@@ -52,6 +52,12 @@ func AddFlags(fs *pflag.FlagSet, scope FlagScope) {
 		}
 		_ = fs.SetAnnotation(k.flag, flagAnnotation, []string{k.name}) // the flag was just defined
 	}
+}
+
+// inScope reports whether a key of scope has a flag on the command of
+// command (FlagServeSync keys are flags of serve and of sync).
+func inScope(scope, command FlagScope) bool {
+	return scope == command || scope == FlagServeSync && (command == FlagServe || command == FlagSync)
 }
 
 // boundFlags returns, by key name, the flags of fs that AddFlags defined.

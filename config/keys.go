@@ -20,6 +20,10 @@ const (
 	FlagGlobal
 	// FlagServe: a flag of the serve command only.
 	FlagServe
+	// FlagSync: the flags of the sync command (the keys of FlagServeSync).
+	FlagSync
+	// FlagServeSync: a flag of serve and of sync.
+	FlagServeSync
 )
 
 // EnvPrefix starts the name of every environment variable read by Load.
@@ -316,7 +320,7 @@ var keys = []key{
 	},
 	{
 		name: "metrics.addr",
-		help: "serve Prometheus metrics at http://ADDR/metrics while serving over HTTP (host:port); empty: off",
+		help: "serve Prometheus metrics at http://ADDR/metrics (host:port) while serve or sync --watch runs; empty: off",
 		doc: []string{
 			"An address of its own. A port alone (:9464) listens on 127.0.0.1. Any address that is not",
 			"loopback (0.0.0.0:9464, a LAN address) needs metrics.token, else serve refuses to start.",
@@ -324,7 +328,7 @@ var keys = []key{
 		def:   "",
 		field: func(c *Config) any { return &c.Metrics.Addr },
 		check: checkMetricsAddr,
-		flag:  "metrics-addr", scope: FlagServe,
+		flag:  "metrics-addr", scope: FlagServeSync,
 	},
 	{
 		name: "metrics.token",

@@ -55,6 +55,8 @@ func Template(vault string) []byte {
 		switch {
 		case k.flag != "" && k.scope == FlagServe:
 			where += ", flag serve --" + k.flag
+		case k.flag != "" && k.scope == FlagServeSync:
+			where += ", flag serve/sync --" + k.flag
 		case k.flag != "":
 			where += ", flag --" + k.flag
 		}

@@ -50,6 +50,7 @@ type Metrics struct {
 	syncDuration  *prometheus.HistogramVec
 	syncLag       *prometheus.GaugeVec
 	syncLast      *prometheus.GaugeVec
+	store         *storeMetrics // see store.go
 }
 
 // New returns the metrics of one process, with Go's runtime and process
@@ -116,6 +117,8 @@ func New() *Metrics {
 		Name: "vaultgraph_sync_last_success_timestamp_seconds",
 		Help: "Unix time of the last sync or live batch that reached the store, by project.",
 	}, []string{"project"})
+	m.store = newStoreMetrics()
+	m.reg.MustRegister(m.store.collectors()...)
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

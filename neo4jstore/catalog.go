@@ -267,6 +267,7 @@ func (s *Neo4jStore) catalog(project string) *catalog {
 				level = slog.LevelInfo
 			}
 			s.log.Log(s.life, level, "neo4j note catalog loaded", "project", project, "notes", len(cat.ids), "tags", len(cat.tags), "seconds", time.Since(start).Seconds())
+			s.observer().Reloaded("catalog", time.Since(start))
 		}()
 	}
 	return e.cat

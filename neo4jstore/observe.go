@@ -22,6 +22,12 @@ type Observer interface {
 	// to its first message on a connection (the pool's acquisition wait,
 	// a new connection's dial and handshake included).
 	Acquired(wait time.Duration)
+	// Reloaded reports the time a whole-graph structure took to load or
+	// recompute: kind "catalog" (the note catalog) or "pagerank".
+	Reloaded(kind string, took time.Duration)
+	// Derived reports when data derived from project's whole graph (kind
+	// "pagerank") was computed, for its age.
+	Derived(project, kind string, computedAt time.Time)
 }
 
 // nopObserver is the Observer of a store without one.
@@ -31,6 +37,8 @@ func (nopObserver) StoreUp(bool)                          {}
 func (nopObserver) Statement(string, time.Duration, bool) {}
 func (nopObserver) Sessions(int, int)                     {}
 func (nopObserver) Acquired(time.Duration)                {}
+func (nopObserver) Reloaded(string, time.Duration)        {}
+func (nopObserver) Derived(string, string, time.Time)     {}
 
 func (s *Neo4jStore) observer() Observer { return s.cfg.Observer }
 

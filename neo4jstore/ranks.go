@@ -308,6 +308,8 @@ func (s *Neo4jStore) computeRanks(ctx context.Context, project string) (time.Dur
 	}
 	s.log.Debug("pagerank computed and saved", "project", project, "version", version, "notes", len(ids),
 		"edges", len(edges), "seconds", took.Seconds())
+	s.observer().Reloaded("pagerank", took)
+	s.observer().Derived(project, "pagerank", time.Now())
 	return took, nil
 }
 
@@ -331,6 +333,9 @@ func (s *Neo4jStore) readRanking(ctx context.Context, project string, fetch int)
 			out.ranked = num(r.Values[1])
 		}
 		out.age = time.Duration(num(r.Values[2])) * time.Millisecond
+		if out.ranked >= 0 {
+			s.observer().Derived(project, "pagerank", time.Now().Add(-out.age))
+		}
 		rows, _ := r.Values[3].([]any)
 		type row struct {
 			i   int64

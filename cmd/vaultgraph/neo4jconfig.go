@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 )
 
@@ -22,3 +23,6 @@ func neo4jConfig(cfg *config.Config, logger *slog.Logger) neo4jstore.Config {
 		Logger:         logger,
 	}
 }
+
+// The metrics hear the Neo4j store (openApp passes them as its Observer).
+var _ neo4jstore.Observer = (*metrics.Metrics)(nil)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/internal/ownerserve"
+	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/owner"
 )
 
@@ -43,6 +44,10 @@ stopped by Ctrl-C goes on from there the next time. Ctrl-C stops a sync at
 the next batch, keeps what was written and exits 1; a second Ctrl-C ends it
 at once.
 
+--metrics-addr (with --watch) serves Prometheus metrics at ADDR/metrics, as
+serve does: the sync runs, notes and lag, the store's health, statements and
+connection pool.
+
 A store that is down does not stop --watch: changes are queued and applied
 with backoff once it is back. Without --watch, sync exits 1 when the store
 cannot be written.
@@ -66,6 +71,7 @@ a project.`,
 		},
 	}
 	cmd.Flags().BoolVar(&watch, "watch", false, "keep running and mirror changes as files change")
+	config.AddFlags(cmd.Flags(), config.FlagSync)
 	cmd.Flags().BoolVar(&embed, "embed", false, "also embed every note with the embedding model before exiting (resumable; serve does it in the background)")
 	cmd.Flags().StringVar(&adopt, "adopt", "", "make this vault the store's project with this key (an older vaultgraph's \"default\", or a moved vault's)")
 	return cmd
@@ -76,6 +82,8 @@ type syncOptions struct {
 	watch bool   // --watch
 	embed bool   // --embed
 	adopt string // --adopt
+
+	metrics *metrics.Metrics // served at --metrics-addr with --watch; nil: none
 }
 
 // runSync mirrors the vault once, then keeps watching when asked to.
@@ -86,10 +94,22 @@ func runSync(ctx context.Context, cfg *config.Config, logger *slog.Logger, watch
 // runSyncWith is runSync with every flag of the sync command.
 func runSyncWith(ctx context.Context, cfg *config.Config, logger *slog.Logger, so syncOptions) error {
 	watch, adopt := so.watch, so.adopt
+	if watch && cfg.Metrics.Addr != "" {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		so.metrics = metrics.New()
+		if _, err := so.metrics.Serve(ctx, config.MetricsAddr(cfg.Metrics.Addr), cfg.Metrics.Token.Reveal(), logger); err != nil {
+			return err
+		}
+	}
 	if shared(cfg) {
 		return runSyncShared(ctx, cfg, logger, so)
 	}
 	appOpts := []appOption{withAdopt(adopt)}
+	if so.metrics != nil {
+		appOpts = append(appOpts, withObserver(so.metrics))
+	}
 	if !watch {
 		appOpts = append(appOpts, withOneShot())
 	}
@@ -138,7 +158,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 	watch, adopt := so.watch, so.adopt
 	var syncErr error
 	failed := make(chan struct{})
-	opts := ownerOptions{watch: watch, index: watch, warm: watch, oneShot: !watch, adopt: adopt, fail: func(err error) { syncErr = err; close(failed) }}
+	opts := ownerOptions{watch: watch, index: watch, warm: watch, oneShot: !watch, adopt: adopt, metrics: so.metrics, fail: func(err error) { syncErr = err; close(failed) }}
 	if watch {
 		lock, err := ownerserve.WaitLock(ctx, stateDirOf(cfg), logger)
 		if err != nil {
