@@ -14,14 +14,15 @@ import (
 
 // breaker is the store's circuit breaker. A call that fails without the
 // server answering (a timeout, a refused or dropped connection, a database
-// that says it is unavailable) makes the store probe the server with a
-// trivial statement; when the probe fails too, the breaker opens: every
-// call then fails at once with a *core.UnavailableError (a provider
-// error), calls already waiting on the server are cancelled, and the
-// server is probed every Config.ProbeInterval until it answers, which
-// closes the breaker. A frozen Neo4j (SIGSTOP, a GC pause that never
-// ends, a network partition that drops packets) thus costs one call its
-// timeout, not every call one after another.
+// that says it is unavailable), or still waits after ConnectTimeout, makes
+// the store probe the server with a Bolt handshake on a new connection;
+// when that fails too, the breaker opens: every call then fails at once
+// with a *core.UnavailableError (a provider error), calls already waiting
+// on the server are cancelled, and the server is probed (handshake and
+// RETURN 1) every Config.ProbeInterval until it answers, which closes the
+// breaker. A frozen Neo4j (SIGSTOP, a GC pause that never ends, a network
+// partition that drops packets) thus costs the calls of its first seconds
+// their wait, not every call its timeout one after another.
 //
 // The probe before opening keeps a slow statement that hit its timeout on
 // a healthy server (a huge rename) from failing everyone else's calls.
@@ -43,9 +44,9 @@ var errTripped = errors.New("neo4jstore: the circuit breaker opened")
 // DefaultProbeInterval is how often an open breaker probes the server.
 const DefaultProbeInterval = 2 * time.Second
 
-// probeTimeout bounds one probe: a server that does not answer RETURN 1
-// within it is down for our purposes. Generous, so that a server busy
-// with a large sync is not taken for a dead one.
+// probeTimeout bounds one probe: a server that does not answer a Bolt
+// handshake within it is down for our purposes. Generous, so that a
+// server on a loaded machine is not taken for a dead one.
 const probeTimeout = 5 * time.Second
 
 func newBreaker() *breaker {
@@ -128,7 +129,7 @@ func (s *Neo4jStore) suspect(cause error) {
 	b.probing = true
 	b.mu.Unlock()
 	s.background.Go(func() {
-		if perr := s.probe(s.life); perr == nil || s.life.Err() != nil {
+		if perr := s.probe(s.life, false); perr == nil || s.life.Err() != nil {
 			b.mu.Lock()
 			b.probing = false
 			b.mu.Unlock()
@@ -156,7 +157,7 @@ func (s *Neo4jStore) probeUntilUp() {
 			return
 		case <-tick.C:
 		}
-		if err := s.probe(s.life); err != nil {
+		if err := s.probe(s.life, true); err != nil {
 			s.log.Debug("neo4j probe failed", "err", err)
 			continue
 		}
@@ -173,15 +174,17 @@ func (s *Neo4jStore) probeUntilUp() {
 	}
 }
 
-// probe runs the Bolt handshake on a new connection, then a trivial
-// statement on a session of its own, bounded by probeTimeout. The
-// handshake comes first because a pooled connection may hold bytes the
-// server sent before it froze: only a fresh connection proves that it
-// answers now.
-func (s *Neo4jStore) probe(ctx context.Context) error {
+// probe asks whether the server answers: the Bolt handshake on a new
+// connection (a pooled one may hold bytes the server sent before it
+// froze; only a fresh one proves that it answers now), and with query
+// also a trivial statement on a session of its own. Opening the breaker
+// takes a failed handshake: a server that answers it but is slow to run
+// statements (a loaded machine, a large sync) is busy, not down, and its
+// calls are better left to their own timeouts. Closing it takes both.
+func (s *Neo4jStore) probe(ctx context.Context, query bool) error {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	if err := handshake(ctx, s.cfg.URI, s.tlsConf); err != nil {
+	if err := handshake(ctx, s.cfg.URI, s.tlsConf, probeTimeout); err != nil || !query {
 		return err
 	}
 	session := s.driver().NewSession(ctx, neo4j.SessionConfig{AccessMode: neo4j.AccessModeRead, DatabaseName: s.cfg.Database})

@@ -106,7 +106,7 @@ var boltHandshake = []byte{
 // business (the driver says those well): it returns an error wrapping
 // ErrNotBolt only when something answers, or keeps silent, without Bolt.
 func checkBolt(ctx context.Context, uri string, tlsConf *tls.Config) error {
-	err := handshake(ctx, uri, tlsConf)
+	err := handshake(ctx, uri, tlsConf, handshakeTimeout)
 	if errors.Is(err, ErrNotBolt) {
 		return err
 	}
@@ -114,10 +114,10 @@ func checkBolt(ctx context.Context, uri string, tlsConf *tls.Config) error {
 }
 
 // handshake is checkBolt's work: nil when a fresh connection to the URI's
-// address gets a Bolt handshake answer within handshakeTimeout, an error
-// wrapping ErrNotBolt when something else answers or nothing does, and
-// the dial's error when no connection could be made.
-func handshake(ctx context.Context, uri string, tlsConf *tls.Config) error {
+// address gets a Bolt handshake answer within bound, an error wrapping
+// ErrNotBolt when something else answers or nothing does, and the dial's
+// error when no connection could be made.
+func handshake(ctx context.Context, uri string, tlsConf *tls.Config, bound time.Duration) error {
 	u, err := url.Parse(uri)
 	if err != nil {
 		return err
@@ -126,7 +126,7 @@ func handshake(ctx context.Context, uri string, tlsConf *tls.Config) error {
 	if u.Port() == "" {
 		host = net.JoinHostPort(u.Hostname(), "7687")
 	}
-	ctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", host)
@@ -153,7 +153,7 @@ func handshake(ctx context.Context, uri string, tlsConf *tls.Config) error {
 			if errors.As(err, &certErr) || ctx.Err() == nil && !isTimeout(err) {
 				return err // a TLS server that we refuse: the driver says why
 			}
-			return notBolt("no TLS handshake within " + handshakeTimeout.String())
+			return notBolt("no TLS handshake within " + bound.String())
 		}
 		conn = tc
 	}
@@ -164,7 +164,7 @@ func handshake(ctx context.Context, uri string, tlsConf *tls.Config) error {
 	n, err := io.ReadFull(conn, reply[:])
 	switch {
 	case isTimeout(err):
-		return notBolt("no answer to the Bolt handshake within " + handshakeTimeout.String())
+		return notBolt("no answer to the Bolt handshake within " + bound.String())
 	case err != nil && n == 0:
 		return notBolt("the connection was closed at the Bolt handshake")
 	case err != nil:
