@@ -177,5 +177,5 @@ func TestDoctorGivesANextStepForAnUnreachableStore(t *testing.T) {
 	t.Setenv("VAULTGRAPH_NEO4J_URI", "bolt://127.0.0.1:1")
 	r := runCLI(t, "doctor", "--vault", vault, "--store", "neo4j")
 	require.Equal(t, exitError, r.code, r.stdout+r.stderr)
-	assert.Regexp(t, `(?m)^PROBLEM  store: Neo4j at bolt://127\.0\.0\.1:1 does not answer: .*; next: start Neo4j, or fix neo4j\.uri, neo4j\.user and neo4j\.password`, r.stdout)
+	assert.Regexp(t, `(?m)^PROBLEM  store: Neo4j at bolt://127\.0\.0\.1:1: unreachable: .*; next: start Neo4j, or fix neo4j\.uri, neo4j\.user and neo4j\.password`, r.stdout)
 }
