@@ -75,6 +75,7 @@ type rankJob struct {
 	wrote   bool          // this Store wrote since its last computation (Close finishes it)
 	round   chan struct{} // closed when the loop finishes a check or computation
 	took    time.Duration // the last computation seen (this process's or stored)
+	compute sync.Mutex    // one rankRound at a time (the loop's and Close's)
 }
 
 func newRanker() *ranker { return &ranker{jobs: map[string]*rankJob{}} }
@@ -223,6 +224,14 @@ func (s *Neo4jStore) rankLoop(project string, j *rankJob) {
 // rankRound computes and saves project's ranking if this Store gets the
 // lease; computed is false when another process holds it.
 func (s *Neo4jStore) rankRound(ctx context.Context, project string, lastTook time.Duration) (computed bool, err error) {
+	// The lease is per Store, so two rounds of this Store (the loop's and
+	// Close's) would both hold it: they take turns, and the second finds
+	// the ranking current.
+	s.ranks.mu.Lock()
+	j := s.ranks.jobLocked(project)
+	s.ranks.mu.Unlock()
+	j.compute.Lock()
+	defer j.compute.Unlock()
 	lease, err := s.tryLease(ctx, project, rankLease, max(time.Minute, 4*lastTook))
 	if err != nil || !lease.Held {
 		return false, err
@@ -238,7 +247,6 @@ func (s *Neo4jStore) rankRound(ctx context.Context, project string, lastTook tim
 		return err == nil, err
 	}
 	s.ranks.mu.Lock()
-	j := s.ranks.jobLocked(project)
 	j.wrote = false
 	s.ranks.mu.Unlock()
 	took, err := s.computeRanks(ctx, project)
