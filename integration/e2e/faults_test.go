@@ -51,7 +51,7 @@ func TestNeo4jFaults(t *testing.T) {
 		r, err := tryCall(t, a, "get_node", map[string]any{"id": "home.md"})
 		return err == nil && !r.isError && r.text != "null"
 	}) {
-		t.Fatal("home.md missing before the fault")
+		t.Fatalf("home.md missing before the fault; stderr:\n%s", aProc.stderr.String())
 	}
 
 	stopStart := time.Now()
