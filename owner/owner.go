@@ -42,6 +42,10 @@ const Protocol = "vaultgraph-owner/1"
 // (server.MaxStdioMessageBytes).
 const MaxLine = 64 << 10
 
+// ErrNotYours reports a socket whose other end is another user's
+// process: nothing was sent to it or read from it.
+var ErrNotYours = errors.New("owner: the socket's other end runs as another user")
+
 // ErrHeld reports that another process owns the state folder.
 var ErrHeld = errors.New("owner: another process owns the state folder")
 

@@ -57,10 +57,6 @@ func selfUID() int {
 // own (to play another user's process without one).
 var playedUID atomic.Int64
 
-// ErrNotYours reports a socket whose other end is another user's
-// process: nothing was sent to it or read from it.
-var ErrNotYours = errors.New("owner: the socket's other end runs as another user")
-
 // Listen listens on the owner's socket (placed as the comment above says)
 // and writes its path into the lock file, where Dial finds it. Only the
 // lock's holder listens: a socket file left by an owner that died is
