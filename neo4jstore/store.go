@@ -335,14 +335,17 @@ func (s *Neo4jStore) execute(parent context.Context, op string, mode neo4j.Acces
 	if err == nil {
 		return nil
 	}
+	// A new name, not op += ...: the watchdog's closure may still read op
+	// (a data race the race detector caught in TestNeo4jFaults).
+	failedOp := op
 	if failed != "" {
-		op += " (" + failed + ")"
+		failedOp = op + " (" + failed + ")"
 	}
 	if errors.Is(context.Cause(ctx), errTripped) && parent.Err() == nil {
-		return fmt.Errorf("neo4jstore: %w", s.breakerCheck(op))
+		return fmt.Errorf("neo4jstore: %w", s.breakerCheck(failedOp))
 	}
 	s.breakerFailed(parent, err)
-	return s.translate(op, err)
+	return s.translate(failedOp, err)
 }
 
 // readAutoCommit runs a read's statements as auto-commit transactions:

@@ -241,7 +241,11 @@ func (s *shim) relay(ctx context.Context, line []byte, env envelope) {
 			}
 			continue
 		}
-		if resp.StatusCode == http.StatusUnauthorized && s.token == "" && s.signIn != nil && attempt < 2 {
+		// A 401 naming resource metadata comes from a server that signs
+		// people in with OAuth; any other 401 (a server of static tokens)
+		// is reported as before.
+		if resp.StatusCode == http.StatusUnauthorized && s.token == "" && s.signIn != nil && attempt < 2 &&
+			strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
 			drain(resp)
 			if err := s.renewSignIn(ctx, attempt == 0); err != nil {
 				s.logger.Warn("shim: sign-in failed", "url", s.url, "err", err)

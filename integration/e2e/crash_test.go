@@ -510,8 +510,8 @@ func checkCrashState(t *testing.T, s *rawStdio, vault string, notes map[int]*cra
 	}
 	var onDisk []string
 	for _, rel := range listFiles(t, vault) {
-		if strings.HasPrefix(rel, ".vaultgraph/") {
-			continue // the vault's identity and rename journal, not notes
+		if strings.HasPrefix(rel, ".vaultgraph/") || strings.HasPrefix(rel, ".trash/") {
+			continue // the vault's identity and rename journal, and deleted notes (trashOption): not notes
 		}
 		if strings.HasPrefix(filepath.Base(rel), ".") {
 			stats.tempFiles[rel] = true // an atomic write's temporary file, cut short: hidden, never synced

@@ -53,8 +53,12 @@ func TestWebViewBehindServeTokens(t *testing.T) {
 			t.Errorf("api/overview after a refused login: %d, want 401", status)
 		}
 	})
-	save := `fetch("api/note", {method: "POST", headers: {"X-Vaultgraph-View": "1", "Content-Type": "application/json"},
-		body: JSON.stringify({id: "focus/beta.md", content: "Beta, edited from the page.\n"})}).then(r => r.status)`
+	// A save names the version the page read (api/note's "version"; a
+	// read-only view gets none and sends a made-up one, refused first for
+	// being read-only).
+	save := `fetch("api/note?id=" + encodeURIComponent("focus/beta.md")).then(r => r.json()).then(n =>
+		fetch("api/note", {method: "POST", headers: {"X-Vaultgraph-View": "1", "Content-Type": "application/json"},
+			body: JSON.stringify({id: "focus/beta.md", content: "Beta, edited from the page.\n", version: n.version || "none"})})).then(r => r.status)`
 	t.Run("a read-only token opens a read-only view", func(t *testing.T) {
 		ctx := logIn(t, roToken)
 		run(t, ctx, "open a note", waitJS(`window.vgState && window.vgState.drawn`),
