@@ -76,6 +76,14 @@ type IndexerConfig struct {
 	OnProgress func(Progress)
 	// ProgressInterval is how often a long pass logs its progress.
 	ProgressInterval time.Duration
+	// IdleAbove is how many stale notes a background pass must have to
+	// run at the lowest CPU priority (lowprio); a smaller one (the notes
+	// of a few writes) runs at normal priority, a second or so of CPU, so
+	// a note just written is searchable by meaning at once however busy
+	// the machine is (SCHED_IDLE threads get no CPU while anything else
+	// runs). 0 means DefaultIdleAbove; a negative value makes every
+	// background pass low priority.
+	IdleAbove int
 	// Debounce is how long Run waits after a notification for more
 	// before it starts a pass.
 	Debounce time.Duration
@@ -138,6 +146,9 @@ func NewIndexer(cfg IndexerConfig) (*Indexer, error) {
 	if cfg.ProgressInterval <= 0 {
 		cfg.ProgressInterval = DefaultProgressInterval
 	}
+	if cfg.IdleAbove == 0 {
+		cfg.IdleAbove = DefaultIdleAbove
+	}
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = DefaultDebounce
 	}
@@ -184,6 +195,11 @@ func Text(n *core.Note) string {
 // of what was read, so a note edited meanwhile stays stale for the next
 // pass. With a fast tier, the notes with no current vector of either model
 // get the fast tier's first. Progress is logged every ProgressInterval.
+// DefaultIdleAbove is IndexerConfig.IdleAbove's default: a pass of more
+// notes than a few writes make is a bulk pass (a first start, a model
+// change), which must not slow the reads served meanwhile.
+const DefaultIdleAbove = 64
+
 func (ix *Indexer) IndexStale(ctx context.Context) (IndexStats, error) {
 	return ix.index(ctx, passOptions{background: true})
 }
@@ -287,7 +303,7 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 		// wants (lowprio: SCHED_IDLE threads on Linux), so the reads
 		// served meanwhile keep their pace.
 		bctx := ctx
-		if o.background {
+		if o.background && len(stale) > ix.cfg.IdleAbove {
 			bctx = lowprio.With(ctx)
 			runtime.Gosched()
 		}

@@ -2,6 +2,7 @@ package semantic_test
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 	"github.com/vaultgraph/vaultgraph/memstore"
+	"github.com/vaultgraph/vaultgraph/semantic"
 )
 
 // priorityEmbedder records whether its batches came marked as background
@@ -34,10 +36,21 @@ func TestBackgroundPassesRunAtLowPriority(t *testing.T) {
 	ctx, s := t.Context(), memstore.New()
 	require.NoError(t, s.UpsertNotes(ctx, "p", notes(6)))
 	emb := &priorityEmbedder{fakeEmbedder: fakeEmbedder{model: "m"}}
-	_, err := newIndexer(t, s, emb, 2).IndexStale(ctx)
+	ix, err := semantic.NewIndexer(semantic.IndexerConfig{Project: "p", Store: s, Embedder: emb, BatchSize: 2,
+		Logger: slog.New(slog.DiscardHandler), IdleAbove: -1})
+	require.NoError(t, err)
+	_, err = ix.IndexStale(ctx)
 	require.NoError(t, err)
 	assert.EqualValues(t, 3, emb.background.Load())
 	assert.Zero(t, emb.foreground.Load())
+
+	// A pass of a few notes (below DefaultIdleAbove) runs at normal
+	// priority: a note just written is embedded at once on a busy machine.
+	few := &priorityEmbedder{fakeEmbedder: fakeEmbedder{model: "m3"}}
+	_, err = newIndexer(t, s, few, 2).IndexStale(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, few.foreground.Load())
+	assert.Zero(t, few.background.Load())
 
 	emb2 := &priorityEmbedder{fakeEmbedder: fakeEmbedder{model: "m2"}}
 	var batches []int
