@@ -162,10 +162,23 @@ func (s *Server) Driver(t testing.TB) neo4j.DriverWithContext {
 	return d
 }
 
+// WipeConsentEnv must be set to a true value before Clean empties a database
+// reached through NEO4J_URI: that is the user's own server, perhaps holding
+// real data, and the tests delete every node in it.
+const WipeConsentEnv = "NEO4J_TEST_WIPE_OK"
+
 // Clean deletes all nodes and relationships in s.Database. Indexes and
-// constraints are left alone.
+// constraints are left alone. On a server named by NEO4J_URI it fails t
+// unless WipeConsentEnv says the database is disposable.
 func (s *Server) Clean(t testing.TB) {
 	t.Helper()
+	if s.Source == SourceEnv {
+		if ok, _ := strconv.ParseBool(os.Getenv(WipeConsentEnv)); !ok {
+			t.Fatalf("neo4j: this test empties database %q of %s (NEO4J_URI) and would delete every node in it; "+
+				"if that database is disposable set %s=1, otherwise unset NEO4J_URI so the test starts a Neo4j of its own",
+				s.databaseName(), s.URI, WipeConsentEnv)
+		}
+	}
 	d := s.Driver(t)
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
@@ -704,4 +717,12 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// databaseName is s.Database, or the server's default when it is empty.
+func (s *Server) databaseName() string {
+	if s.Database == "" {
+		return "neo4j (the default)"
+	}
+	return s.Database
 }

@@ -2,7 +2,9 @@ package neo4jtest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +138,33 @@ func TestStopStartKeepsData(t *testing.T) {
 	}
 	if c, _ := res.Records[0].Get("c"); c != int64(1) {
 		t.Fatalf("after restart count = %v, want 1", c)
+	}
+}
+
+// fatalRecorder stops at Fatalf as a test would, keeping the message.
+type fatalRecorder struct {
+	testing.TB
+	msg string
+}
+
+func (r *fatalRecorder) Fatalf(format string, args ...any) {
+	r.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// A server named by NEO4J_URI is the user's own: Clean refuses to empty it
+// until the user says it is disposable, before it connects at all.
+func TestCleanRefusesAUsersServerWithoutConsent(t *testing.T) {
+	t.Setenv(neo4jtest.WipeConsentEnv, "")
+	srv := &neo4jtest.Server{URI: "bolt://127.0.0.1:1", Source: neo4jtest.SourceEnv}
+	rec := &fatalRecorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Clean(rec)
+	}()
+	<-done
+	if !strings.Contains(rec.msg, neo4jtest.WipeConsentEnv+"=1") || !strings.Contains(rec.msg, "delete every node") {
+		t.Fatalf("Clean on a NEO4J_URI server without consent: %q, want a refusal naming %s", rec.msg, neo4jtest.WipeConsentEnv)
 	}
 }
