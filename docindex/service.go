@@ -16,8 +16,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vaultgraph/vaultgraph/chunk"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/docindex/chunk"
 )
 
 // Limits.

@@ -29,7 +29,7 @@ var (
 	wiring   = []string{"cmd/..."}
 	services = []string{
 		"vault/...", "kb/...", "entity/...", "embedding/...", "semantic/...", "docindex/...",
-		"chunk/...", "noteedit/...", "activity/...", "memory/...", "confine/...", "progresslog/...",
+		"noteedit/...", "activity/...", "memory/...", "confine/...", "progresslog/...",
 	}
 	driver = "github.com/neo4j/neo4j-go-driver/..."
 	mcpGo  = "github.com/mark3labs/mcp-go/..."

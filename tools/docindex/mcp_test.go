@@ -251,7 +251,7 @@ func runEveryTool(t *testing.T, store core.StoreProvider) *env {
 	e.ok(t, "index_directory", args(map[string]any{"dir_path": e.docs, "async_mode": false}))
 
 	// index_directory: a PDF with pages, a broken file, dedup.
-	pdf, err := os.ReadFile("../../chunk/testdata/two-pages.pdf")
+	pdf, err := os.ReadFile("../../docindex/chunk/testdata/two-pages.pdf")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(e.docs, "report.pdf"), pdf, 0o644))
 	writeFile(t, filepath.Join(e.docs, "broken.pdf"), "%PDF-1.4 nothing")
