@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tailscale/hujson"
 )
 
 func TestPathsPerOS(t *testing.T) {
@@ -70,12 +71,27 @@ func decode(t *testing.T, data []byte) map[string]any {
 	return m
 }
 
-// topKeys lists an object's keys in file order.
-func topKeys(t *testing.T, data []byte) []string {
+// keysOf lists the keys of the object at path (keys from the top) in file
+// order; the file may be JSONC.
+func keysOf(t *testing.T, data []byte, path ...string) []string {
 	t.Helper()
-	o, err := parseObject(data)
+	d, err := parseDoc(data)
 	require.NoError(t, err)
-	return o.keys
+	v := &d.root
+	for _, k := range path {
+		obj, err := d.object(v, k)
+		require.NoError(t, err)
+		i, ok := find(obj, k)
+		require.True(t, ok, "no %q", k)
+		v = &obj.Members[i].Value
+	}
+	obj, err := d.object(v, "")
+	require.NoError(t, err)
+	var keys []string
+	for _, m := range obj.Members {
+		keys = append(keys, m.Name.Value.(hujson.Literal).String())
+	}
+	return keys
 }
 
 var server = Server{Command: "/usr/local/bin/vaultgraph", Args: []string{"serve", "--vault", "/Users/me/notes & ideas"}}
@@ -124,23 +140,12 @@ func TestAddToEachClientsSample(t *testing.T) {
 			wantServers := before["mcpServers"].(map[string]any)
 			wantServers["vaultgraph"] = tc.entry
 			assert.Equal(t, before, now, "only the vaultgraph entry is new")
-			assert.Equal(t, topKeys(t, old), topKeys(t, written), "settings keep their order")
-			oldServers, _ := parseObject(mustRaw(t, old, "mcpServers"))
-			newServers, _ := parseObject(mustRaw(t, written, "mcpServers"))
-			assert.Equal(t, append(oldServers.keys, "vaultgraph"), newServers.keys, "servers keep their order, the new one last")
+			assert.Equal(t, keysOf(t, old), keysOf(t, written), "settings keep their order")
+			assert.Equal(t, append(keysOf(t, old, "mcpServers"), "vaultgraph"), keysOf(t, written, "mcpServers"), "servers keep their order, the new one last")
 			assert.Contains(t, string(written), `"/Users/me/notes & ideas"`, "no \\u0026 escapes")
 			assertNoTemp(t, filepath.Dir(path))
 		})
 	}
-}
-
-func mustRaw(t *testing.T, data []byte, key string) json.RawMessage {
-	t.Helper()
-	o, err := parseObject(data)
-	require.NoError(t, err)
-	v, ok := o.get(key)
-	require.True(t, ok)
-	return v
 }
 
 func assertNoTemp(t *testing.T, dir string) {
@@ -231,14 +236,15 @@ func TestEmptyFileIsAnEmptyObject(t *testing.T) {
 // file, no new file).
 func TestBadJSONIsRefusedWithNothingLost(t *testing.T) {
 	cases := map[string]string{
-		"bad_trailing_comma.json": "line 4, column 3",
-		"bad_truncated.json":      "ends too early",
-		"bad_comment.json":        "line 1, column 1: invalid character '/'",
-		"bad_array.json":          "want a JSON object, found an array",
-		"bad_servers_array.json":  `"mcpServers": want a JSON object`,
-		"bad_entry_string.json":   "mcpServers.vaultgraph: want a JSON object, found a string",
-		"bad_duplicate_key.json":  `the key "mcpServers" appears twice`,
-		"bad_two_documents.json":  "text after the closing brace",
+		"bad_missing_comma.json":     `line 3, column 3: invalid character '"' after object value (expecting ',' or '}')`,
+		"bad_truncated.json":         "the JSON ends too early (line 4, column 1)",
+		"bad_unclosed_comment.jsonc": "the JSON ends too early (line 2, column 20)",
+		"bad_line_separator.jsonc":   "line 2, column 37: invalid character '\\u2028' in line comment",
+		"bad_array.json":             "want a JSON object, found an array",
+		"bad_servers_array.json":     `"mcpServers": want a JSON object, found an array`,
+		"bad_entry_string.json":      "mcpServers.vaultgraph: want a JSON object, found a string",
+		"bad_duplicate_key.json":     `line 1, column 20: the key "mcpServers" appears twice`,
+		"bad_two_documents.json":     "line 1, column 20: invalid character '{' after top-level value",
 	}
 	for file, want := range cases {
 		for _, client := range Names() {

@@ -1,8 +1,9 @@
 // Package clientconfig writes vaultgraph's entry into the configuration
 // file of an MCP client (Claude Desktop, Claude Code, Cursor): at the
-// client's own path for the OS, keeping every other entry and setting, with
-// a backup of the file it replaces, or as a diff without writing anything.
-// A file that is not valid JSON is refused whole: nothing is written.
+// client's own path for the OS, changing only the entry's lines of a JSON or
+// JSONC file (comments, trailing commas and the rest of its bytes are kept),
+// with a backup of the file it replaces, or as a diff without writing
+// anything. A file that does not parse is refused whole: nothing is written.
 package clientconfig
 
 import (

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"reflect"
 	"time"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -31,11 +30,15 @@ type Plan struct {
 	Action string // "add", "update" or "unchanged"
 	Old    []byte // the file as it is; nil when it does not exist
 	New    []byte // the file as it will be
-	mode   fs.FileMode
+	// JSONC is set when the file has comments or trailing commas, which
+	// some clients (Claude Desktop) do not accept.
+	JSONC bool
+	mode  fs.FileMode
 }
 
 // InvalidFileError is a configuration file setup refuses to change: not
-// JSON, not an object, or "mcpServers" not an object. Nothing is written.
+// JSON or JSONC, not an object, a key repeated, or "mcpServers" or the
+// entry not an object. Nothing is written.
 type InvalidFileError struct {
 	Path string
 	Err  error
@@ -48,10 +51,12 @@ func (e *InvalidFileError) Error() string {
 func (e *InvalidFileError) Unwrap() error { return e.Err }
 
 // PlanServer computes the file at path with the server entry name set to s,
-// for client c. Everything else in the file is kept: other servers, other
-// settings, their order, and the entry's own other fields (its env, say);
-// only the entry's command and args are set. A missing file becomes a file
-// with just this server.
+// for client c. The file may be JSON or JSONC (comments, trailing commas).
+// Everything else in it is kept byte for byte: other servers, other settings,
+// their order, comments, trailing commas, indentation, and the entry's own
+// other fields (its env, say); only the entry's command and args are set.
+// A new entry is indented as its neighbours are. A missing file becomes a
+// file with just this server.
 func PlanServer(c Client, path, name string, s Server) (Plan, error) {
 	p := Plan{Path: path, Name: name, mode: 0o644}
 	old, err := os.ReadFile(path)
@@ -65,52 +70,76 @@ func PlanServer(c Client, path, name string, s Server) (Plan, error) {
 			p.mode = st.Mode().Perm()
 		}
 	}
-
-	root, err := parseObject(old)
-	if err != nil {
-		return p, &InvalidFileError{Path: path, Err: err}
-	}
-	servers := &object{}
-	if raw, ok := root.get(serversKey); ok {
-		if servers, err = parseObject(raw); err != nil {
-			return p, &InvalidFileError{Path: path, Err: fmt.Errorf("%q: %w", serversKey, err)}
-		}
-	}
-	entry := &object{}
-	existing, exists := servers.get(name)
-	if exists {
-		if entry, err = parseObject(existing); err != nil {
-			return p, &InvalidFileError{Path: path, Err: fmt.Errorf("%s.%s: %w", serversKey, name, err)}
-		}
-	} else {
-		for _, kv := range c.extra {
-			entry.set(kv[0], mustJSON(kv[1]))
-		}
-	}
-	entry.set("command", mustJSON(s.Command))
 	args := s.Args
 	if args == nil {
 		args = []string{}
 	}
-	entry.set("args", mustJSON(args))
-	servers.set(name, entry.compact())
-	root.set(serversKey, servers.compact())
+	var extra [][2]string
+	for _, kv := range c.extra {
+		extra = append(extra, [2]string{kv[0], string(mustJSON(kv[1]))})
+	}
+	set := [][2]string{{"command", string(mustJSON(s.Command))}, {"args", string(mustJSON(args))}}
 
-	var out bytes.Buffer
-	if err := json.Indent(&out, root.compact(), "", "  "); err != nil {
-		return p, fmt.Errorf("format %s: %w", path, err)
+	if len(bytes.TrimSpace(old)) == 0 { // no file, or only whitespace: {}
+		entry := newObject(append(extra, set...))
+		doc := newObject([][2]string{{serversKey, string(newObject([][2]string{{name, string(entry)}}))}})
+		var out bytes.Buffer
+		if err := json.Indent(&out, doc, "", "  "); err != nil {
+			return p, fmt.Errorf("format %s: %w", path, err)
+		}
+		out.WriteByte('\n')
+		p.New, p.Action = out.Bytes(), "add"
+		return p, nil
 	}
-	out.WriteByte('\n')
-	p.New = out.Bytes()
-	switch {
-	case !exists:
-		p.Action = "add"
-	case sameJSON(existing, entry.compact()):
-		p.Action = "unchanged"
-		p.New = p.Old // an unchanged entry leaves the file's bytes alone
-	default:
-		p.Action = "update"
+
+	d, err := parseDoc(old)
+	if err != nil {
+		return p, &InvalidFileError{Path: path, Err: err}
 	}
+	p.JSONC = d.jsonc
+	root, err := d.object(&d.root, "")
+	if err != nil {
+		return p, &InvalidFileError{Path: path, Err: err}
+	}
+	serversAt, ok := find(root, serversKey)
+	if !ok {
+		entry := newObject(append(extra, set...))
+		d.insert(root, d.root.StartOffset, serversKey, newObject([][2]string{{name, string(entry)}}))
+		p.New, p.Action = d.root.Pack(), "add"
+		return p, nil
+	}
+	servers, err := d.object(&root.Members[serversAt].Value, serversKey)
+	if err != nil {
+		return p, &InvalidFileError{Path: path, Err: err}
+	}
+	entryAt, ok := find(servers, name)
+	if !ok {
+		d.insert(servers, root.Members[serversAt].Value.StartOffset, name, newObject(append(extra, set...)))
+		p.New, p.Action = d.root.Pack(), "add"
+		return p, nil
+	}
+	entryValue := &servers.Members[entryAt].Value
+	entry, err := d.object(entryValue, serversKey+"."+name)
+	if err != nil {
+		return p, &InvalidFileError{Path: path, Err: err}
+	}
+	changed := false
+	for _, kv := range set {
+		at, ok := find(entry, kv[0])
+		switch {
+		case !ok:
+			d.insert(entry, entryValue.StartOffset, kv[0], json.RawMessage(kv[1]))
+			changed = true
+		case !sameJSON(standard(entry.Members[at].Value), []byte(kv[1])):
+			d.replace(&entry.Members[at], json.RawMessage(kv[1]))
+			changed = true
+		}
+	}
+	if !changed {
+		p.New, p.Action = p.Old, "unchanged" // an unchanged entry leaves the file's bytes alone
+		return p, nil
+	}
+	p.New, p.Action = d.root.Pack(), "update"
 	return p, nil
 }
 
@@ -219,132 +248,6 @@ func writeNew(path string, data []byte, mode fs.FileMode) error {
 	return f.Close()
 }
 
-// object is a JSON object that keeps its keys in the file's order and its
-// values as they were written, so rewriting it changes only what setup sets.
-type object struct {
-	keys []string
-	vals map[string]json.RawMessage
-}
-
-// parseObject decodes a JSON object. Empty input (a file that is empty or
-// only whitespace) is an empty object. A repeated key is an error: which of
-// the two a client uses is its own choice, and setup does not guess.
-func parseObject(data []byte) (*object, error) {
-	o := &object{vals: map[string]json.RawMessage{}}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return o, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, jsonError(data, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("want a JSON object, found %s", describeToken(tok))
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, jsonError(data, err)
-		}
-		key := tok.(string) // inside an object, the decoder yields keys as strings
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, jsonError(data, err)
-		}
-		if _, dup := o.vals[key]; dup {
-			return nil, fmt.Errorf("the key %q appears twice", key)
-		}
-		o.keys = append(o.keys, key)
-		o.vals[key] = raw
-	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, jsonError(data, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("text after the closing brace")
-	}
-	return o, nil
-}
-
-// jsonError says where in data the JSON goes wrong, as line and column of
-// the offending character. The streaming decoder reports offsets relative to
-// the value it was reading, so the whole text is decoded once more for an
-// offset from its start.
-func jsonError(data []byte, err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errors.New("the JSON ends too early")
-	}
-	var v any
-	var se *json.SyntaxError
-	if uerr := json.Unmarshal(data, &v); errors.As(uerr, &se) {
-		if se.Offset >= int64(len(data)) && strings.Contains(se.Error(), "end of JSON") {
-			return errors.New("the JSON ends too early")
-		}
-		line, col := 1, 1
-		for _, b := range data[:max(se.Offset-1, 0)] { // Offset counts the offending byte
-			if b == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
-		return fmt.Errorf("line %d, column %d: %v", line, col, se)
-	}
-	return err
-}
-
-func describeToken(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			return "an array"
-		}
-		return string(t)
-	case string:
-		return "a string"
-	case nil:
-		return "null"
-	default:
-		return fmt.Sprintf("%v", t)
-	}
-}
-
-func (o *object) get(key string) (json.RawMessage, bool) {
-	v, ok := o.vals[key]
-	return v, ok
-}
-
-// set replaces key's value in place, or appends the key.
-func (o *object) set(key string, v json.RawMessage) {
-	if o.vals == nil {
-		o.vals = map[string]json.RawMessage{}
-	}
-	if _, ok := o.vals[key]; !ok {
-		o.keys = append(o.keys, key)
-	}
-	o.vals[key] = v
-}
-
-// compact encodes the object in its key order.
-func (o *object) compact() json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(mustJSON(k))
-		b.WriteByte(':')
-		if err := json.Compact(&b, o.vals[k]); err != nil {
-			b.Write(o.vals[k]) // unreachable: every value is JSON the decoder or mustJSON made
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
 // mustJSON encodes a string or a string slice, without escaping <, > and &
 // (paths may hold them). Encoding those types cannot fail.
 func mustJSON(v any) json.RawMessage {
@@ -355,11 +258,18 @@ func mustJSON(v any) json.RawMessage {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// sameJSON reports whether two JSON texts are the same value.
+// sameJSON reports whether two JSON texts are the same value (so "\u0026"
+// and "&" are the same string, and spacing does not count).
 func sameJSON(a, b []byte) bool {
-	var x, y bytes.Buffer
-	if json.Compact(&x, a) != nil || json.Compact(&y, b) != nil {
-		return false
-	}
-	return bytes.Equal(x.Bytes(), y.Bytes())
+	x, errX := decodeAny(a)
+	y, errY := decodeAny(b)
+	return errX == nil && errY == nil && reflect.DeepEqual(x, y)
+}
+
+func decodeAny(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }

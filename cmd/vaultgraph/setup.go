@@ -35,12 +35,15 @@ init) is read by the server anyway. Other global flags given to setup
 (--toolsets, --read-only, --store, ...) are passed on. No secret is ever
 written: the server reads those from its environment or config file.
 
-Every other server and setting in the file is kept, in its order; an existing
-entry of the same --name keeps its other fields (its env, say) and gets the new
-command and args. The file as it was is copied beside it first
+The file may be JSON or JSONC (comments, trailing commas, as Cursor and VS Code
+allow). Only the entry's lines change: every other server and setting keeps its
+bytes, order, comments and indentation, and a new entry is indented like its
+neighbours; an existing entry of the same --name keeps its other fields (its
+env, say) and gets the new command and args. Running setup again with the same
+options leaves the file as it is. The file as it was is copied beside it first
 (FILE.vaultgraph-backup-YYYYMMDD-HHMMSS), then replaced in one rename.
---dry-run prints the change as a diff and writes nothing. A file that is not
-valid JSON (comments included) is refused, and nothing is written.`,
+--dry-run prints the change as a diff and writes nothing. A file that does not
+parse is refused with the line and column, and nothing is written.`,
 		Example: `  vaultgraph setup                                          # the clients and their files here
   vaultgraph setup claude-desktop --vault ~/notes --dry-run # show the change
   vaultgraph setup claude-desktop --vault ~/notes
@@ -240,6 +243,9 @@ func reportSetup(s streams, client clientconfig.Client, plan clientconfig.Plan, 
 	msg := fmt.Sprintf("%sed the server %q in %s\n", strings.TrimSuffix(verb, "e"), plan.Name, plan.Path)
 	if backup != "" {
 		msg += "the file as it was: " + backup + "\n"
+	}
+	if plan.JSONC && client.Name == "claude-desktop" {
+		msg += "note: the file has comments or trailing commas, which Claude Desktop may refuse to read\n"
 	}
 	msg += "next: " + client.Next + "\n"
 	_, err = fmt.Fprint(s.out, msg)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -110,12 +111,12 @@ func TestSetupRefusesBadJSONWithNothingLost(t *testing.T) {
 	isolate(t)
 	vault := newVault(t)
 	file := desktopConfig()
-	bad := "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"},\n  }\n}\n"
+	bad := "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"}\n    \"b\": {}\n  }\n}\n"
 	writeJSONFile(t, file, bad)
 	for _, extra := range [][]string{nil, {"--dry-run"}} {
 		r := runCLI(t, append([]string{"setup", "claude-desktop", "--vault", vault, "--command", fakeBinary(t)}, extra...)...)
 		assert.Equal(t, exitError, r.code)
-		assert.Contains(t, r.stderr, file+" is not a valid client configuration (line 4, column 3: ")
+		assert.Contains(t, r.stderr, file+" is not a valid client configuration (line 4, column 5: invalid character '\"' after object value")
 		assert.Contains(t, r.stderr, "nothing was changed")
 		assert.Empty(t, r.stdout)
 		data, err := os.ReadFile(file)
@@ -189,6 +190,64 @@ func TestSetupCursor(t *testing.T) {
 	r = runCLI(t, "setup", "cursor", "--project", wd, "--vault", vault, "--command", bin)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Equal(t, bin, serverEntry(t, filepath.Join(wd, ".cursor", "mcp.json"), "vaultgraph")["command"])
+}
+
+// TestSetupEditsAJSONCFileInPlace (issue 47.6): a Cursor file with comments,
+// trailing commas and four-space indentation gets the entry and nothing
+// else: the dry run's diff adds only the entry's lines (and changes none),
+// the comments survive, and setup again leaves the file byte-identical.
+// Claude Desktop is told its file has comments.
+func TestSetupEditsAJSONCFileInPlace(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	bin := fakeBinary(t)
+	file := filepath.Join(os.Getenv("HOME"), ".cursor", "mcp.json")
+	original := `// my servers
+{
+    "mcpServers": {
+        /* hosted */ "github": {"url": "https://api.githubcopilot.com/mcp/"},
+        "time": {
+            "command": "uvx",   "args": ["mcp-server-time"],
+        },
+    },
+}
+`
+	writeJSONFile(t, file, original)
+
+	r := runCLI(t, "setup", "cursor", "--vault", vault, "--command", bin, "--dry-run")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var added []string
+	for _, line := range strings.Split(r.stdout, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
+		case strings.HasPrefix(line, "-"):
+			t.Errorf("the dry run removes a line: %q", line)
+		case strings.HasPrefix(line, "+"):
+			added = append(added, line)
+		}
+	}
+	assert.Equal(t, `+        "vaultgraph": {`, added[0])
+	assert.Equal(t, `+        },`, added[len(added)-1], "the file's trailing commas are kept up")
+
+	r = runCLI(t, "setup", "cursor", "--vault", vault, "--command", bin)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data), original[:strings.Index(original, "    },\n}")]), "everything before the entry is as it was:\n%s", data)
+	assert.True(t, strings.HasSuffix(string(data), "        },\n    },\n}\n"))
+	assert.NotContains(t, r.stdout, "note:", "only Claude Desktop is warned about comments")
+
+	r = runCLI(t, "setup", "cursor", "--vault", vault, "--command", bin)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "nothing to do")
+	again, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(data), string(again))
+
+	writeJSONFile(t, desktopConfig(), original)
+	r = runCLI(t, "setup", "claude-desktop", "--vault", vault, "--command", bin)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "note: the file has comments or trailing commas, which Claude Desktop may refuse to read")
 }
 
 // TestSetupPassesAConfigTheServerWouldNotFind: a desktop client starts the
