@@ -31,11 +31,18 @@ func WithCallWarnings(ctx context.Context) (context.Context, *CallWarnings) {
 	return context.WithValue(ctx, callWarningsKey{}, w), w
 }
 
+// CallWarningsOf returns the collector ctx carries, nil when it carries
+// none; List on nil is nil.
+func CallWarningsOf(ctx context.Context) *CallWarnings {
+	w, _ := ctx.Value(callWarningsKey{}).(*CallWarnings)
+	return w
+}
+
 // AddCallWarnings adds msgs to the collector ctx carries, if any: work
 // done outside a tool call (the watcher, a sync) has none, and its
 // problems go to the log and the vault's lint instead.
 func AddCallWarnings(ctx context.Context, msgs ...string) {
-	w, _ := ctx.Value(callWarningsKey{}).(*CallWarnings)
+	w := CallWarningsOf(ctx)
 	if w == nil {
 		return
 	}
@@ -56,6 +63,9 @@ func AddCallWarnings(ctx context.Context, msgs ...string) {
 // List returns the warnings in the order they came, with a last line
 // saying how many more there were past MaxCallWarnings; nil when none.
 func (w *CallWarnings) List() []string {
+	if w == nil {
+		return nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	out := append([]string(nil), w.list...)

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // DeleteChunksHandler answers delete_chunks.
 func DeleteChunksHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, DeleteChunksSpec(), func(ctx context.Context, in DeleteChunksInput) (any, error) {
+	return tools.Handle(d.handling(), DeleteChunksSpec(), func(ctx context.Context, in DeleteChunksInput) (any, error) {
 		ids, err := d.Index.DeleteChunks(ctx, in.IDs)
 		if err != nil {
 			return nil, err

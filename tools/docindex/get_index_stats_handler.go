@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // GetIndexStatsHandler answers get_index_stats.
 func GetIndexStatsHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, GetIndexStatsSpec(), func(ctx context.Context, _ GetIndexStatsInput) (any, error) {
+	return tools.Handle(d.handling(), GetIndexStatsSpec(), func(ctx context.Context, _ GetIndexStatsInput) (any, error) {
 		st, err := d.Index.Stats(ctx)
 		if err != nil {
 			return nil, err

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/docindex"
@@ -14,22 +13,20 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools/envelope"
 )
 
-// handle builds a tool handler around run: arguments are checked against
-// spec's published input schema and decoded into In; run's data goes into
-// the success envelope and any error into the failure envelope. Handlers
-// never return a Go error.
-func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) (any, error)) server.ToolHandlerFunc {
-	args := tools.MustArguments(spec)
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var in In
-		if err := args.Decode(req, &in); err != nil {
-			return envelope.Fail(err.Error()), nil
-		}
-		out, err := run(ctx, in)
-		if err != nil {
-			return envelope.Fail(d.message(ctx, spec.Name, err)), nil
-		}
-		return envelope.OK(out), nil
+// handling is how the toolset answers (tools.Handle): run's data goes
+// into spec 004's success envelope, arguments the schema refuses into the
+// failure envelope with the schema's message, and any other error into
+// the failure envelope with message's text.
+func (d Deps) handling() tools.Handling {
+	return tools.Handling{
+		Fail: func(ctx context.Context, tool string, err error) *mcp.CallToolResult {
+			var refused *tools.ArgumentError
+			if errors.As(err, &refused) {
+				return envelope.Fail(refused.Msg)
+			}
+			return envelope.Fail(d.message(ctx, tool, err))
+		},
+		OK: func(_ context.Context, out any) *mcp.CallToolResult { return envelope.OK(out) },
 	}
 }
 

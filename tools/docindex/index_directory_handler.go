@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -9,7 +10,7 @@ import (
 
 // IndexDirectoryHandler answers index_directory.
 func IndexDirectoryHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, IndexDirectorySpec(), func(ctx context.Context, in IndexDirectoryInput) (any, error) {
+	return tools.Handle(d.handling(), IndexDirectorySpec(), func(ctx context.Context, in IndexDirectoryInput) (any, error) {
 		r, err := d.Index.IndexDirectory(ctx, in.DirPath, tools.Or(in.Recursive, true), tools.Or(in.Namespace, "default"))
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -9,7 +10,7 @@ import (
 
 // IndexFileHandler answers index_file.
 func IndexFileHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, IndexFileSpec(), func(ctx context.Context, in IndexFileInput) (any, error) {
+	return tools.Handle(d.handling(), IndexFileSpec(), func(ctx context.Context, in IndexFileInput) (any, error) {
 		r, err := d.Index.IndexFile(ctx, in.FilePath, tools.Or(in.Namespace, "default"))
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -11,7 +12,7 @@ import (
 
 // SearchHandler answers search.
 func SearchHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, SearchSpec(), func(ctx context.Context, in SearchInput) (any, error) {
+	return tools.Handle(d.handling(), SearchSpec(), func(ctx context.Context, in SearchInput) (any, error) {
 		hits, err := d.Index.Search(ctx, in.Query, docindex.Filter{}, tools.IntOr(in.NResults, defaultNResults))
 		if err != nil {
 			return nil, err

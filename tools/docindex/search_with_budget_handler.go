@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -9,7 +10,7 @@ import (
 
 // SearchWithBudgetHandler answers search_with_budget.
 func SearchWithBudgetHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, SearchWithBudgetSpec(), func(ctx context.Context, in SearchWithBudgetInput) (any, error) {
+	return tools.Handle(d.handling(), SearchWithBudgetSpec(), func(ctx context.Context, in SearchWithBudgetInput) (any, error) {
 		r, err := d.Index.SearchWithBudget(ctx, in.Query, tools.IntOr(in.MaxTokens, 3000))
 		if err != nil {
 			return nil, err

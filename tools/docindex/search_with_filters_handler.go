@@ -2,6 +2,7 @@ package docindex
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -11,7 +12,7 @@ import (
 
 // SearchWithFiltersHandler answers search_with_filters.
 func SearchWithFiltersHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, SearchWithFiltersSpec(), func(ctx context.Context, in SearchWithFiltersInput) (any, error) {
+	return tools.Handle(d.handling(), SearchWithFiltersSpec(), func(ctx context.Context, in SearchWithFiltersInput) (any, error) {
 		given := docindex.Filter{
 			Namespace:  tools.Or(in.Filters.Namespace, ""),
 			DocType:    tools.Or(in.Filters.DocType, ""),

@@ -10,11 +10,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/noteedit"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // EditNoteHandler answers edit_note with EditNoteResponse.
 func EditNoteHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, EditNoteSpec(), func(ctx context.Context, in EditNoteInput) (any, error) {
+	return tools.Handle(d.handling(), EditNoteSpec(), func(ctx context.Context, in EditNoteInput) (any, error) {
 		op, err := opOf(in)
 		if err != nil {
 			return nil, err

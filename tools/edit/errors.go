@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/noteedit"
 	"github.com/vaultgraph/vaultgraph/tools"
@@ -83,28 +82,26 @@ func (d Deps) toErrorBody(ctx context.Context, tool string, err error) ErrorBody
 // "_warnings": problems of what the call wrote, such as a broken link).
 type warned interface{ setWarnings([]string) }
 
-// handle builds a tool handler around run: the arguments are checked
-// against spec's published input schema and decoded into In; each call
-// collects its own warnings (core.WithCallWarnings), which a warned
-// answer carries; every error becomes an error result, so handlers never
-// return a Go error.
-func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) (any, error)) server.ToolHandlerFunc {
-	args := tools.MustArguments(spec)
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, collected := core.WithCallWarnings(ctx)
-		var in In
-		if err := args.Decode(req, &in); err != nil {
-			return errorResult(d.toErrorBody(ctx, spec.Name, err)), nil
-		}
-		out, err := run(ctx, in)
-		if err != nil {
-			return errorResult(d.toErrorBody(ctx, spec.Name, err)), nil
-		}
-		if w, ok := out.(warned); ok {
-			w.setWarnings(collected.List())
-		}
-		text, raw := tools.EncodeJSON(out)
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: raw}, nil
+// handling is how the toolset answers (tools.Handle): each call collects
+// its own warnings (core.WithCallWarnings), which a warned answer
+// carries; an answer goes out as JSON text and structuredContent, and
+// every error becomes an error result (toErrorBody).
+func (d Deps) handling() tools.Handling {
+	return tools.Handling{
+		Begin: func(ctx context.Context) (context.Context, func()) {
+			ctx, _ = core.WithCallWarnings(ctx)
+			return ctx, func() {}
+		},
+		Fail: func(ctx context.Context, tool string, err error) *mcp.CallToolResult {
+			return errorResult(d.toErrorBody(ctx, tool, err))
+		},
+		OK: func(ctx context.Context, out any) *mcp.CallToolResult {
+			if w, ok := out.(warned); ok {
+				w.setWarnings(core.CallWarningsOf(ctx).List())
+			}
+			text, raw := tools.EncodeJSON(out)
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: raw}
+		},
 	}
 }
 

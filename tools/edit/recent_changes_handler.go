@@ -11,7 +11,7 @@ import (
 
 // RecentChangesHandler answers recent_changes with RecentChangesResponse.
 func RecentChangesHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, RecentChangesSpec(), func(ctx context.Context, in RecentChangesInput) (any, error) {
+	return tools.Handle(d.handling(), RecentChangesSpec(), func(ctx context.Context, in RecentChangesInput) (any, error) {
 		page, err := d.Changes.Recent(ctx, activity.Query{
 			Since: deref(in.Since), Limit: tools.IntOr(in.Limit, activity.DefaultLimit), Cursor: deref(in.Cursor),
 		})

@@ -7,11 +7,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // GetEntityGraphHandler answers get_entity_graph.
 func GetEntityGraphHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, GetEntityGraphSpec(), func(ctx context.Context, in GetEntityGraphInput) (any, error) {
+	return tools.Handle(d.handling(), GetEntityGraphSpec(), func(ctx context.Context, in GetEntityGraphInput) (any, error) {
 		p, err := d.project(in.ProjectID)
 		if err != nil {
 			return nil, err

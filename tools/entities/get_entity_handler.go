@@ -7,11 +7,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // GetEntityHandler answers get_entity.
 func GetEntityHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, GetEntitySpec(), func(ctx context.Context, in GetEntityInput) (any, error) {
+	return tools.Handle(d.handling(), GetEntitySpec(), func(ctx context.Context, in GetEntityInput) (any, error) {
 		p, err := d.project(in.ProjectID)
 		if err != nil {
 			return nil, err

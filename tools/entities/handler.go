@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -90,26 +89,24 @@ func newSpec(name, title, description string) mcp.Tool {
 	return tool
 }
 
-// handle builds a tool handler around run: the call gets the toolset's
-// timeout, the arguments are checked against the spec's input schema and
-// decoded into In, run's answer is sent as JSON text and
-// structuredContent, and any failure becomes the spec's envelope.
-// Handlers never return a Go error: every failure is one the model sees.
-func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) (any, error)) server.ToolHandlerFunc {
-	args := mustArguments(spec)
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, cancel := context.WithTimeout(ctx, d.timeout())
-		defer cancel()
-		var in In
-		if err := args.decode(req, &in); err != nil {
-			return errorResult(d.toErrorBody(ctx, spec.Name, err)), nil
-		}
-		out, err := run(ctx, in)
-		if err != nil {
-			return errorResult(d.toErrorBody(ctx, spec.Name, err)), nil
-		}
-		text, raw := mustJSON(out)
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: raw}, nil
+// handling is how the toolset answers (tools.Handle): the call gets the
+// toolset's timeout, the arguments are checked by the toolset's own
+// decoder (arguments, whose errors say where each violation is), run's
+// answer is sent as JSON text and structuredContent, and any failure
+// becomes the spec's envelope.
+func (d Deps) handling() tools.Handling {
+	return tools.Handling{
+		Begin: func(ctx context.Context) (context.Context, func()) {
+			return context.WithTimeout(ctx, d.timeout())
+		},
+		Arguments: func(spec mcp.Tool) tools.Decoder { return mustArguments(spec) },
+		Fail: func(ctx context.Context, tool string, err error) *mcp.CallToolResult {
+			return errorResult(d.toErrorBody(ctx, tool, err))
+		},
+		OK: func(_ context.Context, out any) *mcp.CallToolResult {
+			text, raw := mustJSON(out)
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: raw}
+		},
 	}
 }
 
@@ -139,11 +136,11 @@ func mustArguments(spec mcp.Tool) *arguments {
 
 var printer = message.NewPrinter(language.English)
 
-// decode validates the call's arguments and decodes them into dst;
+// Decode validates the call's arguments and decodes them into dst;
 // failures are VALIDATION_ERROR with details {field, errors}. Missing or
 // null arguments count as {}. Formats (uuid) are checked by the handlers,
 // which answer a malformed projectId with PROJECT_NOT_FOUND.
-func (a *arguments) decode(req mcp.CallToolRequest, dst any) error {
+func (a *arguments) Decode(req mcp.CallToolRequest, dst any) error {
 	raw, err := rawArguments(req)
 	if err != nil {
 		return fail(CodeValidationError, "arguments are not valid JSON", nil)

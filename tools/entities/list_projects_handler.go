@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // ListProjectsHandler answers list_projects.
 func ListProjectsHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, ListProjectsSpec(), func(ctx context.Context, _ ListProjectsInput) (any, error) {
+	return tools.Handle(d.handling(), ListProjectsSpec(), func(ctx context.Context, _ ListProjectsInput) (any, error) {
 		list, err := d.Projects.List(ctx)
 		if err != nil {
 			return nil, err

@@ -6,11 +6,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // SearchEntitiesHandler answers search_entities.
 func SearchEntitiesHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, SearchEntitiesSpec(), func(ctx context.Context, in SearchEntitiesInput) (any, error) {
+	return tools.Handle(d.handling(), SearchEntitiesSpec(), func(ctx context.Context, in SearchEntitiesInput) (any, error) {
 		p, err := d.project(in.ProjectID)
 		if err != nil {
 			return nil, err

@@ -7,11 +7,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // CreateNodeHandler answers create_node with the created NodeResponse.
 func CreateNodeHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, CreateNodeSpec(), func(ctx context.Context, in CreateNodeInput) (any, error) {
+	return tools.Handle(d.handling(), CreateNodeSpec(), func(ctx context.Context, in CreateNodeInput) (any, error) {
 		tags := in.Tags
 		if tags == nil {
 			tags = []string{}

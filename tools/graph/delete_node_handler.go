@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // DeleteNodeHandler answers delete_node with DeleteResponse.
 func DeleteNodeHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, DeleteNodeSpec(), func(ctx context.Context, in DeleteNodeInput) (any, error) {
+	return tools.Handle(d.handling(), DeleteNodeSpec(), func(ctx context.Context, in DeleteNodeInput) (any, error) {
 		deleted, err := d.Writer.Delete(ctx, in.ID)
 		if err != nil {
 			return nil, err

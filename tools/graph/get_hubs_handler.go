@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -10,7 +11,7 @@ import (
 
 // GetHubsHandler answers get_hubs with HubResponse[].
 func GetHubsHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, GetHubsSpec(), func(ctx context.Context, in GetHubsInput) (any, error) {
+	return tools.Handle(d.handling(), GetHubsSpec(), func(ctx context.Context, in GetHubsInput) (any, error) {
 		metric := core.HubMetric(tools.Or(in.Metric, string(getHubsDefaultMetric)))
 		hubs, err := d.Reader.Hubs(ctx, metric, tools.IntOr(in.Limit, getHubsDefaultLimit))
 		if err != nil {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -10,7 +11,7 @@ import (
 // GetNodeHandler answers get_node with NodeResponse (depth 0),
 // NodeWithContextResponse (depth 1) or null.
 func GetNodeHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, GetNodeSpec(), func(ctx context.Context, in GetNodeInput) (any, error) {
+	return tools.Handle(d.handling(), GetNodeSpec(), func(ctx context.Context, in GetNodeInput) (any, error) {
 		detail, err := d.Reader.GetNode(ctx, in.ID, tools.IntOr(in.Depth, getNodeDefaultDepth))
 		if err != nil || detail == nil {
 			return nil, err

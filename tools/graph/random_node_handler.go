@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // RandomNodeHandler answers random_node with NodeResponse or null.
 func RandomNodeHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, RandomNodeSpec(), func(ctx context.Context, in RandomNodeInput) (any, error) {
+	return tools.Handle(d.handling(), RandomNodeSpec(), func(ctx context.Context, in RandomNodeInput) (any, error) {
 		node, err := d.Reader.RandomNode(ctx, in.Tags)
 		if err != nil || node == nil {
 			return nil, err

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -10,7 +11,7 @@ import (
 
 // SearchByTagsHandler answers search_by_tags with NodeResponse[].
 func SearchByTagsHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, SearchByTagsSpec(), func(ctx context.Context, in SearchByTagsInput) (any, error) {
+	return tools.Handle(d.handling(), SearchByTagsSpec(), func(ctx context.Context, in SearchByTagsInput) (any, error) {
 		mode := core.TagMode(tools.Or(in.Mode, string(searchByTagsDefaultMode)))
 		notes, err := d.Reader.SearchByTags(ctx, in.Tags, mode, tools.IntOr(in.Limit, searchByTagsDefaultLimit))
 		if err != nil {

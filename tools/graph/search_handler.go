@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -9,7 +10,7 @@ import (
 
 // SearchHandler answers search with SearchResultResponse[].
 func SearchHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, SearchSpec(), func(ctx context.Context, in SearchInput) (any, error) {
+	return tools.Handle(d.handling(), SearchSpec(), func(ctx context.Context, in SearchInput) (any, error) {
 		hits, err := d.Searcher.Search(ctx, in.Query, tools.IntOr(in.Limit, searchDefaultLimit))
 		if err != nil {
 			return nil, err

@@ -7,12 +7,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // UpdateNodeHandler answers update_node with UpdateResponse: the updated
 // node, plus "renamed" when the title change renamed the file.
 func UpdateNodeHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, UpdateNodeSpec(), func(ctx context.Context, in UpdateNodeInput) (any, error) {
+	return tools.Handle(d.handling(), UpdateNodeSpec(), func(ctx context.Context, in UpdateNodeInput) (any, error) {
 		res, err := d.Writer.Update(ctx, in.ID, core.NoteUpdate{Title: in.Title, Content: in.Content, Tags: in.Tags})
 		switch {
 		case errors.Is(err, core.ErrNotFound):

@@ -5,12 +5,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	kbase "github.com/vaultgraph/vaultgraph/kb"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // AddKnowledgeBaseFolderConstraintHandler answers
 // add_knowledge_base_folder_constraint with AddFolderConstraintResponse.
 func AddKnowledgeBaseFolderConstraintHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, AddKnowledgeBaseFolderConstraintSpec(), func(ctx context.Context, in AddKnowledgeBaseFolderConstraintInput) (any, error) {
+	return tools.Handle(d.handling(), AddKnowledgeBaseFolderConstraintSpec(), func(ctx context.Context, in AddKnowledgeBaseFolderConstraintInput) (any, error) {
 		rules, err := kbase.ParseRules(in.Rules)
 		if err != nil {
 			return nil, err

@@ -5,12 +5,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	kbase "github.com/vaultgraph/vaultgraph/kb"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // AddKnowledgeBaseHandler answers add_knowledge_base with
 // AddKnowledgeBaseResponse.
 func AddKnowledgeBaseHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, AddKnowledgeBaseSpec(), func(ctx context.Context, in AddKnowledgeBaseInput) (any, error) {
+	return tools.Handle(d.handling(), AddKnowledgeBaseSpec(), func(ctx context.Context, in AddKnowledgeBaseInput) (any, error) {
 		k, err := d.Bases.AddKnowledgeBase(ctx, kbase.NewKnowledgeBase{
 			Name: in.Name, Description: in.Description, Subfolder: in.Subfolder, OrganizationRules: in.OrganizationRules,
 		})

@@ -10,7 +10,7 @@ import (
 
 // ListNotesHandler answers list_notes with ListNotesResponse.
 func ListNotesHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, ListNotesSpec(), func(ctx context.Context, in ListNotesInput) (any, error) {
+	return tools.Handle(d.handling(), ListNotesSpec(), func(ctx context.Context, in ListNotesInput) (any, error) {
 		l, err := d.Notes.ListNotes(ctx, in.KnowledgeBaseName, tools.Or(in.Subfolder, ""), tools.IntOr(in.Offset, 0), tools.IntOr(in.Limit, kbase.DefaultListLimit))
 		if err != nil {
 			return nil, err

@@ -6,11 +6,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	kbase "github.com/vaultgraph/vaultgraph/kb"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MoveNoteHandler answers move_note with MoveNoteResponse.
 func MoveNoteHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MoveNoteSpec(), func(ctx context.Context, in MoveNoteInput) (any, error) {
+	return tools.Handle(d.handling(), MoveNoteSpec(), func(ctx context.Context, in MoveNoteInput) (any, error) {
 		m, err := d.Notes.MoveNote(ctx, in.KnowledgeBaseName, in.OriginNotePath, in.NewNotePath)
 		if err != nil {
 			return nil, err

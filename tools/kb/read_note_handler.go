@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -10,7 +11,7 @@ import (
 
 // ReadNoteHandler answers read_note with ReadNoteResponse.
 func ReadNoteHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, ReadNoteSpec(), func(ctx context.Context, in ReadNoteInput) (any, error) {
+	return tools.Handle(d.handling(), ReadNoteSpec(), func(ctx context.Context, in ReadNoteInput) (any, error) {
 		p, err := d.Notes.ReadNote(ctx, in.KnowledgeBaseName, in.NotePath, tools.IntOr(in.Offset, 0), tools.IntOr(in.Limit, kbase.DefaultReadLimit))
 		if err != nil {
 			return nil, err

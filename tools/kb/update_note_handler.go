@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -10,7 +11,7 @@ import (
 
 // UpdateNoteHandler answers update_note with NoteChangeResponse.
 func UpdateNoteHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, UpdateNoteSpec(), func(ctx context.Context, in UpdateNoteInput) (any, error) {
+	return tools.Handle(d.handling(), UpdateNoteSpec(), func(ctx context.Context, in UpdateNoteInput) (any, error) {
 		res, err := d.Notes.UpdateNote(ctx, in.KnowledgeBaseName, in.NotePath, in.NoteContent, tools.Or(in.ExpectedVersion, ""))
 		if err != nil {
 			return nil, err

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
 	mem "github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
@@ -19,35 +18,17 @@ const (
 	msgCancelled = "The request was cancelled or timed out before it finished"
 )
 
-// handle builds a tool handler around run: the arguments are checked
-// against spec's published input schema and decoded into In, and run's
-// answer goes out in spec 004's envelope, {"success":true,"data":...} or
-// {"success":false,"error":"..."} with isError set. Handlers never return
-// a Go error.
-func handle[In any](d Deps, spec mcp.Tool, run func(ctx context.Context, in In) (any, error)) server.ToolHandlerFunc {
-	return handleChecked(d, spec, nil, run)
-}
-
-// handleChecked is handle with a check of the raw arguments that runs
-// before the schema's, for the errors spec 004 words itself ("Invalid
-// memory type: x" rather than the schema's enum message).
-func handleChecked[In any](d Deps, spec mcp.Tool, precheck func(args map[string]any) error, run func(ctx context.Context, in In) (any, error)) server.ToolHandlerFunc {
-	args := tools.MustArguments(spec)
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if precheck != nil {
-			if err := precheck(req.GetArguments()); err != nil {
-				return envelope.Fail(d.message(ctx, spec.Name, err)), nil
-			}
-		}
-		var in In
-		if err := args.Decode(req, &in); err != nil {
-			return envelope.Fail(d.message(ctx, spec.Name, err)), nil
-		}
-		out, err := run(ctx, in)
-		if err != nil {
-			return envelope.Fail(d.message(ctx, spec.Name, err)), nil
-		}
-		return envelope.OK(out), nil
+// handling is how the toolset answers (tools.Handle): run's answer goes
+// out in spec 004's envelope, {"success":true,"data":...} or
+// {"success":false,"error":"..."} with isError set, the error's text
+// written by message. memory_store adds a check of the raw arguments
+// before the schema's (tools.Handling.WithPrecheck).
+func (d Deps) handling() tools.Handling {
+	return tools.Handling{
+		Fail: func(ctx context.Context, tool string, err error) *mcp.CallToolResult {
+			return envelope.Fail(d.message(ctx, tool, err))
+		},
+		OK: func(_ context.Context, out any) *mcp.CallToolResult { return envelope.OK(out) },
 	}
 }
 

@@ -2,8 +2,9 @@ package memory
 
 import (
 	"context"
-	"github.com/vaultgraph/vaultgraph/tools"
 	"math"
+
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
@@ -58,7 +59,7 @@ func pairGroup(cs []mem.Contradiction) PairGroup {
 
 // MemoryAnalyzeHealthHandler answers memory_analyze_health.
 func MemoryAnalyzeHealthHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryAnalyzeHealthSpec(), func(ctx context.Context, in MemoryAnalyzeHealthInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryAnalyzeHealthSpec(), func(ctx context.Context, in MemoryAnalyzeHealthInput) (any, error) {
 		days := tools.IntOr(in.StaleDays, mem.DefaultStaleDays)
 		checks := mem.HealthChecks{Contradictions: tools.Or(in.IncludeContradictions, true),
 			LowConfidence: tools.Or(in.IncludeLowConfidence, true), Stale: tools.Or(in.IncludeStale, true)}

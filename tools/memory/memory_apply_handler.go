@@ -5,6 +5,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryApplyResponse is memory_apply's data.
@@ -21,7 +22,7 @@ type MemoryApplyResponse struct {
 
 // MemoryApplyHandler answers memory_apply.
 func MemoryApplyHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryApplySpec(), func(ctx context.Context, in MemoryApplyInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryApplySpec(), func(ctx context.Context, in MemoryApplyInput) (any, error) {
 		m, ev, err := d.Memories.Apply(ctx, in.MemoryID, in.Context, in.SessionID)
 		if err != nil {
 			return nil, err

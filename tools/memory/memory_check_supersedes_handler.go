@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -27,7 +28,7 @@ type MemoryCheckSupersedesResponse struct {
 
 // MemoryCheckSupersedesHandler answers memory_check_supersedes.
 func MemoryCheckSupersedesHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryCheckSupersedesSpec(), func(ctx context.Context, in MemoryCheckSupersedesInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryCheckSupersedesSpec(), func(ctx context.Context, in MemoryCheckSupersedesInput) (any, error) {
 		if in.CreateEdge {
 			return nil, &mem.Error{Msg: "create_edge: memory_check_supersedes is read-only here and creates no relationship; record a supersession with memory_relate (relation_type supersedes)"}
 		}

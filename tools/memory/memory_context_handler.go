@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -18,7 +19,7 @@ type MemoryContextResponse struct {
 
 // MemoryContextHandler answers memory_context.
 func MemoryContextHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryContextSpec(), func(ctx context.Context, in MemoryContextInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryContextSpec(), func(ctx context.Context, in MemoryContextInput) (any, error) {
 		res, err := d.Memories.Context(ctx, in.Query, in.Namespace, tools.IntOr(in.TokenBudget, DefaultTokenBudget))
 		if err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryCountResponse is memory_count's data.
@@ -14,7 +15,7 @@ type MemoryCountResponse struct {
 
 // MemoryCountHandler answers memory_count.
 func MemoryCountHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryCountSpec(), func(ctx context.Context, in MemoryCountInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryCountSpec(), func(ctx context.Context, in MemoryCountInput) (any, error) {
 		n, err := d.Memories.Count(ctx, filter(in.FiltersView))
 		if err != nil {
 			return nil, err

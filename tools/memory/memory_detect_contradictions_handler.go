@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -51,7 +52,7 @@ type MemoryDetectContradictionsResponse struct {
 
 // MemoryDetectContradictionsHandler answers memory_detect_contradictions.
 func MemoryDetectContradictionsHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryDetectContradictionsSpec(), func(ctx context.Context, in MemoryDetectContradictionsInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryDetectContradictionsSpec(), func(ctx context.Context, in MemoryDetectContradictionsInput) (any, error) {
 		if in.CreateEdges {
 			return nil, &mem.Error{Msg: "create_edges: memory_detect_contradictions is read-only here and creates no relationship; record a contradiction with memory_relate (relation_type contradicts)"}
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryEdgeForgetResponse is memory_edge_forget's data; target_id and
@@ -25,7 +26,7 @@ func nullable(s string) *string {
 
 // MemoryEdgeForgetHandler answers memory_edge_forget.
 func MemoryEdgeForgetHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryEdgeForgetSpec(), func(ctx context.Context, in MemoryEdgeForgetInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryEdgeForgetSpec(), func(ctx context.Context, in MemoryEdgeForgetInput) (any, error) {
 		if in.EdgeID != nil {
 			return nil, &mem.Error{Msg: "edge_id is not supported: relationships have no numeric ID here; name them with source_id, target_id and relation_type (memory_inspect_graph lists them)"}
 		}

@@ -2,8 +2,9 @@ package memory
 
 import (
 	"context"
-	"github.com/vaultgraph/vaultgraph/tools"
 	"math"
+
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
@@ -35,7 +36,7 @@ type ForgetMatch struct {
 
 // MemoryForgetHandler answers memory_forget.
 func MemoryForgetHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryForgetSpec(), func(ctx context.Context, in MemoryForgetInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryForgetSpec(), func(ctx context.Context, in MemoryForgetInput) (any, error) {
 		res, err := d.Memories.Forget(ctx, mem.ForgetInput{MemoryID: in.MemoryID, Query: in.Query, InputValue: in.InputValue,
 			Namespace: in.Namespace, NResults: tools.IntOr(in.NResults, 5), Force: in.Force, DryRun: in.DryRun})
 		if err != nil {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -61,7 +62,7 @@ func unscored(ns []mem.GraphNode) []UnscoredNode {
 
 // MemoryInspectGraphHandler answers memory_inspect_graph.
 func MemoryInspectGraphHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryInspectGraphSpec(), func(ctx context.Context, in MemoryInspectGraphInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryInspectGraphSpec(), func(ctx context.Context, in MemoryInspectGraphInput) (any, error) {
 		g, err := d.Memories.Inspect(ctx, in.MemoryID, tools.IntOr(in.MaxDepth, DefaultGraphDepth), tools.Or(in.DecayFactor, DefaultDecay),
 			mem.WalkOptions{Direction: in.Direction, EdgeTypes: in.EdgeTypes})
 		if err != nil {

@@ -3,6 +3,7 @@ package memory
 import (
 	"cmp"
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -22,7 +23,7 @@ type MemoryListResponse struct {
 
 // MemoryListHandler answers memory_list.
 func MemoryListHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryListSpec(), func(ctx context.Context, in MemoryListInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryListSpec(), func(ctx context.Context, in MemoryListInput) (any, error) {
 		limit, offset := tools.IntOr(in.Limit, DefaultListLimit), tools.IntOr(in.Offset, 0)
 		order := ""
 		if in.Descending != nil {

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // MemoryOutcomeHandler answers memory_outcome with memory_validate's
 // fields plus success and apply_event_id.
 func MemoryOutcomeHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryOutcomeSpec(), func(ctx context.Context, in MemoryOutcomeInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryOutcomeSpec(), func(ctx context.Context, in MemoryOutcomeInput) (any, error) {
 		text := in.Outcome
 		if in.ErrorMsg != "" {
 			text = strings.TrimSpace(text + "\nerror: " + in.ErrorMsg)

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -28,7 +29,7 @@ type RelatedView struct {
 
 // MemoryRecallHandler answers memory_recall.
 func MemoryRecallHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryRecallSpec(), func(ctx context.Context, in MemoryRecallInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryRecallSpec(), func(ctx context.Context, in MemoryRecallInput) (any, error) {
 		hits, err := d.Memories.Recall(ctx, in.Query, tools.IntOr(in.NResults, 5), filter(in.FiltersView))
 		if err != nil {
 			return nil, err

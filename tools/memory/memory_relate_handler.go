@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -19,7 +20,7 @@ type MemoryRelateResponse struct {
 
 // MemoryRelateHandler answers memory_relate.
 func MemoryRelateHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, MemoryRelateSpec(), func(ctx context.Context, in MemoryRelateInput) (any, error) {
+	return tools.Handle(d.handling(), MemoryRelateSpec(), func(ctx context.Context, in MemoryRelateInput) (any, error) {
 		w := tools.Or(in.Weight, 1)
 		relType, err := oneOf("relation_type", in.RelationType, "relation", in.Relation)
 		if err != nil {

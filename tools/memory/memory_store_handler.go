@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+
 	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -20,7 +21,7 @@ type MemoryStoreResponse struct {
 
 // MemoryStoreHandler answers memory_store.
 func MemoryStoreHandler(d Deps) server.ToolHandlerFunc {
-	return handleChecked(d, MemoryStoreSpec(), checkStoreType, func(ctx context.Context, in MemoryStoreInput) (any, error) {
+	return tools.Handle(d.handling().WithPrecheck(checkStoreType), MemoryStoreSpec(), func(ctx context.Context, in MemoryStoreInput) (any, error) {
 		m, created, err := d.Memories.Store(ctx, mem.StoreInput{
 			Content: in.Content, Type: tools.Or(in.MemoryType, mem.TypeSession), Namespace: tools.Or(in.Namespace, mem.NamespaceGlobal),
 			Importance: tools.Or(in.Importance, 0.5), Metadata: in.Metadata,

@@ -2,8 +2,9 @@ package memory
 
 import (
 	"context"
-	"github.com/vaultgraph/vaultgraph/tools"
 	"math"
+
+	"github.com/vaultgraph/vaultgraph/tools"
 
 	"github.com/mark3labs/mcp-go/server"
 	mem "github.com/vaultgraph/vaultgraph/memory"
@@ -36,7 +37,7 @@ type ValidationHistoryResponse struct {
 
 // ValidationHistoryHandler answers validation_history.
 func ValidationHistoryHandler(d Deps) server.ToolHandlerFunc {
-	return handle(d, ValidationHistorySpec(), func(ctx context.Context, in ValidationHistoryInput) (any, error) {
+	return tools.Handle(d.handling(), ValidationHistorySpec(), func(ctx context.Context, in ValidationHistoryInput) (any, error) {
 		evs, m, err := d.Memories.History(ctx, in.MemoryID, in.EventType, 0)
 		if err != nil {
 			return nil, err
