@@ -47,6 +47,11 @@ type Config struct {
 	Ignore []string
 	// Logger receives progress summaries and problems; nil means slog.Default().
 	Logger *slog.Logger
+	// LintLog is a file (in the state folder) where the Mirror keeps which
+	// of the notes' problems it has logged, so that a start logs only
+	// those new since, and the ones fixed, rather than every problem of
+	// the vault at every start. "" keeps nothing: the first sync logs all.
+	LintLog string
 
 	// Workers is how many files are read and parsed at once in a full
 	// sync; 0 means GOMAXPROCS.

@@ -1,9 +1,7 @@
 package vault
 
 import (
-	"log/slog"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -11,13 +9,15 @@ import (
 // broken links, frontmatter that does not parse, tags dropped as
 // duplicates, files too large or unreadable. They are for the person who
 // keeps the vault: each is logged once when it appears (at debug level;
-// a sync or a burst of edits logs one INFO summary), `vaultgraph check`
-// lists them all, and a tool call's answer carries only the problems of
-// the notes that call wrote (core.AddCallWarnings). It is safe for
-// concurrent use.
+// a burst of edits logs one INFO summary, and the first sync one INFO
+// line with the problems new since the last one logged, lintlog.go),
+// `vaultgraph check` lists them all, and a tool call's answer carries only
+// the problems of the notes that call wrote (core.AddCallWarnings). It is
+// safe for concurrent use.
 type Lint struct {
-	mu     sync.Mutex
-	byPath map[string][]string
+	mu      sync.Mutex
+	byPath  map[string][]string
+	changed bool // a problem appeared or went since takeChanged
 }
 
 func newLint() *Lint { return &Lint{byPath: map[string][]string{}} }
@@ -39,12 +39,32 @@ func (l *Lint) set(path string, problems []string) (added []string) {
 			added = append(added, p)
 		}
 	}
+	if len(added) > 0 || len(problems) < len(old) {
+		l.changed = true
+	} else {
+		for _, p := range old {
+			if !contains(problems, p) {
+				l.changed = true
+				break
+			}
+		}
+	}
 	if len(problems) == 0 {
 		delete(l.byPath, path)
 	} else {
 		l.byPath[path] = problems
 	}
 	return added
+}
+
+// takeChanged reports whether a problem appeared or went since the last
+// call.
+func (l *Lint) takeChanged() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.changed
+	l.changed = false
+	return c
 }
 
 // get returns the problems recorded for path.
@@ -93,18 +113,17 @@ func (r *lintReport) add(path string, added []string) {
 	}
 }
 
-// logLint logs what r found: each problem at debug level, and one INFO
-// line with the first few.
-func logLint(log *slog.Logger, r lintReport) {
-	if len(r.problems) == 0 {
+// logLint logs what r found: each problem at debug level, and, outside the
+// first sync (which reports once at its end: reportLintLocked), one INFO
+// line with the first few of those not logged before. The caller holds m.mu.
+func (m *Mirror) logLint(r lintReport) {
+	for _, p := range r.problems {
+		m.log.Debug("vault: note problem", "problem", p)
+	}
+	if m.lintQuiet || !m.lint.takeChanged() {
 		return
 	}
-	for _, p := range r.problems {
-		log.Debug("vault: note problem", "problem", p)
-	}
-	first := r.problems[:min(3, len(r.problems))]
-	log.Info("vault: new problems in notes (vaultgraph check lists them all)",
-		"notes", r.notes, "problems", len(r.problems), "first", strings.Join(first, "; "))
+	m.reportLintLocked(false)
 }
 
 func contains(list []string, s string) bool {

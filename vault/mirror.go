@@ -31,6 +31,9 @@ type Mirror struct {
 	fs     *confine.Root // every file operation goes through it
 	lint   *Lint
 
+	lintLog   *lintLog // which problems were logged (lintlog.go)
+	lintQuiet bool     // during the first sync, which reports its problems once at its end; under mu
+
 	mu        sync.Mutex
 	idx       *index
 	ready     bool                  // Sync has built the index
@@ -72,12 +75,17 @@ func NewMirror(cfg Config) (*Mirror, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vault: open %s: %w", cfg.Root, err)
 	}
+	ll, err := loadLintLog(cfg.LintLog)
+	if err != nil {
+		cfg.Logger.Debug("vault: problems logged before are unknown; all are logged again", "err", err)
+	}
 	return &Mirror{
 		cfg:       cfg,
 		log:       cfg.Logger,
 		ignore:    ig,
 		fs:        root,
 		lint:      newLint(),
+		lintLog:   ll,
 		idx:       newIndex(),
 		pending:   map[string]*core.Note{},
 		bodies:    map[*core.Note]int{},
@@ -273,7 +281,7 @@ func (m *Mirror) applyLocked(ctx context.Context, changes []fileChange) (map[str
 		}
 	}
 	m.reportChanges(ctx, &seen)
-	logLint(m.log, report)
+	m.logLint(report)
 	return built, len(report.problems)
 }
 

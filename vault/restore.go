@@ -131,7 +131,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 			stale = append(stale, s.e)
 		}
 	}
-	logLint(m.log, report)
+	m.logLint(report)
 	return len(all), stale, racy, nil
 }
 

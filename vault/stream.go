@@ -229,7 +229,7 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 	for _, u := range gone {
 		m.loadFailed(u.path, u.err)
 	}
-	logLint(m.log, report)
+	m.logLint(report)
 	stats.Warnings += len(report.problems)
 	m.ready, m.unread = true, nil
 	if storeErr != nil {

@@ -43,7 +43,15 @@ func (m *Mirror) Sync(ctx context.Context) (SyncStats, error) {
 	if m.ready {
 		stats, err = m.reconcileLocked(ctx, nil)
 	} else {
+		m.lintQuiet = true
 		stats, err = m.initialSyncLocked(ctx)
+		m.lintQuiet = false
+		if m.ready {
+			// The vault is loaded (the store may have failed): its
+			// problems are logged once, those new since the last start.
+			m.lint.takeChanged()
+			m.reportLintLocked(true)
+		}
 		// Writers waiting for the first sync go on (m.mu is still held):
 		// they write, or fail with errNotLoaded when it could not load.
 		m.syncedOnce.Do(func() { close(m.synced) })

@@ -288,7 +288,7 @@ func (m *Mirror) loadFailed(rel string, err error) {
 	case errors.Is(err, errTooLarge):
 		var r lintReport
 		r.add(rel, m.lint.set(rel, []string{fmt.Sprintf("skipped: larger than %d bytes", m.cfg.MaxFileSize)}))
-		logLint(m.log, r)
+		m.logLint(r)
 	default:
 		m.log.Warn("vault: cannot read note", "path", rel, "err", err)
 		m.lint.set(rel, []string{"cannot read the file"})

@@ -182,6 +182,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Stamper:  stamperOf(store),
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
+			LintLog:  filepath.Join(vaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
 			Observer: opts.observer,
 			Changes:  rec.Record,
 
