@@ -1,6 +1,9 @@
 package core
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The store interfaces are split by what callers need, so each is small
 // enough to implement twice (memstore and neo4jstore) and to run through the
@@ -117,6 +120,21 @@ type StagedWriter interface {
 	// empty hash in NoteHashes, so a sync after a crash rewrites it.
 	// progress (may be nil) receives counts that add up to len(notes).
 	UpsertNotesStaged(ctx context.Context, project string, notes []Note, progress func(notes int)) error
+}
+
+// ChangeFollower is an optional upgrade of a store several processes
+// write at once (Neo4j replicas of one vault): it tells one process of the
+// notes the others write, so that a client subscribed to a note through
+// this process hears of a change made through another.
+type ChangeFollower interface {
+	// FollowChanges calls changed with the IDs of the notes of project
+	// that other processes (other Stores) wrote or deleted, looking every
+	// interval, until ctx ends. A nil slice means the store cannot tell
+	// which (a write listed too many, or more writes came than its log
+	// keeps): any note may have changed. The writes before the call are
+	// not reported; neither are this Store's own. Errors are retried at
+	// the next interval.
+	FollowChanges(ctx context.Context, project string, interval time.Duration, changed func(ids []string))
 }
 
 // WriteWarmer is an optional upgrade of a store whose first writes after

@@ -4,14 +4,16 @@
 // debounce. Its lock also serialises writers of one project, so two batches
 // never race on the same ghost node or degree count.
 //
-// The write is logged as (:GraphChange {project, version, ids}): $changed
-// lists the notes whose existence, title or tags it may change (null: too
-// many to list), so other processes' note catalogs follow it by reading
-// those notes only (neo4jstore/catalog.go). The entry 256 writes older
+// The write is logged as (:GraphChange {project, version, ids, writer}):
+// $changed lists the notes whose existence, title or tags it may change
+// (null: too many to list), so other processes' note catalogs follow it by
+// reading those notes only (neo4jstore/catalog.go); $writer names the
+// Store that wrote it, so a process tells other replicas' writes from its
+// own when it tells its clients of them (neo4jstore/follow.go). The entry 256 writes older
 // goes in the same statement, so the log stays 256 writes long.
 MERGE (g:GraphMeta {project: $project})
 SET g.version = coalesce(g.version, 0) + 1, g.changedAt = timestamp()
-CREATE (:GraphChange {project: $project, version: g.version, at: g.changedAt, ids: $changed})
+CREATE (:GraphChange {project: $project, version: g.version, at: g.changedAt, ids: $changed, writer: $writer})
 WITH g
 OPTIONAL MATCH (old:GraphChange {project: $project, version: g.version - 256})
 DELETE old

@@ -13,7 +13,7 @@ func (s *Neo4jStore) DeleteNotes(ctx context.Context, project string, ids []stri
 	}
 	var deleted int
 	err := s.write(ctx, "delete notes", func(t txn) error {
-		p := map[string]any{"project": project, "ids": ids}
+		p := map[string]any{"project": project, "ids": ids, "writer": s.holder}
 		if _, err := t.collect(stmtWriteBumpVersion, with(p, "changed", changedIDs(ids))); err != nil {
 			return err
 		}

@@ -84,7 +84,7 @@ func (s *Neo4jStore) UpsertNotesStaged(ctx context.Context, project string, note
 	linked = distinct(linked)
 	// rev: set by stage 1; changed (see write_bump_version): the new notes
 	// at the revision and when stage 1 is done, for the note catalogs.
-	p := map[string]any{"project": project, "rev": nil, "changed": []string{}}
+	p := map[string]any{"project": project, "rev": nil, "changed": []string{}, "writer": s.holder}
 	freshIDs := changedIDs(idsOf(fresh))
 	// Progress in notes: a third of each new note per stage 1 to 3, each
 	// old note when it is written.
@@ -381,7 +381,7 @@ func (s *Neo4jStore) repairDegrees(ctx context.Context, project string, ids []st
 		return err
 	}
 	s.log.Warn("a staged write was cut off before recounting degrees; recounting the project's", "project", project, "notes", len(ids))
-	p := map[string]any{"project": project, "changed": []string{}}
+	p := map[string]any{"project": project, "changed": []string{}, "writer": s.holder}
 	for start := 0; start < len(ids); start += s.staged.probe {
 		part := ids[start:min(start+s.staged.probe, len(ids))]
 		err := s.write(ctx, "repair degrees", func(t txn) error {

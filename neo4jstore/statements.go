@@ -35,6 +35,7 @@ var (
 	stmtCatalogLoad             = stmt("catalog_load")
 	stmtCatalogNotes            = stmt("catalog_notes")
 	stmtCatalogChanges          = stmt("catalog_changes")
+	stmtChangesFollow           = stmt("changes_follow")
 	stmtCatalogRows             = stmt("catalog_rows")
 	stmtSchemaGraphChangeKey    = stmt("schema_graph_change_key")
 	stmtSchemaLeaseKey          = stmt("schema_lease_key")

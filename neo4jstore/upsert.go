@@ -32,7 +32,7 @@ func (s *Neo4jStore) UpsertNotes(ctx context.Context, project string, notes []co
 		return err
 	}
 	err = s.write(ctx, "upsert notes", func(t txn) error {
-		return b.write(t, map[string]any{"project": project, "changed": changedIDs(idsOf(b.notes))})
+		return b.write(t, map[string]any{"project": project, "changed": changedIDs(idsOf(b.notes)), "writer": s.holder})
 	})
 	s.rankWrote(project)
 	return err
