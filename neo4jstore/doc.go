@@ -10,7 +10,7 @@
 //	(:Note)-[:LINKS_TO]->(:Note)             one per distinct resolved pair
 //	(:Note)-[:DANGLING]->(:Unresolved {project, key})
 //	(:GraphMeta {project, version, changedAt}) change counter, one per project
-//	(:GraphChange {project, version, at, ids}) what each write changed (last 256)
+//	(:GraphChange {project, version, at, ids, writer}) what each write changed, and which Store wrote it (last 256)
 //	(:GraphRank {project, version, ids, scores, ...}) stored PageRank (ranks.go)
 //	(:Lease {project, name, holder, expires}) one process's turn (lease.go)
 //	(:VectorMeta {project, epoch, rev})       vector revision, one per project

@@ -108,6 +108,12 @@ type Hello struct {
 const (
 	KindMCP  = "mcp"
 	KindSync = "sync"
+	// KindMCPFront is KindMCP for an HTTP front that relays its clients'
+	// calls (server.Forward): each tool call carries its caller's actor in
+	// _meta (server.ActorMetaKey), which the owner records in the change
+	// log instead of "local". Only the front's own connection says so: a
+	// relayed client's bytes come after the Hello and cannot.
+	KindMCPFront = "mcp-front"
 )
 
 // Welcome is the owner's answer to Hello: an error (the connection then

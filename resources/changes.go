@@ -27,9 +27,10 @@ import (
 type Changes struct {
 	max     atomic.Int64 // subscriptions one session may hold; 0: DefaultMaxSubscriptions
 	mu      sync.Mutex
-	servers []*server.MCPServer    // every server attached, for list_changed
-	subs    map[string]*subscriber // session ID → its server and subscribed URIs
-	known   map[string]bool        // IDs of the notes in the store; nil until first needed
+	servers []*server.MCPServer                  // every server attached, for list_changed
+	subs    map[string]*subscriber               // session ID → its server and subscribed URIs
+	listens map[server.ClientSession]*subscriber // subscriptions/listen streams → their URIs
+	known   map[string]bool                      // IDs of the notes in the store; nil until first needed
 }
 
 // subscriber is one session's subscriptions.
@@ -44,7 +45,9 @@ type subscriber struct {
 const DefaultMaxSubscriptions = 1000
 
 // NewChanges returns a Changes that notifies nobody until Attach.
-func NewChanges() *Changes { return &Changes{subs: map[string]*subscriber{}} }
+func NewChanges() *Changes {
+	return &Changes{subs: map[string]*subscriber{}, listens: map[server.ClientSession]*subscriber{}}
+}
 
 // SetMaxSubscriptions sets the subscriptions one session may hold (n <= 0:
 // DefaultMaxSubscriptions).
@@ -104,6 +107,37 @@ func (c *Changes) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 			}
 			c.mu.Unlock()
 		}
+	})
+	// Protocol 2026-07-28 has no resources/subscribe: a client names the
+	// notes it follows in a subscriptions/listen request, whose response
+	// stream carries their notifications/resources/updated for as long as
+	// it stays open. mcp-go serves each such request with a session of its
+	// own that has no ID (so SendNotificationToSpecificClient cannot reach
+	// it) and keeps no resource subscriptions for it: the stream is kept
+	// here, by its session, until the request ends.
+	hooks.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, req *mcp.SubscriptionsListenRequest) {
+		s := server.ClientSessionFromContext(ctx)
+		if s == nil || len(req.Params.Notifications.ResourceSubscriptions) == 0 {
+			return
+		}
+		sub := &subscriber{srv: srv, uris: map[string]bool{}}
+		for _, u := range req.Params.Notifications.ResourceSubscriptions {
+			// server's gate refused a list over the limit; this bounds
+			// the map whatever comes.
+			if len(sub.uris) < c.MaxSubscriptions() {
+				sub.uris[canonical(u)] = true
+			}
+		}
+		c.mu.Lock()
+		c.listens[s] = sub
+		c.mu.Unlock()
+		context.AfterFunc(ctx, func() {
+			c.mu.Lock()
+			if c.listens[s] == sub {
+				delete(c.listens, s)
+			}
+			c.mu.Unlock()
+		})
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
 		c.mu.Lock()
@@ -183,6 +217,11 @@ func (c *Changes) changed(ids []string, deleted bool) {
 		session, uri string
 	}
 	var notify []update
+	type listenUpdate struct {
+		session server.ClientSession
+		uri     string
+	}
+	var streams []listenUpdate
 	for _, id := range ids {
 		if c.known != nil && c.known[id] == deleted {
 			listChanged = true
@@ -200,15 +239,81 @@ func (c *Changes) changed(ids []string, deleted bool) {
 				notify = append(notify, update{sub.srv, session, uri})
 			}
 		}
+		for session, sub := range c.listens {
+			if sub.uris[uri] {
+				streams = append(streams, listenUpdate{session, uri})
+			}
+		}
 	}
 	servers := c.servers
 	c.mu.Unlock()
 	for _, n := range notify {
 		_ = n.srv.SendNotificationToSpecificClient(n.session, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": n.uri})
 	}
+	for _, n := range streams {
+		notifyStream(n.session, n.uri)
+	}
 	if listChanged {
 		for _, srv := range servers {
 			srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
 		}
+	}
+}
+
+// notifyStream sends notifications/resources/updated for uri on the
+// subscriptions/listen stream session serves (mcp-go tags it with the
+// stream's subscription ID as it writes it). A stream whose queue is full
+// misses it, as mcp-go's own sends do.
+func notifyStream(session server.ClientSession, uri string) {
+	if h, ok := session.(server.SessionWithStreamableHTTPConfig); ok {
+		h.UpgradeToSSEWhenReceiveNotification()
+	}
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationResourceUpdated),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"uri": uri}},
+		},
+	}
+	select {
+	case session.NotificationChannel() <- n:
+	default:
+	}
+}
+
+// Changed tells the subscribers of the notes ids that they were written
+// (or deleted) by another process (core.ChangeFollower: a replica behind
+// the same balancer, a sync worker), whose writes do not pass through
+// Store.
+func (c *Changes) Changed(ids []string, deleted bool) { c.changed(ids, deleted) }
+
+// ChangedUnknown tells every subscriber that its notes may have changed
+// and every session that the list may have: another process wrote more
+// than can be told note by note.
+func (c *Changes) ChangedUnknown() {
+	c.mu.Lock()
+	uris := map[string]bool{}
+	for _, sub := range c.subs {
+		for u := range sub.uris {
+			uris[u] = true
+		}
+	}
+	for _, sub := range c.listens {
+		for u := range sub.uris {
+			uris[u] = true
+		}
+	}
+	c.known = nil // read again before the next write seen
+	c.mu.Unlock()
+	ids := make([]string, 0, len(uris))
+	for u := range uris {
+		ids = append(ids, idOf(u))
+	}
+	c.changed(ids, false)
+	c.mu.Lock()
+	servers := c.servers
+	c.mu.Unlock()
+	for _, srv := range servers {
+		srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
 	}
 }

@@ -92,6 +92,15 @@ func (d Deps) Attach(srv *server.MCPServer, hooks *server.Hooks) {
 	}
 }
 
+// MaxSubscriptions is the notes one session, or one subscriptions/listen
+// stream, may follow (server's gate refuses more).
+func (d Deps) MaxSubscriptions() int {
+	if d.Changes == nil {
+		return DefaultMaxSubscriptions
+	}
+	return d.Changes.MaxSubscriptions()
+}
+
 // MaxURIBytes bounds a resource URI (server.MaxResourceURIBytes refuses
 // longer ones before they get here).
 const MaxURIBytes = 8 << 10

@@ -146,6 +146,8 @@ func attributeCalls(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if p, ok := principalFrom(ctx); ok && p.actor.ID != "" {
 			ctx = core.WithActor(ctx, p.actor)
+		} else if a, ok := relayedActor(ctx, req); ok {
+			ctx = core.WithActor(ctx, a)
 		} else if _, ok := core.ActorFrom(ctx); !ok {
 			ctx = core.WithActor(ctx, core.ActorLocal)
 		}
@@ -169,4 +171,57 @@ func bearerToken(r *http.Request) (token, problem string) {
 		return "", "the bearer token is empty; send Authorization: Bearer <token>"
 	}
 	return token, ""
+}
+
+// ActorMetaKey is the _meta field in which an HTTP front that relays its
+// clients' tool calls to the vault's owner (Forward) names each call's
+// caller: {"id", "email", "name"} as core.Actor. The owner reads it only on
+// a connection marked by WithRelayedActors.
+const ActorMetaKey = "vaultgraph/actor"
+
+// relayedActorsKey marks the context of a connection whose tool calls
+// carry their caller in _meta.
+type relayedActorsKey struct{}
+
+// WithRelayedActors marks ctx, under which a connection is served
+// (ServeStream), as an HTTP front's: its tool calls' ActorMetaKey names the
+// actor the change log records. The owner marks only the connections whose
+// process said so in its Hello (owner.KindMCPFront), never from a message's
+// content, so a client cannot name someone else.
+func WithRelayedActors(ctx context.Context) context.Context {
+	return context.WithValue(ctx, relayedActorsKey{}, true)
+}
+
+// maxActorField bounds each field of a relayed actor (an OAuth subject,
+// email or name is far shorter).
+const maxActorField = 1024
+
+// relayedActor is the actor a front named in req's _meta, on a connection
+// marked by WithRelayedActors.
+func relayedActor(ctx context.Context, req mcp.CallToolRequest) (core.Actor, bool) {
+	if ok, _ := ctx.Value(relayedActorsKey{}).(bool); !ok || req.Params.Meta == nil {
+		return core.Actor{}, false
+	}
+	m, _ := req.Params.Meta.AdditionalFields[ActorMetaKey].(map[string]any)
+	field := func(k string) string {
+		s, _ := m[k].(string)
+		if len(s) > maxActorField {
+			return ""
+		}
+		return s
+	}
+	a := core.Actor{ID: field("id"), Email: field("email"), Name: field("name")}
+	return a, a.ID != ""
+}
+
+// actorMeta is the ActorMetaKey value naming a.
+func actorMeta(a core.Actor) map[string]any {
+	m := map[string]any{"id": a.ID}
+	if a.Email != "" {
+		m["email"] = a.Email
+	}
+	if a.Name != "" {
+		m["name"] = a.Name
+	}
+	return m
 }

@@ -291,6 +291,14 @@ func (f *Forward) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		defer f.progress.Delete(token)
 		fwd.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
+	// The owner records the caller, not "local", as the writer of what
+	// the call changes (owner.KindMCPFront).
+	if p, ok := principalFrom(ctx); ok && p.actor.ID != "" {
+		if fwd.Params.Meta == nil {
+			fwd.Params.Meta = &mcp.Meta{}
+		}
+		fwd.Params.Meta.AdditionalFields = map[string]any{ActorMetaKey: actorMeta(p.actor)}
+	}
 	ctx, cancel := b.scope(ctx)
 	defer cancel()
 	return b.c.CallTool(ctx, fwd)

@@ -70,25 +70,55 @@ type SubscriptionGate interface {
 	CheckSubscribe(ctx context.Context, session, uri string) error
 }
 
+// SubscriptionLimit is a SubscriptionGate that bounds the notes one
+// subscriptions/listen request (protocol 2026-07-28) may name.
+type SubscriptionLimit interface {
+	MaxSubscriptions() int
+}
+
 // gateSubscriptions refuses, before mcp-go handles it, a resources/subscribe
-// the gate refuses: a JSON-RPC error -32600 (the only code mcp-go gives a
-// request hook's refusal) with the gate's message. A request whose text
-// holds neither the method's name nor a backslash (which could spell it
-// "resources\/subscribe") costs two bytes.Contains; others are decoded.
+// the gate refuses, or a subscriptions/listen naming a resource the gate
+// refuses or more than its limit (SubscriptionLimit): a JSON-RPC error
+// -32600 (the only code mcp-go gives a request hook's refusal) with the
+// gate's message. A request whose text holds neither method's name nor a
+// backslash (which could spell it "resources\/subscribe") costs three
+// bytes.Contains; others are decoded.
 func gateSubscriptions(g SubscriptionGate) mcpserver.OnRequestInitializationFunc {
-	method := []byte(mcp.MethodResourcesSubscribe)
+	subscribe, listen := []byte(mcp.MethodResourcesSubscribe), []byte(mcp.MethodSubscriptionsListen)
 	return func(ctx context.Context, _ any, message any) error {
 		raw, ok := message.(json.RawMessage)
-		if !ok || !bytes.Contains(raw, method) && !bytes.Contains(raw, []byte{'\\'}) {
+		if !ok || !bytes.Contains(raw, subscribe) && !bytes.Contains(raw, listen) && !bytes.Contains(raw, []byte{'\\'}) {
 			return nil
 		}
 		var m struct {
 			Method string `json:"method"`
 			Params struct {
-				URI string `json:"uri"`
+				URI           string `json:"uri"`
+				Notifications struct {
+					ResourceSubscriptions []string `json:"resourceSubscriptions"`
+				} `json:"notifications"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(raw, &m) != nil || m.Method != string(mcp.MethodResourcesSubscribe) || m.Params.URI == "" {
+		if json.Unmarshal(raw, &m) != nil {
+			return nil
+		}
+		switch m.Method {
+		case string(mcp.MethodSubscriptionsListen):
+			uris := m.Params.Notifications.ResourceSubscriptions
+			if l, ok := g.(SubscriptionLimit); ok && len(uris) > l.MaxSubscriptions() {
+				return fmt.Errorf("subscriptions/listen refused: it names %d resources, over the limit of %d (resources.max_subscriptions): follow fewer notes on one stream", len(uris), l.MaxSubscriptions())
+			}
+			for _, u := range uris {
+				if err := g.CheckSubscribe(ctx, "", u); err != nil {
+					return fmt.Errorf("subscriptions/listen refused: %w", err)
+				}
+			}
+			return nil
+		case string(mcp.MethodResourcesSubscribe):
+		default:
+			return nil
+		}
+		if m.Params.URI == "" {
 			return nil
 		}
 		session := ""

@@ -86,3 +86,22 @@ func (f *Feed) take() (written, deleted []string, overflow bool) {
 	f.overflow = false
 	return written, deleted, overflow
 }
+
+// Changed records notes written (or deleted) by another process
+// (core.ChangeFollower: a replica on the same Neo4j, a sync worker), whose
+// writes do not pass through Store.
+func (f *Feed) Changed(ids []string, deleted bool) { f.record(ids, deleted) }
+
+// ChangedUnknown asks the View to read every note again: another process
+// wrote more than can be followed note by note.
+func (f *Feed) ChangedUnknown() {
+	f.mu.Lock()
+	f.overflow = true
+	clear(f.written)
+	clear(f.deleted)
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}

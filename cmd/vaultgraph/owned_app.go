@@ -7,9 +7,11 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/internal/ownerserve"
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/owner"
@@ -169,6 +171,7 @@ func (o *ownedApp) Run(ctx context.Context) {
 		followLiveHeap(ctx, o.logger)
 		background.Go(func() { o.warmWrites(ctx) })
 	}
+	background.Go(func() { o.followOthers(ctx) })
 	if opts.index {
 		background.Go(func() {
 			o.firstVectors(ctx)
@@ -180,6 +183,55 @@ func (o *ownedApp) Run(ctx context.Context) {
 			o.logger.Error("vault watcher stopped", "err", err)
 		}
 	}
+}
+
+// followInterval is how often a process serving a Neo4j store looks for
+// the notes other processes wrote (one indexed read of a few db hits).
+const followInterval = 500 * time.Millisecond
+
+// followOthers tells the resource subscribers and the web view of the
+// primary project's notes that other processes write (replicas on the same
+// Neo4j behind a balancer, a sync --watch worker), until ctx ends: their
+// writes reach Neo4j without passing through this process's store wrappers
+// (Changes.Store, Feed.Store). Nothing for a store that only this process
+// writes (memstore).
+func (o *ownedApp) followOthers(ctx context.Context) {
+	f, ok := o.store.(core.ChangeFollower)
+	if !ok {
+		return
+	}
+	project := o.primary.Key
+	f.FollowChanges(ctx, project, followInterval, func(ids []string) {
+		if ids == nil {
+			o.changes.ChangedUnknown()
+			o.viewFeed.ChangedUnknown()
+			return
+		}
+		exist, err := o.store.ResolveTitles(ctx, project, ids)
+		if err != nil {
+			o.logger.Debug("other processes' writes: the store failed; telling subscribers of all of them", "err", err)
+			o.changes.ChangedUnknown()
+			o.viewFeed.ChangedUnknown()
+			return
+		}
+		var written, deleted []string
+		for _, id := range ids {
+			if _, ok := exist[id]; ok {
+				written = append(written, id)
+			} else {
+				deleted = append(deleted, id)
+			}
+		}
+		for _, c := range []struct {
+			ids     []string
+			deleted bool
+		}{{written, false}, {deleted, true}} {
+			if len(c.ids) > 0 {
+				o.changes.Changed(c.ids, c.deleted)
+				o.viewFeed.Changed(c.ids, c.deleted)
+			}
+		}
+	})
 }
 
 // SyncNow brings the store in line with the vault now (a sync another

@@ -260,7 +260,7 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 	c := newConnector(f.cfg, f.logger, opts)
 	defer c.Stop(context.WithoutCancel(ctx))
 	sel := selectionOf(f.cfg)
-	own, conn, w, err := c.Find(ctx, owner.KindMCP, sel)
+	own, conn, w, err := c.Find(ctx, owner.KindMCPFront, sel)
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 	connect := func(readOnly bool) server.Connect {
 		s := sel
 		s.ReadOnly = s.ReadOnly || readOnly
-		next := c.ConnectAs(s)
+		next := c.ConnectFront(s)
 		if readOnly {
 			return next
 		}

@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -15,6 +20,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph/resources"
 )
 
 // replicaHeader is the response header HAProxy adds with the name of the
@@ -136,13 +143,14 @@ func TestReplicasBehindARoundRobinBalancer(t *testing.T) {
 		t.Fatal("no tools through the balancer")
 	}
 
-	calls := 0
+	calls, lastID := 0, ""
 	for i := range 10 {
 		// A write through one replica, read back at once through the
 		// next: round robin sends the two to different replicas.
 		created := callTool(t, c, "create_node", map[string]any{"title": fmt.Sprintf("Balanced %d", i), "content": "written through the balancer", "tags": []string{"balanced"}})
 		var n struct{ ID string }
 		created.decode(t, &n)
+		lastID = n.ID
 		if getNode(t, c, map[string]any{"id": n.ID}) == nil {
 			t.Fatalf("note %s written through one replica is missing on the next request", n.ID)
 		}
@@ -171,6 +179,35 @@ func TestReplicasBehindARoundRobinBalancer(t *testing.T) {
 		t.Fatalf("resources/read through the balancer: %v", err)
 	}
 
+	// A subscription (protocol 2026-07-28: a subscriptions/listen stream)
+	// on one replica hears of a write made through the other, and of an
+	// edit of the file the sync worker mirrors.
+	uri := resources.URI(lastID)
+	l := listen(t, "http://"+lb+"/mcp", rwToken, uri)
+	for i := 0; ; i++ {
+		// Round robin sends the request after the stream's to the other
+		// replica; a read goes first when it would not.
+		if i > 2 {
+			t.Fatalf("no write reached the replica the stream is not on (%s): %v", l.replica, counter.seen())
+		}
+		if r := callTool(t, c, "update_node", map[string]any{"id": lastID, "tags": []string{"followed", fmt.Sprintf("across%d", i)}}); r.isError {
+			t.Fatalf("update of the subscribed note: %s", r.text)
+		}
+		if seen := counter.seen(); seen[len(seen)-1] != l.replica {
+			break
+		}
+	}
+	l.waitUpdated(t, uri, "a write through the other replica")
+	path := filepath.Join(vault, filepath.FromSlash(lastID))
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(body, []byte("\nEdited outside, mirrored by the sync worker.\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.waitUpdated(t, uri, "an edit of the file, mirrored by the sync worker")
+
 	order := counter.seen()
 	count := map[string]int{}
 	switches := 0
@@ -184,4 +221,104 @@ func TestReplicasBehindARoundRobinBalancer(t *testing.T) {
 		t.Fatalf("the requests did not alternate between the replicas: %v (%d switches in %d requests)", count, switches, len(order))
 	}
 	t.Logf("balancer: %d requests, %v, %d switches between replicas, 0 errors", len(order), count, switches)
+}
+
+// listenStream is an open subscriptions/listen request (protocol
+// 2026-07-28) and the messages its response stream carried.
+type listenStream struct {
+	replica  string // the replica serving it, from the balancer's header
+	messages chan map[string]any
+}
+
+// listen opens a subscriptions/listen stream at url following uris, and
+// waits for its acknowledgement.
+func listen(t *testing.T, url, token string, uris ...string) *listenStream {
+	t.Helper()
+	const version = "2026-07-28"
+	body, err := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+		"params": map[string]any{
+			"_meta": map[string]any{
+				"io.modelcontextprotocol/protocolVersion":    version,
+				"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "balancer-test", "version": "1"},
+				"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+			},
+			"notifications": map[string]any{"resourceSubscriptions": uris},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", version)
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = resp.Body.Close() })
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		t.Fatalf("subscriptions/listen: %s %s: %s", resp.Status, resp.Header.Get("Content-Type"), b)
+	}
+	l := &listenStream{replica: resp.Header.Get(replicaHeader), messages: make(chan map[string]any, 64)}
+	go func() {
+		defer close(l.messages)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var m map[string]any
+			if json.Unmarshal([]byte(data), &m) == nil {
+				l.messages <- m
+			}
+		}
+	}()
+	if m := l.next(t, "the acknowledgement"); m["method"] != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("subscriptions/listen: the first message is %v, not the acknowledgement", m)
+	}
+	return l
+}
+
+// next returns the stream's next message.
+func (l *listenStream) next(t *testing.T, what string) map[string]any {
+	t.Helper()
+	select {
+	case m, ok := <-l.messages:
+		if !ok {
+			t.Fatalf("the subscriptions/listen stream ended before %s", what)
+		}
+		return m
+	case <-time.After(readyTimeout):
+		t.Fatalf("no %s on the subscriptions/listen stream in %s", what, readyTimeout)
+		return nil
+	}
+}
+
+// waitUpdated waits for notifications/resources/updated naming uri, tagged
+// with the stream's subscription ID.
+func (l *listenStream) waitUpdated(t *testing.T, uri, after string) {
+	t.Helper()
+	for {
+		m := l.next(t, "notifications/resources/updated after "+after)
+		params, _ := m["params"].(map[string]any)
+		if m["method"] != "notifications/resources/updated" || params["uri"] != uri {
+			continue
+		}
+		meta, _ := params["_meta"].(map[string]any)
+		if meta["io.modelcontextprotocol/subscriptionId"] != "listen-1" {
+			t.Fatalf("the update is not tagged with the stream's subscription ID: %v", m)
+		}
+		return
+	}
 }

@@ -85,8 +85,35 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 	var created node
 	callTool(t, legacy, "create_node", map[string]any{"title": "Through HTTP", "content": "written through the relaying HTTP server"}).decode(t, &created)
 	mustNode(t, a.c, created.ID)
+	fromHTTP := created.ID
 	callTool(t, a.c, "create_node", map[string]any{"title": "Through stdio", "content": "written through the owner"}).decode(t, &created)
 	mustNode(t, c, created.ID)
+	fromStdio := created.ID
+	callTool(t, c, "update_node", map[string]any{"id": fromStdio, "tags": []string{"through-http"}})
+
+	// The owner's change log names the relaying server's callers (the
+	// front's connection says it relays them: owner.KindMCPFront), and the
+	// owner's own stdio client as local.
+	var log struct {
+		Changes []struct {
+			Kind, ID string
+			By       struct{ ID string }
+		}
+	}
+	callTool(t, a.c, "recent_changes", map[string]any{"limit": 10}).decode(t, &log)
+	by := map[string]string{}
+	for _, ch := range log.Changes {
+		by[ch.Kind+" "+ch.ID] = ch.By.ID
+	}
+	for change, want := range map[string]string{
+		"created " + fromHTTP:   "token:1", // legacy session, through the front
+		"created " + fromStdio:  "local",   // the owner's stdio client
+		"modified " + fromStdio: "token:1", // current protocol, through the front
+	} {
+		if by[change] != want {
+			t.Errorf("the owner's change log names %q for %q through the relaying server, want %q (all: %v)", by[change], change, want, by)
+		}
+	}
 
 	// A subscription through the relaying server hears of a write
 	// through the owner (and, below, of one after the take-over).

@@ -150,13 +150,23 @@ func (c *Connector[A]) Find(ctx context.Context, kind string, sel tools.Selectio
 // selection sel: the owner's socket, or this process's own Role once it
 // owns the store.
 func (c *Connector[A]) ConnectAs(sel tools.Selection) server.Connect {
+	return c.connect(owner.KindMCP, sel)
+}
+
+// ConnectFront is ConnectAs for an HTTP front (server.Forward), whose tool
+// calls name their callers (owner.KindMCPFront).
+func (c *Connector[A]) ConnectFront(sel tools.Selection) server.Connect {
+	return c.connect(owner.KindMCPFront, sel)
+}
+
+func (c *Connector[A]) connect(kind string, sel tools.Selection) server.Connect {
 	return func(ctx context.Context) (io.ReadWriteCloser, error) {
-		own, conn, w, err := c.Find(ctx, owner.KindMCP, sel)
+		own, conn, w, err := c.Find(ctx, kind, sel)
 		if err != nil {
 			return nil, err
 		}
 		if own != nil {
-			return own.Pipe(sel)
+			return own.Pipe(kind, sel)
 		}
 		c.logger().Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version, "read_only", sel.ReadOnly)
 		return conn, nil

@@ -246,7 +246,7 @@ func (r *Role[A]) handle(c net.Conn) {
 	case owner.KindSync:
 		welcome.Detail = fitLine(r.app.SyncNow())
 		_ = owner.WriteLine(c, welcome)
-	case owner.KindMCP:
+	case owner.KindMCP, owner.KindMCPFront:
 		sel := r.app.Selection()
 		if len(h.Surface) > 0 {
 			sel = tools.Selection{}
@@ -267,7 +267,7 @@ func (r *Role[A]) handle(c net.Conn) {
 		r.serveMCP(srv, struct {
 			io.Reader
 			io.Writer
-		}{br, c}, c)
+		}{br, c}, c, h.Kind == owner.KindMCPFront)
 	default:
 		refuse(fmt.Sprintf("unknown connection kind %q", h.Kind))
 	}
@@ -291,12 +291,17 @@ func fitLine(s string) string {
 
 // serveMCP serves srv on rw until the other side ends it, or the owner
 // closes it to hand over: then every request read has been answered, and
-// the last line says so (server.MethodHandover).
-func (r *Role[A]) serveMCP(srv *mcpserver.MCPServer, rw io.ReadWriter, c io.Closer) {
+// the last line says so (server.MethodHandover). front: the connection is
+// an HTTP front's, whose tool calls name their callers (owner.KindMCPFront).
+func (r *Role[A]) serveMCP(srv *mcpserver.MCPServer, rw io.ReadWriter, c io.Closer, front bool) {
 	id := fmt.Sprintf("owner-%d-%d", os.Getpid(), r.seq.Add(1))
 	// Requests run under a context the shutdown does not cancel: it stops
 	// reading instead (CloseRead), so a request in flight finishes.
-	if err := server.ServeStream(context.Background(), srv, rw, rw, id, r.logger); err != nil {
+	ctx := context.Background()
+	if front {
+		ctx = server.WithRelayedActors(ctx)
+	}
+	if err := server.ServeStream(ctx, srv, rw, rw, id, r.logger); err != nil {
 		r.logger.Debug("a connection ended", "err", err)
 	}
 	r.mu.Lock()
@@ -309,8 +314,9 @@ func (r *Role[A]) serveMCP(srv *mcpserver.MCPServer, rw io.ReadWriter, c io.Clos
 }
 
 // Pipe connects this process's own front to the owner, in process, as a
-// client of the tool selection sel.
-func (r *Role[A]) Pipe(sel tools.Selection) (io.ReadWriteCloser, error) {
+// client of kind (owner.KindMCP or owner.KindMCPFront) with the tool
+// selection sel.
+func (r *Role[A]) Pipe(kind string, sel tools.Selection) (io.ReadWriteCloser, error) {
 	srv, err := r.ServerFor(sel)
 	if err != nil {
 		return nil, err
@@ -321,7 +327,7 @@ func (r *Role[A]) Pipe(sel tools.Selection) (io.ReadWriteCloser, error) {
 	}
 	r.serving.Go(func() {
 		defer r.untrack(back)
-		r.serveMCP(srv, back, back)
+		r.serveMCP(srv, back, back, kind == owner.KindMCPFront)
 	})
 	return front, nil
 }
