@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // DefaultRenames resolves the name clashes between vaultgraph's own
@@ -108,6 +110,39 @@ func Select(all []Tool, sel Selection) ([]Tool, error) {
 		seen[t.Tool.Name] = t.Toolset
 	}
 	return picked, nil
+}
+
+// Wants reports whether sel can pick a tool of toolset, whose tools are
+// specs: the toolset is enabled, or one of specs is named alone in Tools
+// ("tool" or "toolset/tool"; a name two toolsets publish, such as search,
+// only as "toolset/tool"). A caller that builds a toolset's tools only
+// when they can be served (the memory toolset's need the memory service
+// and the document index) asks this, so that a tool named alone is built
+// and Select finds it, with its toolset off.
+func (sel Selection) Wants(toolset string, specs []mcp.Tool) bool {
+	enabled := sel.Toolsets
+	if len(enabled) == 0 {
+		enabled = DefaultToolsets()
+	}
+	if slices.Contains(enabled, toolset) {
+		return true
+	}
+	for _, spec := range specs {
+		for _, name := range sel.Tools {
+			switch name {
+			case toolset + "/" + spec.Name:
+				return true
+			case spec.Name:
+				// A name two toolsets publish (search) names the other
+				// one's too; it turns this toolset on only written
+				// "toolset/tool".
+				if _, clash := DefaultRenames[toolset+"/"+spec.Name]; !clash {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // named reports whether name ("tool" or "toolset/tool") names t.

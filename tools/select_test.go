@@ -103,3 +103,37 @@ func TestReadOnlyComesFromTheAnnotation(t *testing.T) {
 		t.Fatal("ReadOnly must follow the hint")
 	}
 }
+
+// A toolset whose tools are built only when they can be served is wanted
+// when it is enabled, or when one of its tools is named alone.
+func TestWantsATurnedOffToolsetForAToolNamedAlone(t *testing.T) {
+	specs := []mcp.Tool{mcp.NewTool("memory_store"), mcp.NewTool("memory_count"), mcp.NewTool("search")}
+	cases := []struct {
+		name string
+		sel  Selection
+		want bool
+	}{
+		{"enabled", Selection{Toolsets: []string{ToolsetGraph, ToolsetMemory}}, true},
+		{"off by default", Selection{}, false},
+		{"off", Selection{Toolsets: []string{ToolsetGraph}}, false},
+		{"a tool named alone", Selection{Toolsets: []string{ToolsetGraph}, Tools: []string{"memory_store"}}, true},
+		{"a tool named with its toolset", Selection{Toolsets: []string{ToolsetGraph}, Tools: []string{"memory/memory_count"}}, true},
+		{"search, the graph toolset's too", Selection{Toolsets: []string{ToolsetKB}, Tools: []string{"search"}}, false},
+		{"memory/search", Selection{Toolsets: []string{ToolsetKB}, Tools: []string{"memory/search"}}, true},
+		{"another toolset's tool", Selection{Toolsets: []string{ToolsetGraph}, Tools: []string{"list_notes", "kb/memory_store"}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.sel.Wants(ToolsetMemory, specs); got != c.want {
+				t.Errorf("Wants = %v, want %v", got, c.want)
+			}
+		})
+	}
+	// What Wants lets a caller build, Select then serves.
+	sel := Selection{Toolsets: []string{ToolsetGraph}, Tools: []string{"memory_store"}}
+	all := []Tool{fakeTool(ToolsetGraph, "search", true), fakeTool(ToolsetMemory, "memory_store", false)}
+	picked, err := Select(all, sel)
+	if err != nil || names(picked) != "graph/search,memory/memory_store" {
+		t.Fatalf("Select = %s, %v", names(picked), err)
+	}
+}

@@ -343,9 +343,10 @@ func (a *app) allTools() ([]tools.Tool, error) {
 
 // memoryTools returns the memory tools of spec 004 over the store, with
 // the configured embedder (none: the tools that need similarity are
-// left out).
+// left out): when the memory toolset is on, or one of its tools is named
+// alone (tools: [memory_store]).
 func (a *app) memoryTools() ([]tools.Tool, error) {
-	if !a.cfg.HasToolset(tools.ToolsetMemory) {
+	if !a.selection().Wants(tools.ToolsetMemory, memtools.Specs()) {
 		return nil, nil // not enabled
 	}
 	return memtools.Tools(memtools.NewDeps(a.memoryService(), a.logger)), nil

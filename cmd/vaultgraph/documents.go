@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
-	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/docindex"
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/tools"
@@ -14,11 +12,12 @@ import (
 )
 
 // documentTools returns the document tools of the memory toolset (spec
-// 004): none when the memory toolset is off, or when no embedding provider
-// is configured (embedding.provider: none), since every chunk is embedded.
+// 004): none when the memory toolset is off and none of them is named
+// alone (tools: [index_file]), or when no embedding provider is
+// configured (embedding.provider: none), since every chunk is embedded.
 // Files can be read from the vault and from documents.allowed_roots only.
 func (a *app) documentTools() ([]tools.Tool, error) {
-	if !slices.Contains(a.cfg.Toolsets, config.ToolsetMemory) {
+	if !a.selection().Wants(tools.ToolsetMemory, dtools.Specs()) {
 		return nil, nil
 	}
 	emb := a.search.embedder // shared: the built-in model is loaded once

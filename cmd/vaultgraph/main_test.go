@@ -281,6 +281,18 @@ func TestToolsAndExcludeTools(t *testing.T) {
 	assert.Contains(t, r.stderr, `unknown tool "get_nod"`)
 }
 
+// A tool of the memory toolset named alone is served with the toolset
+// off: its tools are built when one of them is named (tools.Selection.Wants).
+func TestAMemoryToolNamedAloneIsServedWithItsToolsetOff(t *testing.T) {
+	isolate(t)
+	vault := newVault(t)
+	for _, name := range []string{"memory_count", "memory/memory_count"} {
+		r := runCLI(t, "call", "memory_count", "{}", "--vault", vault, "--toolsets", "graph", "--tools", name)
+		assert.Equal(t, 0, r.code, "--tools %s: %s", name, r.stderr)
+		assert.Contains(t, r.stdout, `"success":true`, "--tools %s", name)
+	}
+}
+
 func TestCheckListsTheVaultsProblems(t *testing.T) {
 	dir := t.TempDir()
 	writeNote := func(rel, content string) {
