@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -48,6 +50,9 @@ type noteAnswer struct {
 	In        int        `json:"in"`
 	Out       int        `json:"out"`
 	ReadOnly  bool       `json:"readOnly"`
+	// LastChange is the note's newest change in the change log, with who
+	// made it; absent when none is among the newest lastChangeScan.
+	LastChange *changeJSON `json:"lastChange,omitempty"`
 }
 
 // findNote reads the note a page names, in any ID form the tools accept
@@ -110,6 +115,7 @@ func (v *View) serveNote(w http.ResponseWriter, r *http.Request) {
 	for _, n := range nc.Neighbors {
 		a.Backlinks = append(a.Backlinks, linkJSON{ID: n.ID, Title: n.Title})
 	}
+	a.LastChange = v.lastChange(ctx, note.ID)
 	writeJSON(w, r, http.StatusOK, a)
 }
 
@@ -454,4 +460,87 @@ func (v *View) fail(w http.ResponseWriter, op string, err error) {
 		v.log.Warn("view: "+op+" failed", "err", err)
 		writeError(w, http.StatusInternalServerError, "could not "+op+"; the server's log says why")
 	}
+}
+
+// changeJSON is a change of the change log, with who made it.
+type changeJSON struct {
+	At      string     `json:"at"` // RFC 3339, UTC
+	Kind    string     `json:"kind"`
+	ID      string     `json:"id"`
+	Path    string     `json:"path"`
+	OldPath string     `json:"oldPath,omitempty"`
+	Title   string     `json:"title"`
+	By      *actorJSON `json:"by,omitempty"` // absent when not recorded
+}
+
+// actorJSON is who made a change (core.Actor).
+type actorJSON struct {
+	ID    string `json:"id"`
+	Email string `json:"email,omitempty"`
+	Name  string `json:"name,omitempty"`
+}
+
+func changeOf(c core.NoteChange) changeJSON {
+	out := changeJSON{At: c.At.UTC().Format(time.RFC3339), Kind: string(c.Kind), ID: c.ID, Path: c.Path, OldPath: c.OldPath, Title: c.Title}
+	if c.Actor.ID != "" {
+		out.By = &actorJSON{ID: c.Actor.ID, Email: c.Actor.Email, Name: c.Actor.Name}
+	}
+	return out
+}
+
+// Change panel bounds: the recent changes a page lists, and how far back
+// a note's last change is looked for (one read of the newest changes).
+const (
+	changesDefault = 30
+	changesMax     = 100
+	lastChangeScan = 500
+)
+
+// lastChange is id's newest change among the newest lastChangeScan of the
+// log; nil when there is none, or the log cannot be read (the note is
+// shown without it, and the failure logged).
+func (v *View) lastChange(ctx context.Context, id string) *changeJSON {
+	if v.opts.Changes == nil {
+		return nil
+	}
+	changes, err := v.opts.Changes.Changes(ctx, v.opts.Project, core.ChangeQuery{Limit: lastChangeScan})
+	if err != nil {
+		v.log.Warn("view: reading the change log failed; the note is shown without its last change", "err", err)
+		return nil
+	}
+	for _, c := range changes {
+		if c.ID == id {
+			out := changeOf(c)
+			return &out
+		}
+	}
+	return nil
+}
+
+// serveChanges answers the newest changes of the log (limit: 1 to 100,
+// default 30), each with who made it.
+func (v *View) serveChanges(w http.ResponseWriter, r *http.Request) {
+	limit := changesDefault
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > changesMax {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", changesMax))
+			return
+		}
+		limit = n
+	}
+	out := struct {
+		Changes []changeJSON `json:"changes"`
+	}{Changes: []changeJSON{}}
+	if v.opts.Changes != nil {
+		changes, err := v.opts.Changes.Changes(r.Context(), v.opts.Project, core.ChangeQuery{Limit: limit})
+		if err != nil {
+			v.fail(w, "read the change log", err)
+			return
+		}
+		for _, c := range changes {
+			out.Changes = append(out.Changes, changeOf(c))
+		}
+	}
+	writeJSON(w, r, http.StatusOK, out)
 }

@@ -22,6 +22,7 @@ type Feed struct {
 	written  map[string]bool
 	deleted  map[string]bool
 	overflow bool
+	logged   bool // changes were logged (Logged) since the last take
 	wake     chan struct{}
 }
 
@@ -67,6 +68,27 @@ func (f *Feed) record(ids []string, deleted bool) {
 	case f.wake <- struct{}{}:
 	default:
 	}
+}
+
+// Logged tells the View that changes were written to the change log
+// (recent_changes'), which its pages show with who made them.
+func (f *Feed) Logged() {
+	f.mu.Lock()
+	f.logged = true
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// takeLogged returns and forgets whether changes were logged.
+func (f *Feed) takeLogged() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l := f.logged
+	f.logged = false
+	return l
 }
 
 // take returns and forgets what was recorded; overflow means "too much:

@@ -44,6 +44,7 @@ func (v *View) Handler() http.Handler {
 	mux.HandleFunc("GET "+PathPrefix+"api/search", v.api(v.serveSearch))
 	mux.HandleFunc("GET "+PathPrefix+"api/path", v.api(v.servePath))
 	mux.HandleFunc("GET "+PathPrefix+"api/events", v.api(v.serveEvents))
+	mux.HandleFunc("GET "+PathPrefix+"api/changes", v.api(v.serveChanges))
 	mux.HandleFunc("POST "+PathPrefix+"api/note", v.api(v.saveNote))
 	return securityHeaders(mux)
 }

@@ -23,6 +23,11 @@ type Store interface {
 	KeywordSearch(ctx context.Context, project, query string, limit int) ([]core.ScoredID, error)
 }
 
+// ChangeReader reads a project's change log (core.ChangeLog's reader).
+type ChangeReader interface {
+	Changes(ctx context.Context, project string, q core.ChangeQuery) ([]core.NoteChange, error)
+}
+
 // Graph is the graph toolset's service the view shares with the tools:
 // search, find_path and, for a session that may write, update.
 type Graph interface {
@@ -42,6 +47,9 @@ type Options struct {
 	// Feed tells the view which notes changed; nil: the view shows the
 	// vault as it was when it loaded.
 	Feed *Feed
+	// Changes is the project's change log (recent_changes'), from which
+	// the view shows who changed what; nil: it shows none.
+	Changes ChangeReader
 	// CacheFile keeps the layout between runs ("" for none); see
 	// CacheFileName.
 	CacheFile string
@@ -123,7 +131,13 @@ func (v *View) Run(ctx context.Context) error {
 				v.events.publish("reload", map[string]any{"rev": v.revision(), "reason": "layout"})
 			}
 		case <-wake:
+			if v.opts.Feed.takeLogged() {
+				v.events.publish("changes", map[string]any{})
+			}
 			written, deleted, overflow := v.opts.Feed.take()
+			if len(written) == 0 && len(deleted) == 0 && !overflow {
+				continue
+			}
 			if err := v.apply(ctx, written, deleted, overflow); err != nil {
 				if ctx.Err() != nil {
 					continue

@@ -109,7 +109,7 @@ func newEnv(t *testing.T, auth AuthOptions, cache string) *env {
 	feed := NewFeed()
 	fed := feed.Store(st)
 	v, err := New(Options{Project: project, Store: st, Graph: core.NewGraphService(project, st, contentWriter{fed}),
-		Feed: feed, CacheFile: cache, Auth: auth})
+		Feed: feed, Changes: st, CacheFile: cache, Auth: auth})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -184,7 +184,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Logger:   logger.With("project", p.Key),
 			LintLog:  filepath.Join(vaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
 			Observer: opts.observer,
-			Changes:  rec.Record,
+			Changes:  logged(rec.Record, a.viewFeed, i == 0),
 
 			FirstSyncWait: opts.firstSyncWait,
 			Live:          opts.live,
@@ -415,4 +415,16 @@ func stagedBatch(store string) int {
 func stamperOf(store core.GraphStore) core.StatesStamper {
 	st, _ := store.(core.StatesStamper)
 	return st
+}
+
+// logged is record, which also tells feed when the changes are in the
+// log (primary: the web view's project), so its pages show who made them.
+func logged(record func(context.Context, []core.NoteChange), feed *view.Feed, primary bool) func(context.Context, []core.NoteChange) {
+	if !primary {
+		return record
+	}
+	return func(ctx context.Context, changes []core.NoteChange) {
+		record(ctx, changes)
+		feed.Logged()
+	}
 }

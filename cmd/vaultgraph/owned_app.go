@@ -202,6 +202,9 @@ func (o *ownedApp) followOthers(ctx context.Context) {
 	}
 	project := o.primary.Key
 	f.FollowChanges(ctx, project, followInterval, func(ids []string) {
+		// Another process logs its changes too (recent_changes'), in a
+		// transaction of its own, about when it writes the notes.
+		defer o.viewFeed.Logged()
 		if ids == nil {
 			o.changes.ChangedUnknown()
 			o.viewFeed.ChangedUnknown()

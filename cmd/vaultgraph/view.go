@@ -195,7 +195,7 @@ func startView(own *ownerRole, auth view.AuthOptions) (*view.View, error) {
 		cache = filepath.Join(vaultStateDir(dir, a.cfg.ServedProjects()[0].Path), view.CacheFileName)
 	}
 	v, err := view.New(view.Options{
-		Project: a.primary.Key, Store: a.store, Graph: a.graph, Feed: a.viewFeed,
+		Project: a.primary.Key, Store: a.store, Graph: a.graph, Feed: a.viewFeed, Changes: a.store,
 		CacheFile: cache, Auth: auth, Logger: a.logger,
 	})
 	if err != nil {

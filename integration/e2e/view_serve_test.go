@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -83,6 +85,21 @@ func TestWebViewBehindServeTokens(t *testing.T) {
 		if got := readFile(t, vault, "focus/Beta.md"); got != "Beta, edited from the page.\n" {
 			t.Errorf("the file after the write: %q", got)
 		}
+
+		// Who changed what (issue 46.2): the note's last change names the
+		// token's holder (token:1, the first of http.tokens), and so does
+		// the recent changes panel, which an edit outside then joins live.
+		run(t, ctx, "see who changed the note",
+			waitJS(`document.querySelector("#note-changed").textContent.includes("modified by token:1")`),
+			chromedp.Click(chromedp.CSS(`#changes-toggle`)),
+			waitJS(`!document.querySelector("#changes-panel").classList.contains("hidden") &&
+				[...document.querySelectorAll("#changes-list li")].some(li => li.textContent.includes("Beta") && li.textContent.includes("modified by token:1"))`))
+		if err := os.WriteFile(filepath.Join(vault, "focus", "Gamma.md"), []byte("Gamma points at [[Hub]], edited outside.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(t, ctx, "see the edit outside in the open panel",
+			waitJS(`[...document.querySelectorAll("#changes-list li")].some(li => li.textContent.includes("Gamma") && li.textContent.includes("modified by outside"))`))
+		screenshot(t, ctx, "who-changed-what")
 	})
 }
 

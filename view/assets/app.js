@@ -447,8 +447,52 @@ function noteLink(l) {
   return li;
 }
 
+// actorText is who made a change, as the change log names them.
+function actorText(by) {
+  if (!by) return "someone (not recorded)";
+  if (by.name) return by.email ? `${by.name} <${by.email}>` : by.name;
+  return by.email || by.id;
+}
+
+function changeText(c) {
+  return `${c.kind} by ${actorText(c.by)}, ${new Date(c.at).toLocaleString()}`;
+}
+
+// ---- recent changes (api/changes: the change log, with who made each) -------
+
+let changesOpen = false;
+
+async function loadChanges() {
+  const res = await getJSON("api/changes?limit=30");
+  $("changes-list").replaceChildren(...res.changes.map((c) => {
+    const li = document.createElement("li");
+    const title = c.title || c.path;
+    if (c.kind === "deleted") li.append(document.createTextNode(title));
+    else li.append(noteLink({ id: c.id, title }).firstChild);
+    const s = document.createElement("small");
+    s.textContent = changeText(c) + (c.oldPath ? ` (was ${c.oldPath})` : "");
+    if (c.by) s.title = c.by.id;
+    li.append(s);
+    return li;
+  }));
+  state.changesShown = res.changes.length;
+  state.changesLoads = (state.changesLoads || 0) + 1;
+}
+
+function toggleChanges(open) {
+  changesOpen = open;
+  $("changes-panel").classList.toggle("hidden", !open);
+  if (open) loadChanges().catch((e) => notice(e.message));
+}
+
 function showNote(note) {
   $("note-title").textContent = note.title;
+  const changed = $("note-changed");
+  if (note.lastChange) {
+    changed.textContent = "Last change: " + changeText(note.lastChange);
+    changed.title = note.lastChange.by ? note.lastChange.by.id : "";
+    changed.classList.remove("hidden");
+  } else changed.classList.add("hidden");
   const meta = $("note-meta");
   meta.replaceChildren(document.createTextNode(`${note.path} · ${note.in} in · ${note.out} out `));
   for (const t of note.tags) {
@@ -594,6 +638,11 @@ function live() {
     } else redraw();
   });
   es.addEventListener("reload", () => reloadOverview());
+  // Changes reached the change log: who made them is shown.
+  es.addEventListener("changes", () => {
+    if (changesOpen) loadChanges().catch(() => {});
+    if (state.mode === "focus" && state.focus) focus(state.focus, true);
+  });
   es.onerror = () => { status.className = "status down"; state.live = false; };
 }
 
@@ -630,6 +679,8 @@ async function start() {
   $("tag").onchange = (e) => setTag(e.target.value);
   $("home").onclick = (e) => { e.preventDefault(); location.hash = ""; route(); };
   $("close").onclick = () => { location.hash = ""; route(); };
+  $("changes-toggle").onclick = () => toggleChanges(!changesOpen);
+  $("changes-close").onclick = () => toggleChanges(false);
   for (const b of document.querySelectorAll(".depth button")) {
     b.onclick = () => {
       depth = +b.dataset.depth;
