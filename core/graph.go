@@ -369,7 +369,7 @@ func (g *GraphService) Create(ctx context.Context, n NewNote) (*NodeView, error)
 	if err != nil {
 		return nil, fmt.Errorf("graph: create %q: %w", n.Title, err)
 	}
-	views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
+	views, err := g.writtenViews(ctx, []Note{*note})
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +391,7 @@ func (g *GraphService) Update(ctx context.Context, id string, u NoteUpdate) (*Up
 	if g.writer == nil {
 		return nil, errNoWriter
 	}
-	resolved, err := g.resolveID(ctx, id)
+	resolved, err := g.resolveWriteID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +402,7 @@ func (g *GraphService) Update(ctx context.Context, id string, u NoteUpdate) (*Up
 	if err != nil {
 		return nil, fmt.Errorf("graph: update %s: %w", resolved, err)
 	}
-	views, err := g.views(ctx, []Note{*note}, PrimaryContentLimit)
+	views, err := g.writtenViews(ctx, []Note{*note})
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +418,7 @@ func (g *GraphService) Delete(ctx context.Context, id string) (bool, error) {
 	if g.writer == nil {
 		return false, errNoWriter
 	}
-	resolved, err := g.resolveID(ctx, id)
+	resolved, err := g.resolveWriteID(ctx, id)
 	if resolved == "" || err != nil {
 		return false, err
 	}
@@ -447,6 +447,54 @@ func (g *GraphService) resolveID(ctx context.Context, id string) (string, error)
 		}
 	}
 	return "", nil
+}
+
+// resolveWriteID is resolveID for a write: when the store fails (a
+// provider error, Neo4j down) and the writer keeps an index of its own
+// (LocalResolver), the vault's index answers, and the write goes on to
+// the file with its store change queued (issue 44.5: one contract for
+// every write tool while the store is down).
+func (g *GraphService) resolveWriteID(ctx context.Context, id string) (string, error) {
+	resolved, err := g.resolveID(ctx, id)
+	if err == nil || !IsProviderError(err) {
+		return resolved, err
+	}
+	local, ok := g.writer.(LocalResolver)
+	if !ok {
+		return "", err
+	}
+	resolved, lerr := local.LocalID(ctx, IDCandidates(id))
+	if lerr != nil {
+		return "", err
+	}
+	AddCallWarnings(ctx, StoreQueuedWarning)
+	return resolved, nil
+}
+
+// writtenViews shapes the notes a write returns. Their links' titles come
+// from the store, or, when it fails (provider error) and the writer keeps
+// an index of its own (LocalResolver), from the vault: the file is
+// written by then, and an error here would report a write that happened
+// as failed (a retry would meet ErrExists).
+func (g *GraphService) writtenViews(ctx context.Context, notes []Note) ([]NodeView, error) {
+	views, err := g.views(ctx, notes, PrimaryContentLimit)
+	if err == nil || !IsProviderError(err) {
+		return views, err
+	}
+	local, ok := g.writer.(LocalResolver)
+	if !ok {
+		return nil, err
+	}
+	var ids []string
+	for i := range notes {
+		ids = append(ids, notes[i].LinkTargets()...)
+	}
+	titles, lerr := local.LocalTitles(ctx, ids)
+	if lerr != nil {
+		return nil, err
+	}
+	AddCallWarnings(ctx, StoreQueuedWarning)
+	return shapeViews(notes, sameLimits(len(notes), PrimaryContentLimit), titles), nil
 }
 
 // IDCandidates returns the IDs to try, in order, for an ID or path given by

@@ -599,3 +599,55 @@ func TestTagMatchesNestedTags(t *testing.T) {
 		}
 	}
 }
+
+// failingReader answers every ResolveTitles with a provider error, as
+// neo4jstore does while Neo4j is down.
+type failingReader struct{ core.GraphReader }
+
+func (failingReader) ResolveTitles(context.Context, string, []string) (map[string]string, error) {
+	return nil, core.NewProviderError("neo4j: resolve titles", errors.New("connection refused"))
+}
+
+// TestWritesWhileTheStoreFails: every write of the graph service goes to
+// the vault while the store fails (issue 44.5): the ID is resolved and
+// the answer's link titles are read from the vault's index (the writer's
+// core.LocalResolver), and the answer says the store's change is queued.
+func TestWritesWhileTheStoreFails(t *testing.T) {
+	_, w, root := vaultService(t, map[string]string{"notes/A.md": "---\ntitle: Alpha Title\n---\nold", "notes/B.md": "see [[A]]"})
+	svc := core.NewGraphService(project, failingReader{}, w.NoteWriter)
+	queued := func(ws *core.CallWarnings) bool {
+		for _, m := range ws.List() {
+			if m == core.StoreQueuedWarning {
+				return true
+			}
+		}
+		return false
+	}
+
+	ctx, ws := core.WithCallWarnings(t.Context())
+	created, err := svc.Create(ctx, core.NewNote{Title: "Made", Content: "body [[A]]", Directory: "notes"})
+	if err != nil || created.ID != "notes/made.md" || len(created.Links) != 1 || created.Links[0].Title != "Alpha Title" || !queued(ws) {
+		t.Fatalf("create: %+v, %v, warnings %q", created, err, ws.List())
+	}
+
+	ctx, ws = core.WithCallWarnings(t.Context())
+	content := "rewritten [[B]]"
+	res, err := svc.Update(ctx, "Notes/A.md", core.NoteUpdate{Content: &content})
+	if err != nil || res.Node.ID != "notes/a.md" || len(res.Node.Links) != 1 || res.Node.Links[0].Title != "B" || !queued(ws) {
+		t.Fatalf("update: %+v, %v, warnings %q", res, err, ws.List())
+	}
+	if _, err := svc.Update(ctx, "notes/zz.md", core.NoteUpdate{Content: &content}); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("update of a missing note: %v", err)
+	}
+
+	ctx, ws = core.WithCallWarnings(t.Context())
+	if ok, err := svc.Delete(ctx, "notes/made.md"); err != nil || !ok || !queued(ws) {
+		t.Fatalf("delete: %v, %v, warnings %q", ok, err, ws.List())
+	}
+	if _, err := os.Stat(filepath.Join(root, "notes", "made.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("file still there: %v", err)
+	}
+	if ok, err := svc.Delete(ctx, "notes/zz.md"); err != nil || ok {
+		t.Fatalf("delete of a missing note: %v, %v", ok, err)
+	}
+}

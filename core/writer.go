@@ -58,6 +58,28 @@ type NoteWriter interface {
 	Delete(ctx context.Context, id string) (bool, error)
 }
 
+// LocalResolver is a NoteWriter that can answer, from its own index of
+// the vault (the source of truth), what its write tools otherwise ask the
+// store: which of a client's ID candidates names a note, and the titles
+// of notes. GraphService's writes ask the store first and this only when
+// the store fails (a provider error: Neo4j down), so that every write
+// tool has one contract while the store is down: the file is written,
+// the store's change is queued, and the answer says so in _warnings
+// (docs/DECISIONS.md, issue 44.5).
+type LocalResolver interface {
+	// LocalID returns the first of candidates that is the ID of a note of
+	// the vault, or "" when none is.
+	LocalID(ctx context.Context, candidates []string) (string, error)
+	// LocalTitles returns the titles of the notes with these IDs; IDs of
+	// no note are left out.
+	LocalTitles(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// StoreQueuedWarning is the _warnings entry of a write whose file was
+// written while the graph store failed: the store's change is queued and
+// applied when the store answers again.
+const StoreQueuedWarning = "Graph store unavailable: changes are queued and will be applied when it is back"
+
 // NoteCheck vets a note a NoteWriter is about to write: path is where the
 // file will be (vault-relative, as on disk, after any rename) and content
 // its whole new bytes. An error stops the write, and nothing is written;

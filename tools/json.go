@@ -158,3 +158,21 @@ func rawText(raw []byte) string {
 	}
 	return unsafe.String(&raw[0], len(raw))
 }
+
+// AddJSONField returns the JSON object obj with "key": value appended,
+// keeping the order of the fields before it. obj is compact JSON made by
+// EncodeJSON, so it ends in '}'.
+func AddJSONField(obj json.RawMessage, key string, value json.RawMessage) json.RawMessage {
+	body := bytes.TrimSuffix(bytes.TrimSpace(obj), []byte("}"))
+	k, _ := EncodeJSON(key)
+	out := make([]byte, 0, len(obj)+len(k)+len(value)+2)
+	out = append(out, body...)
+	if len(bytes.TrimSpace(body)) > 1 { // more than "{"
+		out = append(out, ',')
+	}
+	out = append(out, k...)
+	out = append(out, ':')
+	out = append(out, value...)
+	out = append(out, '}')
+	return out
+}

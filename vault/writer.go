@@ -587,7 +587,7 @@ func (w *Writer) applyPaths(ctx context.Context, want string, paths []string, ex
 			return nil, err
 		}
 		m.log.Warn("vault: store write failed after a file write; change queued", "path", want, "err", err)
-		core.AddCallWarnings(ctx, "Graph store unavailable: changes are queued and will be applied when it is back")
+		core.AddCallWarnings(ctx, core.StoreQueuedWarning)
 	}
 	if want == "" {
 		return nil, nil
@@ -676,4 +676,58 @@ func (w *Writer) EditNote(ctx context.Context, id string, edit func(path string,
 	}
 	note, err = w.applyPaths(ctx, rel, []string{rel}, nil)
 	return note, before, after, err
+}
+
+// readLock holds the Mirror's lock for a read of its index (not the
+// vault's write lock): LocalID and LocalTitles.
+func (w *Writer) readLock(ctx context.Context) error {
+	if err := w.m.waitFirstSync(ctx); err != nil {
+		return err
+	}
+	w.m.mu.Lock()
+	if !w.m.ready {
+		w.m.mu.Unlock()
+		return errNotLoaded
+	}
+	return nil
+}
+
+// LocalID returns the first of candidates that is the ID of a note in the
+// index, or "" (core.LocalResolver: a write's ID when the store fails).
+func (w *Writer) LocalID(ctx context.Context, candidates []string) (string, error) {
+	if err := w.readLock(ctx); err != nil {
+		return "", err
+	}
+	defer w.m.mu.Unlock()
+	for _, c := range candidates {
+		if w.m.idx.byID[c] != nil {
+			return c, nil
+		}
+	}
+	return "", nil
+}
+
+// LocalTitles returns the titles of the notes with these IDs, read from
+// their files (a title may come from frontmatter, which the index does
+// not keep); IDs of no note, or of a file that cannot be read now, are
+// left out (core.LocalResolver: a write's answer when the store fails).
+func (w *Writer) LocalTitles(ctx context.Context, ids []string) (map[string]string, error) {
+	if err := w.readLock(ctx); err != nil {
+		return nil, err
+	}
+	defer w.m.mu.Unlock()
+	out := make(map[string]string, len(ids))
+	for _, id := range ids {
+		e := w.m.idx.byID[id]
+		if e == nil {
+			continue
+		}
+		if _, ok := out[id]; ok {
+			continue
+		}
+		if p, _, err := w.m.load(e.path); err == nil && p != nil {
+			out[id] = p.note.Title
+		}
+	}
+	return out, nil
 }

@@ -44,7 +44,10 @@ func TestNeo4jFaults(t *testing.T) {
 	}
 	vault := copyVault(t, extra)
 	args := append([]string{"serve", "--vault", vault}, st.args...)
-	a, aProc := stdioClient(t, processEnv(t, st), args)
+	// A serves the memory toolset too: memories live only in the store,
+	// so they refuse while it is down (wantQueuedWrites).
+	aArgs := append(append([]string(nil), args...), "--toolsets", "graph,kb,edit,memory")
+	a, aProc := stdioClient(t, processEnv(t, st), aArgs)
 	initialize(t, a)
 	// A cold Neo4j can take longer than the short timeout at first.
 	if !eventually(readyTimeout, func() bool {
@@ -92,6 +95,13 @@ func TestNeo4jFaults(t *testing.T) {
 	// bases live in the vault.
 	wantText(t, a, `{"knowledge_bases":[]}`, "list_knowledge_bases", map[string]any{})
 	wantText(t, b, `{"knowledge_bases":[]}`, "list_knowledge_bases", map[string]any{})
+	// Every note write tool has one contract while Neo4j is down: the
+	// vault takes the write, the answer says the graph change is queued
+	// (_warnings), and the restart below applies it (converge compares
+	// the graph with the vault, so nothing acknowledged may be lost).
+	// Writes whose data lives only in the store (memories) refuse with
+	// PROVIDER_ERROR instead: there is nothing to queue them from.
+	wantQueuedWrites(t, a)
 
 	if err := st.neo4j.Start(t); err != nil {
 		t.Fatal(err)
@@ -169,4 +179,55 @@ func converge(t *testing.T, c *client.Client, vault string, sp *stdioProcess) {
 	if !ok {
 		t.Fatalf("the graph did not converge to the vault within %s of the restart:\n%s\nvaultgraph stderr:\n%s", restartTimeout, diff, sp.stderr.String())
 	}
+}
+
+// wantQueuedWrites calls every note write tool on c while the store is
+// down: each succeeds at once with a _warnings entry saying the graph
+// change is queued (docs/DECISIONS.md, issue 44.5). The memory store,
+// whose data lives only in the store, answers PROVIDER_ERROR.
+func wantQueuedWrites(t *testing.T, c *client.Client) {
+	t.Helper()
+	queued := func(name string, args map[string]any) {
+		t.Helper()
+		start := time.Now()
+		r, err := tryCall(t, c, name, args)
+		took := time.Since(start)
+		switch {
+		case err != nil:
+			t.Errorf("%s while Neo4j is down: %v", name, err)
+		case r.isError:
+			t.Errorf("%s while Neo4j is down answered an error: %.300s", name, r.text)
+		case !strings.Contains(strings.Join(r.warnings, " "), "queued"):
+			t.Errorf("%s while Neo4j is down: no _warnings entry saying the change is queued: %q %.300s", name, r.warnings, r.text)
+		}
+		t.Logf("%s while Neo4j is down: %s", name, took.Round(time.Millisecond))
+	}
+	queued("create_node", map[string]any{"title": "Made while down", "content": "Created while Neo4j was down; see [[Home]].", "tags": []string{"fault"}})
+	queued("update_node", map[string]any{"id": "bulk/note 03.md", "content": "Rewritten by update_node while Neo4j was down."})
+	queued("delete_node", map[string]any{"id": "bulk/note 05.md"})
+	queued("edit_note", map[string]any{"id": "bulk/note 04.md", "operation": "replace_text", "old_text": "Bulk note 4", "new_text": "Bulk note four"})
+	if r, err := tryCall(t, c, "add_knowledge_base", map[string]any{"name": "downkb", "description": "made while Neo4j was down", "subfolder": "downkb", "organization_rules": "Any note."}); err != nil || r.isError {
+		t.Errorf("add_knowledge_base while Neo4j is down: %v %.300s", err, r.text)
+	}
+	kb := func(args map[string]any) map[string]any {
+		args["knowledge_base_name"] = "downkb"
+		return args
+	}
+	queued("create_note", kb(map[string]any{"note_path": "one.md", "note_content": "# One\n\nWritten while down, links [[Home]]."}))
+	queued("append_note", kb(map[string]any{"note_path": "one.md", "note_content": "Appended while down."}))
+	queued("update_note", kb(map[string]any{"note_path": "one.md", "note_content": "# One\n\nReplaced while down."}))
+	queued("move_note", kb(map[string]any{"origin_note_path": "one.md", "new_note_path": "two.md"}))
+	queued("create_note", kb(map[string]any{"note_path": "three.md", "note_content": "# Three\n\nTo be deleted."}))
+	queued("delete_note", kb(map[string]any{"note_path": "three.md"}))
+	// Spec 004's error shape is {success: false, error: "..."}: the
+	// breaker's retry hint is the message.
+	start := time.Now()
+	r, err := tryCall(t, c, "memory_store", map[string]any{"content": "remembered while Neo4j was down"})
+	switch {
+	case err != nil:
+		t.Errorf("memory_store while Neo4j is down: %v", err)
+	case !r.isError || !strings.Contains(r.text, "retry"):
+		t.Errorf("memory_store while Neo4j is down: want an error with a retry hint, got %.300s", r.text)
+	}
+	t.Logf("memory_store while Neo4j is down: refused in %s", time.Since(start).Round(time.Millisecond))
 }

@@ -1,13 +1,13 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // WarningsKey is the field that carries warnings (spec 000).
@@ -49,20 +49,7 @@ func withWarnings(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	}
 }
 
-// addField returns the JSON object obj with "key": value appended,
-// keeping the order of the fields before it. obj is compact JSON made by
-// mustJSON, so it ends in '}'.
+// addField is tools.AddJSONField.
 func addField(obj json.RawMessage, key string, value json.RawMessage) json.RawMessage {
-	body := bytes.TrimSuffix(bytes.TrimSpace(obj), []byte("}"))
-	k, _ := mustJSON(key)
-	out := make([]byte, 0, len(obj)+len(k)+len(value)+2)
-	out = append(out, body...)
-	if len(bytes.TrimSpace(body)) > 1 { // more than "{"
-		out = append(out, ',')
-	}
-	out = append(out, k...)
-	out = append(out, ':')
-	out = append(out, value...)
-	out = append(out, '}')
-	return out
+	return tools.AddJSONField(obj, key, value)
 }
