@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/internal/neo4jdefaults"
 	"github.com/vaultgraph/vaultgraph/internal/toolset"
 )
 
@@ -136,14 +137,14 @@ var keys = []key{
 	{
 		name:  "neo4j.max_connections",
 		help:  "largest number of pooled connections to Neo4j (at least 1)",
-		def:   50,
+		def:   neo4jdefaults.MaxConnections,
 		min:   1,
 		field: func(c *Config) any { return &c.Neo4j.MaxConnections },
 	},
 	{
 		name:  "neo4j.timeout",
 		help:  "how long to wait for a Neo4j connection or transaction (a duration such as 30s or 2m)",
-		def:   30 * time.Second,
+		def:   neo4jdefaults.Timeout,
 		field: func(c *Config) any { return &c.Neo4j.Timeout },
 	},
 	{

@@ -9,15 +9,18 @@ import (
 	"net/url"
 	"os"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/neo4jdefaults"
 )
 
 // Defaults applied by Open to zero Config fields.
 const (
-	// DefaultMaxConnections is the driver's own pool default.
-	DefaultMaxConnections = 100
+	// DefaultMaxConnections caps the pool: the configuration's default
+	// (neo4j.max_connections), from one place.
+	DefaultMaxConnections = neo4jdefaults.MaxConnections
 	// DefaultTimeout bounds one store call when its context has no earlier
-	// deadline. Generous, because callers batch writes.
-	DefaultTimeout = 60 * time.Second
+	// deadline: the configuration's default (neo4j.timeout).
+	DefaultTimeout = neo4jdefaults.Timeout
 	// DefaultMaxRetryTime bounds how long a managed transaction retries
 	// transient failures. Shorter than the driver's 30 s so that tools
 	// answer a provider error promptly while Neo4j is down.
