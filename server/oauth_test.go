@@ -1,16 +1,19 @@
 package server_test
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -390,6 +393,75 @@ func TestWritesWithoutATokenAreLocal(t *testing.T) {
 	for path, a := range got {
 		if a != core.ActorLocal {
 			t.Errorf("%s logged as made by %+v, want local", path, a)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a logger and a test at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Issue 46, bad input: each refusal (a malformed header, a huge token, a
+// clock skew beyond the leeway, a key set never read) is a 401 or 503 and
+// a log line that says why, and no log line holds the token.
+func TestOAuthRefusalsAreLoggedWithoutTheToken(t *testing.T) {
+	idp := testidp.Start(t, oauthAudience)
+	var logs lockedBuffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	f := newFixture(t)
+	ts, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens, Logger: logger, OAuth: server.OAuthOptions{Issuer: idp.Issuer, Audience: idp.Audience}})
+	skewed := idp.Claims("vault:read")
+	skewed["nbf"] = time.Now().Add(10 * time.Minute).Unix()
+	skewedToken := idp.Sign(skewed)
+	huge := strings.Repeat("h", 20<<10)
+	for _, c := range []struct{ name, header, reason string }{
+		{"malformed header", "Basic dXNlcjpwYXNz", "not a bearer token"},
+		{"huge token", "Bearer " + huge, "too large"},
+		{"clock skew", "Bearer " + skewedToken, "not valid yet"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+server.MCPPath, strings.NewReader(oauthListTools))
+		req.Header.Set("Authorization", c.header)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s: %s, want 401", c.name, resp.Status)
+		}
+		if !strings.Contains(logs.String(), c.reason) {
+			t.Errorf("%s: no log line says %q:\n%s", c.name, c.reason, logs.String())
+		}
+	}
+
+	// A server that never read the keys, the key set down: 503, and a
+	// warning naming the issuer.
+	idp.SetJWKSDown(true)
+	cold, _ := httpServer(t, f, server.HTTPOptions{Tokens: tokens, Logger: logger, OAuth: server.OAuthOptions{Issuer: idp.Issuer, Audience: idp.Audience}})
+	good := idp.Sign(idp.Claims("vault:read"))
+	if resp := post(t, cold, good, oauthListTools); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("key set down, none read: %s, want 503", resp.Status)
+	}
+	if !strings.Contains(logs.String(), "cannot read the authorization server's keys") {
+		t.Errorf("no warning about the key set:\n%s", logs.String())
+	}
+	for _, secret := range []string{skewedToken, good, huge[:64], "dXNlcjpwYXNz"} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("a log line holds a token (%.20s…)", secret)
 		}
 	}
 }
