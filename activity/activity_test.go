@@ -137,3 +137,29 @@ func TestRecorderPrunesTheLog(t *testing.T) {
 		t.Fatalf("after pruning: %v, %v", got, err)
 	}
 }
+
+// Issue 46.2: changes.record_actor off (ForgetActors) stores no one's
+// subject, email or name; on, the actor is stored as given.
+func TestRecorderForgetsActorsWhenToldTo(t *testing.T) {
+	ctx := t.Context()
+	alice := core.Actor{ID: "alice-sub", Email: "alice@example.com", Name: "Alice"}
+	for _, forget := range []bool{false, true} {
+		st := memstore.New()
+		rec := NewRecorder("p", st, quiet())
+		if forget {
+			rec.ForgetActors()
+		}
+		rec.Record(ctx, []core.NoteChange{{At: time.Now(), Kind: core.ChangeCreated, ID: "a.md", Path: "a.md", SizeBefore: -1, SizeAfter: 1, Actor: alice}})
+		got, err := st.Changes(ctx, "p", core.ChangeQuery{Limit: 10})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("forget=%v: %v, %v", forget, got, err)
+		}
+		want := alice
+		if forget {
+			want = core.Actor{}
+		}
+		if got[0].Actor != want {
+			t.Errorf("forget=%v: stored actor %+v, want %+v", forget, got[0].Actor, want)
+		}
+	}
+}
