@@ -59,6 +59,9 @@ type NodeView struct {
 	Content string
 	Tags    []string
 	Links   []LinkInfo // distinct resolved outgoing links, first-seen order
+	// Unresolved are the note's links to nothing, as written (GetNode's
+	// node only, with an UnresolvedLister; nil otherwise).
+	Unresolved []string
 }
 
 // NeighborView is a neighbour of a node and the side it is on.
@@ -108,6 +111,20 @@ type GraphService struct {
 	writer   NoteWriter
 	searcher Searcher
 	pick     func(n int) int
+	// unresolved, when set, lists a node's unresolved links for GetNode.
+	unresolved UnresolvedLister
+}
+
+// UnresolvedLister lists the links of a note that resolve to nothing, as
+// written (the vault knows them: vault.Writer.UnresolvedLinks).
+type UnresolvedLister interface {
+	UnresolvedLinks(ctx context.Context, id string) []string
+}
+
+// WithUnresolved makes GetNode list the node's unresolved links
+// (NodeView.Unresolved; issue 45.2).
+func WithUnresolved(u UnresolvedLister) GraphOption {
+	return func(g *GraphService) { g.unresolved = u }
 }
 
 // GraphOption configures a GraphService.
@@ -167,6 +184,9 @@ func (g *GraphService) GetNode(ctx context.Context, id string, depth int) (*Node
 		return nil, err
 	}
 	node := shapeView(nc.Note, PrimaryContentLimit)
+	if g.unresolved != nil {
+		node.Unresolved = g.unresolved.UnresolvedLinks(ctx, node.ID)
+	}
 	if depth == 0 {
 		return &NodeDetail{Node: node}, nil
 	}

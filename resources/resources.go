@@ -186,7 +186,9 @@ func (d Deps) sortedIDs(ctx context.Context) ([]string, error) {
 	}
 	ids := make([]string, 0, len(hashes))
 	for id := range hashes {
-		ids = append(ids, id)
+		if core.KindOf(id) == core.KindNote { // attachments are vault://file/ resources, canvases not offered
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids)
 	return ids, nil
@@ -271,6 +273,9 @@ var ErrNoteNotFound = errors.New("resources: no note has this URI")
 // find returns the note an ID names in any of the forms the tools accept.
 func (d Deps) find(ctx context.Context, id string) (*core.Note, error) {
 	for _, c := range core.IDCandidates(id) {
+		if core.KindOf(c) != core.KindNote {
+			continue // a node of the graph, not a note: see vault://file/
+		}
 		n, err := d.Store.GetNote(ctx, d.Project, c)
 		if errors.Is(err, core.ErrNotFound) {
 			continue

@@ -16,7 +16,8 @@
 //
 // # Which files are notes
 //
-// Files ending in ".md" (any letter case) under the root. Files and
+// Files ending in ".md" (any letter case) under the root, and the
+// attachments and canvases beside them (see above). Files and
 // folders whose name starts with "." (.obsidian, .trash, .git, editor swap
 // and temporary files) are skipped, and so are paths matching
 // Config.Ignore: globs over vault-relative paths where "*" and "?" stay in
@@ -85,10 +86,15 @@
 // are then resolved alike (Resolution). Reference-style markdown links
 // are not read.
 //
-// Attachments are not notes: a wikilink whose target ends in a known
-// attachment extension (images, audio, video, .pdf, .canvas, office
-// documents, .txt, .json, .csv, ...; see attachmentExts) is not a link and
-// gives no warning; any other dot belongs to the note name ([[v1.2]]).
+// Attachments and canvases are nodes (issue 45.2, filenode.go): a file
+// whose extension core.KindOf knows (images, audio, video, .pdf, .canvas,
+// office documents, .txt, .json, .csv, ...) is walked, watched and stored
+// like a note, with the same ID rule and keys that keep the extension
+// ("img/pic.png", "pic.png"), so ![[pic.png]], [[doc.pdf]] and
+// ![](../img/pic.png) resolve to it by the one resolver, and one to a
+// missing file is unresolved. An attachment is not read (its "hash" is its
+// size, mtime and inode); a canvas's file cards and the links of its text
+// cards are its links. Any other dot belongs to the note name ([[v1.2]]).
 // Links inside code (spans and blocks) and comments are not links.
 // Wikilinks in frontmatter values (owner: "[[Ada]]") are links, as in
 // Obsidian's properties, and come first. Duplicates are kept, in document

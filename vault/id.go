@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vaultgraph/vaultgraph/core"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -14,14 +16,25 @@ func isNotePath(p string) bool {
 	return strings.EqualFold(path.Ext(p), ".md")
 }
 
-// stripExt removes the extension of a note path. Every link resolution
-// compares a stem (entry.stem), so the usual ".md" is cut without
-// path.Ext's scan (whose answer it is for any path ending so).
+// isNodePath reports whether a vault-relative path names a node of the
+// graph: a note, an attachment or a canvas (core.KindOf; issue 45.2).
+// The walk, the watcher and a restart take every such file.
+func isNodePath(p string) bool {
+	return isNotePath(p) || core.IsFileNode(p)
+}
+
+// stripExt removes the ".md" extension (in any letter case) of a note
+// path. Every link resolution compares a stem (entry.stem). An attachment
+// or a canvas keeps its extension: its keys and title are its file name
+// with it, as Obsidian links it ([[pic.png]], [[board.canvas]]).
 func stripExt(p string) string {
 	if strings.HasSuffix(p, ".md") {
 		return p[:len(p)-len(".md")]
 	}
-	return p[:len(p)-len(path.Ext(p))]
+	if n := len(p) - 3; n >= 0 && strings.EqualFold(p[n:], ".md") {
+		return p[:n]
+	}
+	return p
 }
 
 // titleFromPath is a note's default title: its file name without extension,

@@ -23,26 +23,9 @@ type linkSpan struct {
 	tStart, tEnd int
 	markdown     bool
 	angle        bool // markdown destination written as <path>
-}
-
-// attachmentExts are the extensions that make a link target a file other
-// than a note (Obsidian's supported attachment types and common documents).
-// Such links are not graph links and give no warning. Any other dot in a
-// target is part of a note name: [[v1.2 release]] links to "v1.2 release.md".
-var attachmentExts = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".bmp": true, ".svg": true,
-	".webp": true, ".avif": true, ".tif": true, ".tiff": true, ".ico": true, ".heic": true,
-	".mp3": true, ".wav": true, ".m4a": true, ".ogg": true, ".flac": true, ".3gp": true,
-	".webm": true, ".mp4": true, ".ogv": true, ".mov": true, ".mkv": true, ".avi": true,
-	".pdf": true, ".canvas": true, ".base": true, ".excalidraw": true,
-	".zip": true, ".csv": true, ".json": true, ".txt": true, ".html": true, ".htm": true,
-	".doc": true, ".docx": true, ".xls": true, ".xlsx": true, ".ppt": true, ".pptx": true,
-	".odt": true, ".epub": true,
-}
-
-// isAttachment reports whether target names a non-note file.
-func isAttachment(target string) bool {
-	return attachmentExts[strings.ToLower(path.Ext(target))]
+	// fixed marks a link whose offsets are not in its file's bytes (a
+	// canvas's cards, parseCanvas): renames leave it as it is.
+	fixed bool
 }
 
 // LinkKey returns the resolution key of a link target written by name or
@@ -93,7 +76,9 @@ func linkKeyIn(target, dir string) string {
 // text, or text itself) and reads them from text; offsets are shifted by
 // base, and appended to out. dir is the folder of the note (relative
 // targets are joined to it). A link stays on one line. Self links
-// ([[#heading]]), empty links and links to attachments are left out.
+// ([[#heading]]) and empty links are left out; a link to an attachment or
+// a canvas ([[pic.png]], ![[board.canvas]]) is a link like any other
+// (core.KindOf), whose key keeps the file's extension.
 func scanWikilinks(out []linkSpan, masked []byte, text string, base int, dir string) []linkSpan {
 	for i := 0; i+1 < len(masked); {
 		j := indexFrom(masked, i, "[[")
@@ -134,7 +119,7 @@ func wikilink(text string, from, to int, embed bool, dir string) (linkSpan, bool
 	}
 	file, heading, _ := strings.Cut(targetPart, "#")
 	trimmed := strings.TrimSpace(file)
-	if trimmed == "" || isAttachment(trimmed) {
+	if trimmed == "" {
 		return linkSpan{}, false
 	}
 	lead := len(file) - len(strings.TrimLeft(file, " \t"))
@@ -156,7 +141,8 @@ var urlSchemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // scanMarkdownLinks finds [text](dest) and ![text](dest) in masked whose
 // destination is a local note: no URL scheme (http:, mailto:,
-// obsidian:, ...), not "//host", not a bare "#anchor", not an attachment.
+// obsidian:, ...), not "//host", not a bare "#anchor". An attachment's
+// path (![](../img/pic.png)) is a link like a note's.
 // The destination's path (before "?" and "#") is URL-decoded and keyed as
 // a wikilink target is (linkKeyIn, with or without ".md"): relative to
 // the folder of notePath when it starts with "./" or "../", else by name
@@ -290,7 +276,7 @@ func markdownLink(text string, d mdDest, notePath string) (linkSpan, bool) {
 		p = rawPath
 	}
 	p = strings.TrimSpace(p)
-	if p == "" || strings.HasSuffix(p, "/") || isAttachment(p) {
+	if p == "" || strings.HasSuffix(p, "/") {
 		return linkSpan{}, false
 	}
 	var heading string

@@ -33,6 +33,9 @@ type parsedNote struct {
 // the file (checked against the hash) when the note is written: a first
 // sync then holds no note's text between reading the vault and writing it.
 func (p *parsedNote) dropBody() {
+	if core.KindOf(p.note.Path) != core.KindNote {
+		return // an attachment has none; a canvas's is not its file's bytes
+	}
 	p.note.Content = ""
 	p.bodyless = true
 }
@@ -82,6 +85,12 @@ func parseNote(path string, raw []byte) parsedNote {
 // frontmatter are scanned from) is raw's bytes, not a copy of them (a
 // first sync copied each file once more this way, ~2.5 KB a note).
 func parseOwned(path string, raw []byte) parsedNote {
+	switch core.KindOf(path) {
+	case core.KindCanvas:
+		return parseCanvas(path, raw)
+	case core.KindAttachment:
+		return parseAttachment(path, hashOf(raw), int64(len(raw)))
+	}
 	text := unsafe.String(unsafe.SliceData(raw), len(raw))
 	bom := 0
 	if strings.HasPrefix(text, utf8BOM) {

@@ -206,6 +206,9 @@ func applyRewrite(plan *fileRewrite, raw []byte) ([]byte, int) {
 	p := parseNote(plan.path, raw)
 	var edits []linkEdit
 	for _, s := range p.spans {
+		if s.fixed {
+			continue
+		}
 		t, ok := plan.texts[linkText{markdown: s.markdown, written: s.written}]
 		if !ok {
 			continue

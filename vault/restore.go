@@ -52,7 +52,7 @@ func (m *Mirror) restoreLocked(ctx context.Context) (restored int, stale []*entr
 		if st.Size == racySize {
 			racy[st.ID] = true
 		}
-		if !st.Known() || m.idx.byPath[st.Path] != nil || !isNotePath(st.Path) || m.ignore.skip(st.Path) {
+		if !st.Known() || m.idx.byPath[st.Path] != nil || !isNodePath(st.Path) || m.ignore.skip(st.Path) {
 			complete = false
 			if st.Path != "" && st.Hash != "" && !st.Known() {
 				if m.unread == nil {

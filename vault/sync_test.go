@@ -228,6 +228,7 @@ func TestIgnoreGlobs(t *testing.T) {
 	assert.ElementsMatch(t, []string{
 		"keep.md", "archive/2020/keep.md", "daily/a/final.md", "notes/Templates-Guide.md",
 		"notes/sub/UPPER.MD", "archive/2019-summary.md", "archive/other/2019/old.md",
+		"attachments/picture.png", "notes/README.txt", // attachments are nodes (issue 45.2)
 	}, paths)
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/confine"
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 // fileStat is a note file as listed: vault-relative path, size, mtime.
@@ -152,7 +153,7 @@ func (m *Mirror) classify(rel string, d fs.DirEntry) entryKind {
 		return skipEntry
 	case d.IsDir():
 		return dirEntry
-	case t.IsRegular() && isNotePath(rel):
+	case t.IsRegular() && isNodePath(rel):
 		return noteEntry
 	}
 	return skipEntry
@@ -195,6 +196,9 @@ func (m *Mirror) read(rel, known string) (fileChange, error) {
 	// read (a busy machine can delay one by more than racyWindow) must not
 	// make a read made within a clock tick of the change look safe.
 	started := now()
+	if core.KindOf(rel) == core.KindAttachment {
+		return m.readAttachment(rel, known)
+	}
 	raw, st, err := m.readFile(rel)
 	if err != nil {
 		return fileChange{}, err

@@ -38,7 +38,7 @@ func walkDirRef(m *Mirror, under string) ([]fileStat, error) {
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 		case d.IsDir():
-		case d.Type().IsRegular() && isNotePath(rel):
+		case d.Type().IsRegular() && isNodePath(rel):
 			info, err := d.Info()
 			if err != nil {
 				return nil
@@ -56,7 +56,7 @@ func walkDirRef(m *Mirror, under string) ([]fileStat, error) {
 // a file, a missing start.
 func TestWalkListsWhatWalkDirListed(t *testing.T) {
 	root := writeVault(t, map[string]string{
-		"a.md": "a", "B.md": "bb", "c.txt": "x", "x/a.md": "xa", "x/y/z/deep.md": "d",
+		"a.md": "a", "B.md": "bb", "c.bin": "x", "x/a.md": "xa", "x/y/z/deep.md": "d",
 		"x/y/z.md": "z", ".hidden/h.md": "h", "x/.dot.md": "dot", "ignored/i.md": "i",
 		"x-y/n.md": "n", "x y/s.md": "s", "ünï/ç.md": "u", "locked/l.md": "l", "big.MD": "B",
 	})

@@ -211,7 +211,7 @@ func (lw *liveWatch) event(ev fsnotify.Event) bool {
 		return false
 	}
 	if ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
-		if lw.watched[rel] || lw.addFailed && !isNotePath(rel) {
+		if lw.watched[rel] || lw.addFailed && !isNodePath(rel) {
 			lw.moved = true
 		}
 	}
@@ -299,7 +299,7 @@ func (lw *liveWatch) apply(ctx context.Context) {
 	var existing []present
 	for _, rel := range paths {
 		fi, err := m.fs.Stat(rel)
-		if err == nil && (fi.IsDir() || fi.IsRegular() && isNotePath(rel)) {
+		if err == nil && (fi.IsDir() || fi.IsRegular() && isNodePath(rel)) {
 			existing = append(existing, present{rel, fi})
 			continue
 		}

@@ -332,6 +332,9 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 	if e == nil {
 		return nil, nil, fmt.Errorf("vault: update %s: %w", id, core.ErrNotFound)
 	}
+	if err := onlyNotes(e, "changed"); err != nil {
+		return nil, nil, err
+	}
 	from, to := e.path, e.path
 	var set []fmField
 	var remove []string
@@ -516,6 +519,9 @@ func (w *Writer) Delete(ctx context.Context, id string) (bool, error) {
 	if e == nil {
 		return false, nil
 	}
+	if err := onlyNotes(e, "deleted"); err != nil {
+		return false, err
+	}
 	return true, w.deleteLocked(ctx, e.path)
 }
 
@@ -668,6 +674,9 @@ func (w *Writer) EditNote(ctx context.Context, id string, edit func(path string,
 	}
 	if e == nil {
 		return nil, nil, nil, fmt.Errorf("vault: edit %s: %w", id, core.ErrNotFound)
+	}
+	if err := onlyNotes(e, "edited"); err != nil {
+		return nil, nil, nil, err
 	}
 	rel := e.path
 	before, after, err = m.modifyFile(rel, confine.WriteOptions{}, func(raw []byte) ([]byte, error) { return edit(rel, raw) })

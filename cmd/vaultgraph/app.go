@@ -208,7 +208,9 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 	}
 	// The graph tools' writes inside a knowledge base's folder pass its
 	// folder constraints, as the kb tools' do.
-	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer().WithCheck(a.kb.CheckNoteWrite), sem.graphOptions()...)
+	// get_node lists a note's unresolved links as the vault knows them.
+	graphOpts := append(sem.graphOptions(), core.WithUnresolved(a.mirror.Writer()))
+	a.graph = core.NewGraphService(a.primary.Key, store, a.mirror.Writer().WithCheck(a.kb.CheckNoteWrite), graphOpts...)
 	return a, nil
 }
 

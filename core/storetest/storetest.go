@@ -69,6 +69,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.StoreProvider
 		{"reads", readCases},
 		{"note states", stateCases},
 		{"neighbours and degree", neighborCases},
+		{"attachments and canvases", fileNodeCases},
 		{"note context", contextCases},
 		{"views", viewCases},
 		{"shortest path", pathCases},

@@ -12,6 +12,14 @@ type NodeResponse struct {
 	Content string     `json:"content"` // may end in "... [truncated]"
 	Tags    []string   `json:"tags"`
 	Links   []LinkInfo `json:"links"` // outgoing, with resolved titles
+	// Type and MIME mark a node that is not a note: "attachment" or
+	// "canvas" and the file's MIME type (issue 45.2). A note has neither,
+	// so its shape is spec 000's exactly (docs/DECISIONS.md).
+	Type string `json:"type,omitempty"`
+	MIME string `json:"mime,omitempty"`
+	// Unresolved are the node's links to nothing, as written (get_node's
+	// node only; left out when none).
+	Unresolved []string `json:"unresolved,omitempty"`
 }
 
 // NeighborResponse is a neighbour inside a get_node depth 1 answer. The
@@ -98,7 +106,11 @@ func nodeResponse(v core.NodeView) NodeResponse {
 	if links == nil {
 		links = []LinkInfo{}
 	}
-	return NodeResponse{ID: v.ID, Title: v.Title, Content: v.Content, Tags: tags, Links: links}
+	r := NodeResponse{ID: v.ID, Title: v.Title, Content: v.Content, Tags: tags, Links: links, Unresolved: v.Unresolved}
+	if k := core.KindOf(v.ID); k != core.KindNote {
+		r.Type, r.MIME = string(k), core.MIMETypeOf(v.ID)
+	}
+	return r
 }
 
 func nodeResponses(vs []core.NodeView) NodeList {

@@ -33,7 +33,20 @@ func (r *NodeResponse) appendFields(dst []byte) []byte {
 	dst = append(dst, `,"tags":`...)
 	dst = tools.AppendJSONStrings(dst, r.Tags)
 	dst = append(dst, `,"links":`...)
-	return appendLinks(dst, r.Links)
+	dst = appendLinks(dst, r.Links)
+	if r.Type != "" {
+		dst = append(dst, `,"type":`...)
+		dst = tools.AppendJSONString(dst, r.Type)
+	}
+	if r.MIME != "" {
+		dst = append(dst, `,"mime":`...)
+		dst = tools.AppendJSONString(dst, r.MIME)
+	}
+	if len(r.Unresolved) > 0 {
+		dst = append(dst, `,"unresolved":`...)
+		dst = tools.AppendJSONStrings(dst, r.Unresolved)
+	}
+	return dst
 }
 
 func appendLinks(dst []byte, links []LinkInfo) []byte {

@@ -49,6 +49,9 @@ func randomNode(rng *rand.Rand) NodeResponse {
 			n.Links[i] = LinkInfo{ID: randomText(rng), Title: randomText(rng)}
 		}
 	}
+	if rng.IntN(3) == 0 { // a node that is not a note, or has unresolved links
+		n.Type, n.MIME, n.Unresolved = randomText(rng), randomText(rng), randomStrings(rng)
+	}
 	return n
 }
 
