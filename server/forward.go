@@ -78,9 +78,10 @@ type Forward struct {
 	progress sync.Map // token of the front's → *tools.ProgressReporter
 	seq      atomic.Int64
 
-	subMu  sync.Mutex
-	subs   map[string]map[string]bool // session ID → URIs it subscribed to, as sent
-	remote map[string]int             // URI → sessions subscribed to it (subscribed at the owner while > 0)
+	subMu   sync.Mutex
+	subs    map[string]map[string]bool         // session ID → URIs it subscribed to, as sent
+	remote  map[string]int                     // URI → sessions subscribed to it (subscribed at the owner while > 0)
+	listens map[string]mcpserver.ClientSession // key in subs of a subscriptions/listen stream → its session
 }
 
 // backend is one MCP client session at the vault's owner.
@@ -105,7 +106,7 @@ func NewForward(ctx context.Context, opts ForwardOptions) (*Forward, error) {
 		logger = slog.Default()
 	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	f := &Forward{opts: opts, logger: logger, ctx: bg, cancel: cancel, subs: map[string]map[string]bool{}, remote: map[string]int{}}
+	f := &Forward{opts: opts, logger: logger, ctx: bg, cancel: cancel, subs: map[string]map[string]bool{}, remote: map[string]int{}, listens: map[string]mcpserver.ClientSession{}}
 	fail := func(err error) (*Forward, error) {
 		f.Close()
 		return nil, err
@@ -430,6 +431,31 @@ func (f *Forward) Attach(_ *mcpserver.MCPServer, hooks *mcpserver.Hooks) {
 			f.unsubscribe(ctx, s.SessionID(), []string{req.Params.URI})
 		}
 	})
+	// A subscriptions/listen stream (protocol 2026-07-28) has no session
+	// ID: it is kept under a key of its own, subscribed at the owner as a
+	// session's subscriptions are, until its request ends.
+	hooks.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, req *mcp.SubscriptionsListenRequest) {
+		s := mcpserver.ClientSessionFromContext(ctx)
+		uris := req.Params.Notifications.ResourceSubscriptions
+		if s == nil || len(uris) == 0 {
+			return
+		}
+		key := "listen:" + strconv.FormatInt(f.seq.Add(1), 10)
+		f.subMu.Lock()
+		f.listens[key] = s
+		f.subMu.Unlock()
+		for _, u := range uris {
+			f.subscribe(ctx, key, u)
+		}
+		context.AfterFunc(ctx, func() {
+			f.subMu.Lock()
+			delete(f.listens, key)
+			f.subMu.Unlock()
+			ctx, cancel := context.WithTimeout(f.ctx, forwardInitWait)
+			defer cancel()
+			f.unsubscribe(ctx, key, uris)
+		})
+	})
 	hooks.AddOnUnregisterSession(func(ctx context.Context, s mcpserver.ClientSession) {
 		f.subMu.Lock()
 		uris := make([]string, 0, len(f.subs[s.SessionID()]))
@@ -445,14 +471,20 @@ func (f *Forward) Attach(_ *mcpserver.MCPServer, hooks *mcpserver.Hooks) {
 	})
 }
 
+// MaxSubscriptions is the subscriptions one session or listen stream may
+// hold (server's gate refuses a subscriptions/listen naming more).
+func (f *Forward) MaxSubscriptions() int {
+	if f.opts.MaxSubscriptions <= 0 {
+		return 1000
+	}
+	return f.opts.MaxSubscriptions
+}
+
 // CheckSubscribe vets a resources/subscribe of a front session before it
 // is kept (server.New's hook): the session holds fewer than
 // MaxSubscriptions others, and the owner reads the resource (it exists).
 func (f *Forward) CheckSubscribe(ctx context.Context, session, uri string) error {
-	limit := f.opts.MaxSubscriptions
-	if limit <= 0 {
-		limit = 1000
-	}
+	limit := f.MaxSubscriptions()
 	f.subMu.Lock()
 	set := f.subs[session]
 	full := set != nil && !set[uri] && len(set) >= limit
@@ -546,16 +578,24 @@ func (f *Forward) resourceUpdated(uri string) {
 		canonical = func(u string) string { return u }
 	}
 	var sessions []string
+	var streams []mcpserver.ClientSession
 	f.subMu.Lock()
 	for s, set := range f.subs {
 		for u := range set {
 			if u == uri || canonical(u) == uri {
-				sessions = append(sessions, s)
+				if l := f.listens[s]; l != nil {
+					streams = append(streams, l)
+				} else {
+					sessions = append(sessions, s)
+				}
 				break
 			}
 		}
 	}
 	f.subMu.Unlock()
+	for _, s := range streams {
+		notifyListenStream(s, uri)
+	}
 	srv := f.srv.Load()
 	if srv == nil {
 		return
@@ -566,3 +606,24 @@ func (f *Forward) resourceUpdated(uri string) {
 }
 
 var _ Surface = (*Forward)(nil)
+
+// notifyListenStream sends notifications/resources/updated for uri on the
+// subscriptions/listen stream session serves (mcp-go tags it with the
+// stream's subscription ID as it writes it); a full queue misses it, as
+// mcp-go's own sends do.
+func notifyListenStream(session mcpserver.ClientSession, uri string) {
+	if h, ok := session.(mcpserver.SessionWithStreamableHTTPConfig); ok {
+		h.UpgradeToSSEWhenReceiveNotification()
+	}
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationResourceUpdated),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"uri": uri}},
+		},
+	}
+	select {
+	case session.NotificationChannel() <- n:
+	default:
+	}
+}

@@ -146,6 +146,11 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 	if !eventually(watchTimeout, func() bool { return updates.Load() >= 1 }) {
 		t.Fatal("a subscription through the relaying HTTP server did not hear of a write through the owner")
 	}
+	// So does a subscriptions/listen stream (protocol 2026-07-28) through
+	// the relaying server.
+	stream := listen(t, h.url(), rwToken, "vault://note/Home")
+	callTool(t, a.c, "update_node", map[string]any{"id": "home.md", "content": "Home, edited through the owner again."})
+	stream.waitUpdated(t, "vault://note/home.md", "a write through the owner")
 
 	ro := httpClient(t, h.url(), roToken)
 	initialize(t, ro)
