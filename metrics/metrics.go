@@ -90,7 +90,7 @@ func New() *Metrics {
 	}, []string{"limit"})
 	m.httpRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "vaultgraph_http_requests_refused_total",
-		Help: "HTTP requests refused before reaching the MCP server, by reason (unauthorized, origin, host, duplicate_key, too_large, no_session, session_not_found).",
+		Help: "HTTP requests refused before reaching the MCP server, by reason (unauthorized, origin, host, invalid_request, duplicate_key, bad_id, uri_too_long, prompt_argument, too_large, no_session, session_not_found).",
 	}, []string{"reason"})
 	m.syncRuns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "vaultgraph_sync_runs_total",

@@ -16,6 +16,7 @@ import (
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 	"github.com/vaultgraph/vaultgraph/metrics"
 )
 
@@ -401,7 +402,7 @@ func (h *HTTPServer) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > h.opts.MaxBodyBytes {
 			h.opts.Metrics.HTTPRefused("too_large")
-			writeHTTPError(w, http.StatusRequestEntityTooLarge, nil, codeInvalidRequest, h.tooLargeMessage())
+			writeHTTPError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, h.tooLargeMessage())
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)

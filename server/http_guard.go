@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 )
 
 // checkHost refuses (403) a request that reached a loopback address with a
@@ -99,13 +100,21 @@ func (h *HTTPServer) guardMessages(next http.Handler) http.Handler {
 				var tooLarge *http.MaxBytesError
 				if errors.As(err, &tooLarge) {
 					h.opts.Metrics.HTTPRefused("too_large")
-					writeHTTPError(w, http.StatusRequestEntityTooLarge, nil, codeInvalidRequest, h.tooLargeMessage())
+					writeHTTPError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, h.tooLargeMessage())
 					return
 				}
 				writeHTTPError(w, http.StatusBadRequest, nil, mcp.PARSE_ERROR, "the request body could not be read")
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			if ph, perr := jsonrpc.Parse(body); perr != nil && perr.Code != jsonrpc.CodeParseError {
+				// A batch, JSON that is not an object, "id": null on a
+				// method: refused as on the line transports (screen).
+				h.logger.Info("http request refused", "reason", perr.Message, "remote", r.RemoteAddr)
+				h.opts.Metrics.HTTPRefused("invalid_request")
+				writeHTTPError(w, http.StatusBadRequest, invalidID(ph), perr.Code, perr.Message)
+				return
+			}
 			if json.Unmarshal(body, &head) != nil {
 				next.ServeHTTP(w, r) // not JSON: mcp-go answers a parse error
 				return
@@ -144,7 +153,7 @@ func (h *HTTPServer) guardMessages(next http.Handler) http.Handler {
 			// HEAD, OPTIONS...: mcp-go answers them without a session.
 		case id == "":
 			h.opts.Metrics.HTTPRefused("no_session")
-			writeHTTPError(w, http.StatusBadRequest, head.ID, codeInvalidRequest, fmt.Sprintf(
+			writeHTTPError(w, http.StatusBadRequest, head.ID, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
 				"missing %s header: send initialize first, then the session ID its answer carries in %s with every request", sessionHeader, sessionHeader))
 			return
 		case !h.sessions.ownedBy(id, p.token):

@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 )
 
 // JSON-RPC error codes of the HTTP transport's own refusals, in the range
@@ -15,35 +17,13 @@ const (
 	CodeSessionNotFound = -32004 // 404: a session that expired, was closed or is another token's
 	CodeTooManySessions = -32005 // 429/503: the token's or the server's session limit is reached
 	CodeStarting        = -32006 // 503: the server is still starting (first sync)
-	codeInvalidRequest  = -32600 // JSON-RPC's invalid request
-	codeInvalidParams   = -32602 // JSON-RPC's invalid params
 )
-
-// rpcError is a JSON-RPC error response.
-type rpcError struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   rpcErrorBody    `json:"error"`
-}
-
-type rpcErrorBody struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-// newRPCError builds the error response for id (nil or empty: null).
-func newRPCError(id json.RawMessage, code int, msg string) rpcError {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	return rpcError{JSONRPC: "2.0", ID: id, Error: rpcErrorBody{Code: code, Message: msg}}
-}
 
 // writeHTTPError answers with status and a JSON-RPC error body.
 func writeHTTPError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
-	b, _ := json.Marshal(newRPCError(id, code, msg))
+	line := jsonrpc.ErrorLine(id, code, msg)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(line)
 }

@@ -1,12 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -51,42 +52,26 @@ type refusal struct {
 func strictRefusal(msg []byte, id json.RawMessage, method string) (refusal, bool) {
 	if path, dup := tools.DuplicateKey(msg); dup {
 		if path == "params" || strings.HasPrefix(path, "params.") || strings.HasPrefix(path, "params[") {
-			return refusal{code: codeInvalidParams, msg: fmt.Sprintf("invalid params: key %q is given twice; send each key once", path), reason: "duplicate_key"}, true
+			return refusal{code: jsonrpc.CodeInvalidParams, msg: fmt.Sprintf("invalid params: key %q is given twice; send each key once", path), reason: "duplicate_key"}, true
 		}
 		return refusal{
-			code:   codeInvalidRequest,
+			code:   jsonrpc.CodeInvalidRequest,
 			msg:    fmt.Sprintf("invalid request: key %q is given twice; send each key once", path),
 			nullID: path == "id",
 			reason: "duplicate_key",
 		}, true
 	}
-	if !validID(id) {
-		return refusal{code: codeInvalidRequest, msg: "invalid request: id must be a string, a number or null (JSON-RPC 2.0)", nullID: true, reason: "bad_id"}, true
+	if !jsonrpc.ValidID(id) {
+		return refusal{code: jsonrpc.CodeInvalidRequest, msg: "invalid request: id must be a string, a number or null (JSON-RPC 2.0)", nullID: true, reason: "bad_id"}, true
 	}
 	if len(msg) > MaxResourceURIBytes {
 		if n := longestResourceURI(msg, method); n > MaxResourceURIBytes {
-			return refusal{code: codeInvalidParams, msg: fmt.Sprintf(
+			return refusal{code: jsonrpc.CodeInvalidParams, msg: fmt.Sprintf(
 				"invalid params: the resource URI is %d bytes, over the limit of %d; a note's URI is %s<note ID> (resources/list names them)",
 				n, MaxResourceURIBytes, "vault://note/"), reason: "uri_too_long"}, true
 		}
 	}
 	return missingPromptArgument(msg, method)
-}
-
-// validID reports whether a message's raw id (absent: a notification) is
-// a string, a number or null.
-func validID(id json.RawMessage) bool {
-	id = bytes.TrimSpace(id)
-	if len(id) == 0 {
-		return true
-	}
-	switch c := id[0]; {
-	case c == '"', c == '-', c >= '0' && c <= '9':
-		return true
-	case string(id) == "null":
-		return true
-	}
-	return false
 }
 
 // longestResourceURI returns the length of the longest resource URI in a
@@ -116,4 +101,63 @@ func longestResourceURI(msg []byte, method string) int {
 		n = max(n, len(u))
 	}
 	return n
+}
+
+// screen is what every line transport (stdio, the relay to a vault's
+// owner, the shim) does with a line from its client before handing it
+// on: it reads the message's head (jsonrpc.Parse: not JSON, a batch, not
+// an object, "id": null on a method) and makes the checks of
+// strictRefusal. A message to hand on comes back with ok true. A refused
+// one comes back with why (for the log) and, for a request or a message
+// whose id cannot be told, the error line to answer (nil for a
+// notification or a response, which get none).
+func screen(line []byte) (head jsonrpc.Head, answer []byte, why string, ok bool) {
+	head, perr := jsonrpc.Parse(line)
+	if perr != nil {
+		return head, jsonrpc.ErrorLine(invalidID(head), perr.Code, perr.Message), perr.Message, false
+	}
+	ref, refused := strictRefusal(line, head.ID, head.Method)
+	if !refused {
+		return head, nil, "", true
+	}
+	switch {
+	case head.Kind == jsonrpc.Response: // never answered (JSON-RPC 2.0)
+	case ref.nullID:
+		answer = jsonrpc.ErrorLine(nil, ref.code, ref.msg)
+	case head.Kind == jsonrpc.Request:
+		answer = jsonrpc.ErrorLine(head.ID, ref.code, ref.msg)
+	}
+	return head, answer, ref.msg, false
+}
+
+// MaxStdioMessageBytes caps one JSON-RPC message (one line) that a line
+// transport (stdio, the relay, the shim) reads from its client. The HTTP
+// transport caps bodies at DefaultMaxBodyBytes before reading them; over
+// stdio a line would otherwise be read whole whatever its length, so a
+// client sending a gigabyte would make the process hold it all. A longer
+// line is skipped without being kept and answered with a JSON-RPC
+// "invalid request" error (answerTooLarge). The limit is twice the tools'
+// argument limit (tools.MaxArgumentBytes), so any call the tools would
+// accept fits.
+const MaxStdioMessageBytes = 16 << 20
+
+// answerTooLarge answers each line over MaxStdioMessageBytes that a line
+// transport's jsonrpc.Reader skipped: an error for the id read from its
+// beginning, else for a null id, as JSON-RPC prescribes.
+func answerTooLarge(write func(line []byte), logger *slog.Logger) jsonrpc.TooLarge {
+	return func(id json.RawMessage, size int) {
+		logger.Warn("stdio: message over the size limit skipped", "bytes", size, "limit", MaxStdioMessageBytes)
+		write(jsonrpc.ErrorLine(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"request too large: %d bytes, over the limit of %d bytes (16 MiB) for one message on stdio; send less at once", size, MaxStdioMessageBytes)))
+	}
+}
+
+// invalidID is the id to answer a message jsonrpc.Parse refused with:
+// its own when it has a valid one, else null, as JSON-RPC 2.0 wants when
+// the id cannot be told.
+func invalidID(head jsonrpc.Head) json.RawMessage {
+	if jsonrpc.HasID(head.ID) && jsonrpc.ValidID(head.ID) {
+		return head.ID
+	}
+	return nil
 }

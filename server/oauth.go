@@ -15,6 +15,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -511,7 +512,7 @@ func (h *HTTPServer) requireWriteScope(next http.Handler) http.Handler {
 		}
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			writeHTTPError(w, http.StatusBadRequest, nil, codeInvalidRequest, "the request body could not be read")
+			writeHTTPError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "the request body could not be read")
 			return
 		}
 		r.Body = io.NopCloser(strings.NewReader(string(body)))

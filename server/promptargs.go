@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 )
 
 // promptArgs holds, by prompt name, the arguments of every prompt a
@@ -48,7 +49,7 @@ func missingPromptArgument(msg []byte, method string) (refusal, bool) {
 	for _, a := range v.([]mcp.PromptArgument) {
 		if a.Required && strings.TrimSpace(m.Params.Arguments[a.Name]) == "" {
 			return refusal{
-				code:   codeInvalidParams,
+				code:   jsonrpc.CodeInvalidParams,
 				msg:    fmt.Sprintf("invalid params: prompt %q needs the argument %q: %s", m.Params.Name, a.Name, a.Description),
 				reason: "prompt_argument",
 			}, true

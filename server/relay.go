@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 )
 
 // MethodHandover is the notification an owning process sends on a
@@ -80,7 +81,7 @@ func RunRelay(ctx context.Context, connect Connect, stdin io.Reader, stdout io.W
 		return nil
 	}
 
-	lines, readErr := readLines(ctx, newLineLimiter(stdin, MaxStdioMessageBytes, r.out, logger).nextLine)
+	lines, readErr := jsonrpc.ReadLines(ctx, jsonrpc.NewReader(stdin, MaxStdioMessageBytes, answerTooLarge(r.out.write, logger)).Next)
 	for {
 		select {
 		case <-ctx.Done():
@@ -128,31 +129,21 @@ type pending struct {
 	sub string
 }
 
-// message is what the relay reads of a JSON-RPC message.
+// message is what the relay reads of a line from the owner.
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
 }
-
-func (m message) hasID() bool { return len(m.ID) > 0 && string(m.ID) != "null" }
 
 // fromClient records what the session needs replayed and sends the line.
 func (r *relay) fromClient(ctx context.Context, line []byte) {
 	line = bytes.TrimRight(line, "\r\n")
-	var m message
-	if json.Unmarshal(line, &m) != nil {
-		r.out.writeRaw(newRPCError(nil, mcp.PARSE_ERROR, "Parse error"))
-		return
-	}
-	if ref, refused := strictRefusal(line, m.ID, m.Method); refused {
+	m, answer, why, ok := screen(line)
+	if !ok {
 		// Answered here, as the owner would: never recorded for replay.
-		if m.hasID() || ref.nullID {
-			id := m.ID
-			if ref.nullID {
-				id = nil
-			}
-			r.out.writeRaw(newRPCError(id, ref.code, ref.msg))
+		r.logger.Info("relay: message refused", "method", m.Method, "reason", why)
+		if answer != nil {
+			r.out.write(answer)
 		}
 		return
 	}
@@ -168,18 +159,20 @@ func (r *relay) fromClient(ctx context.Context, line []byte) {
 		r.level = bytes.Clone(line)
 	case string(mcp.MethodResourcesSubscribe), string(mcp.MethodResourcesUnsubscribe):
 		var p struct {
-			URI string `json:"uri"`
+			Params struct {
+				URI string `json:"uri"`
+			} `json:"params"`
 		}
-		if json.Unmarshal(m.Params, &p) == nil {
+		if json.Unmarshal(line, &p) == nil {
 			if m.Method == string(mcp.MethodResourcesSubscribe) {
-				sub = p.URI // kept for replay once the owner accepts it
+				sub = p.Params.URI // kept for replay once the owner accepts it
 			} else {
-				delete(r.subs, p.URI)
+				delete(r.subs, p.Params.URI)
 			}
 		}
 	}
 	id := ""
-	if m.Method != "" && m.hasID() {
+	if m.Kind == jsonrpc.Request {
 		id = string(m.ID)
 		r.inflight[id] = &pending{line: bytes.Clone(line), sub: sub}
 	}
@@ -366,7 +359,7 @@ func (r *relay) fromBackend(ctx context.Context, conn io.ReadWriteCloser, gen in
 			}
 			var m message
 			_ = json.Unmarshal(p.line, &m)
-			r.out.writeRaw(newRPCError(json.RawMessage(id), relayCodeLost,
+			r.out.write(jsonrpc.ErrorLine(json.RawMessage(id), relayCodeLost,
 				"vaultgraph: the process serving this request ("+m.Method+") stopped before answering (it exited or was killed); "+
 					"another has taken over: retry (a write may or may not have been applied: read before repeating it)"))
 			delete(r.inflight, id)
@@ -390,7 +383,7 @@ func (r *relay) fromOwner(line []byte, h *handover) {
 		h.said = true
 		return
 	}
-	if m.Method == "" && m.hasID() {
+	if m.Method == "" && jsonrpc.HasID(m.ID) {
 		id := string(m.ID)
 		r.mu.Lock()
 		if strings.HasPrefix(strings.Trim(id, `"`), relayIDPrefix) {
@@ -457,24 +450,12 @@ type relayOut struct {
 	w  io.Writer
 }
 
-// Write writes p, one or more whole lines (the line limiter's errors).
-func (o *relayOut) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.w.Write(p)
-}
-
-// write writes one message line as the backend sent it.
+// write writes one message line (its newline added).
 func (o *relayOut) write(line []byte) {
 	line = bytes.TrimRight(line, "\r\n")
-	_, _ = o.Write(append(bytes.Clone(line), '\n'))
-}
-
-// writeRaw writes a message encoding/json can encode.
-func (o *relayOut) writeRaw(msg any) {
-	if b, err := json.Marshal(msg); err == nil {
-		o.write(b)
-	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, _ = o.w.Write(append(bytes.Clone(line), '\n'))
 }
 
 // head reads a message's id and method without decoding the rest: a tool

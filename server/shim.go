@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 )
 
 // JSON-RPC error codes the shim answers with when the remote server cannot
@@ -27,7 +28,6 @@ const (
 	shimCodeUnreachable  = -32000 // the server did not answer at all
 	shimCodeUnauthorized = -32001 // the server refused the token (401)
 	shimCodeHTTPError    = -32002 // the server answered with an HTTP error
-	shimCodeParse        = -32700 // a line on stdin is not JSON
 )
 
 // RunShim is a stdio MCP server that relays every message to a remote
@@ -129,11 +129,11 @@ type envelope struct {
 	Result json.RawMessage `json:"result,omitempty"`
 }
 
+// isRequest: a method and an id (screen refused a null one).
 func (e envelope) isRequest() bool { return e.Method != "" && len(e.ID) > 0 }
 
 func (s *shim) run(ctx context.Context, stdin io.Reader) error {
-	r := bufio.NewReader(stdin)
-	lines, readErr := readLines(ctx, func() ([]byte, error) { return r.ReadBytes('\n') })
+	lines, readErr := jsonrpc.ReadLines(ctx, jsonrpc.NewReader(stdin, MaxStdioMessageBytes, answerTooLarge(s.out.write, s.logger)).Next)
 	defer s.closeSession()
 	for {
 		select {
@@ -153,23 +153,17 @@ func (s *shim) run(ctx context.Context, stdin io.Reader) error {
 
 // handle relays one message from the client.
 func (s *shim) handle(ctx context.Context, line []byte) {
-	var env envelope
-	if err := json.Unmarshal(line, &env); err != nil {
-		s.writeError(nil, shimCodeParse, "parse error: the line is not a JSON-RPC message")
-		return
-	}
-	if ref, refused := strictRefusal(line, env.ID, env.Method); refused {
+	if _, answer, why, ok := screen(line); !ok {
 		// The server would refuse it too; answered here, without a round
 		// trip, and never kept for a reconnection's replay.
-		if (len(env.ID) > 0 && string(env.ID) != "null") || ref.nullID {
-			id := env.ID
-			if ref.nullID {
-				id = nil
-			}
-			s.writeError(id, ref.code, ref.msg)
+		s.logger.Info("shim: message refused", "reason", why)
+		if answer != nil {
+			s.out.write(answer)
 		}
 		return
 	}
+	var env envelope
+	_ = json.Unmarshal(line, &env) // screen found it an object with a string method
 	switch {
 	case env.Method == string(mcp.MethodInitialize):
 		s.mu.Lock()
@@ -385,7 +379,7 @@ func (s *shim) isAnswerTo(msg []byte, env envelope) bool {
 		return false
 	}
 	var got envelope
-	if json.Unmarshal(msg, &got) != nil || got.Method != "" || !sameID(got.ID, env.ID) {
+	if json.Unmarshal(msg, &got) != nil || got.Method != "" || !jsonrpc.SameID(got.ID, env.ID) {
 		return false
 	}
 	if env.Method == string(mcp.MethodInitialize) && len(got.Result) > 0 {
@@ -512,25 +506,7 @@ func (s *shim) answerError(env envelope, code int, msg string) {
 	if !env.isRequest() {
 		return
 	}
-	s.writeError(env.ID, code, msg)
-}
-
-func (s *shim) writeError(id json.RawMessage, code int, msg string) {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{code, msg}})
-	s.out.write(b)
+	s.out.write(jsonrpc.ErrorLine(env.ID, code, msg))
 }
 
 // staleConnection reports whether err is how a kept-alive connection
@@ -559,16 +535,6 @@ func metaProtocolVersion(params json.RawMessage) string {
 		return ""
 	}
 	return v
-}
-
-// sameID compares two JSON-RPC IDs as JSON values (1 and 1.0 differ in
-// text but not in value; "1" and 1 differ).
-func sameID(a, b json.RawMessage) bool {
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return fmt.Sprint(va) == fmt.Sprint(vb) && fmt.Sprintf("%T", va) == fmt.Sprintf("%T", vb)
 }
 
 // readSSE calls emit with the data of each event of an SSE stream until it

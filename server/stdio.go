@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph/internal/jsonrpc"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -62,7 +63,7 @@ func ServeStream(ctx context.Context, srv *mcpserver.MCPServer, stdin io.Reader,
 	defer out.stop() // after the requests below: their answers are written first
 
 	l := &stdioLoop{ctx: ctx, srv: srv, out: out, logger: logger,
-		next:  newLineLimiter(stdin, MaxStdioMessageBytes, out, logger).nextLine,
+		next:  jsonrpc.NewReader(stdin, MaxStdioMessageBytes, answerTooLarge(out.writeBytes, logger)).Next,
 		slots: make(chan struct{}, maxStdioRequests), ended: make(chan error, 1),
 		leadNext: make(chan struct{})}
 	defer l.close()
@@ -176,30 +177,19 @@ func (l *stdioLoop) take(line []byte) (json.RawMessage, bool) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil, false
 	}
-	var head struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if err := json.Unmarshal(line, &head); err != nil {
-		l.out.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
+	head, answer, why, ok := screen(line)
+	switch {
+	case !ok:
+		l.logger.Info("stdio: message refused", "method", head.Method, "reason", why)
+		if answer != nil {
+			l.out.writeBytes(answer)
+		}
 		return nil, false
-	}
-	if head.Method == "" { // a response: the server sends no requests
+	case head.Kind == jsonrpc.Response: // the server sends no requests
 		l.logger.Debug("stdio: message without a method ignored", "bytes", len(line))
 		return nil, false
 	}
-	if r, refused := strictRefusal(line, head.ID, head.Method); refused {
-		l.logger.Info("stdio: message refused", "method", head.Method, "reason", r.msg)
-		if (len(head.ID) > 0 && string(head.ID) != "null") || r.nullID {
-			id := head.ID
-			if r.nullID {
-				id = nil
-			}
-			l.out.writeRaw(newRPCError(id, r.code, r.msg))
-		}
-		return nil, false
-	}
-	if len(head.ID) == 0 || string(head.ID) == "null" { // a notification
+	if head.Kind == jsonrpc.Notification {
 		handleStdio(l.ctx, l.srv, line, nil, l.out, l.logger)
 		return nil, false
 	}
@@ -240,32 +230,6 @@ func (l *stdioLoop) close() {
 	l.closed = true
 	l.mu.Unlock()
 	l.running.Wait()
-}
-
-// readLines reads lines with next on a goroutine of its own (a read from
-// stdin cannot be interrupted, and ctx must still end the caller) and
-// sends those that are not blank; the read error that ends it, io.EOF at
-// the end of input, comes on the second channel.
-func readLines(ctx context.Context, next func() ([]byte, error)) (<-chan []byte, <-chan error) {
-	lines := make(chan []byte)
-	readErr := make(chan error, 1)
-	go func() {
-		for {
-			line, err := next()
-			if len(bytes.TrimSpace(line)) > 0 {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-		}
-	}()
-	return lines, readErr
 }
 
 // handleStdio runs one message through srv and writes its answer, if any.
@@ -388,12 +352,11 @@ func (s *stdioWriter) queue(buf *[]byte) {
 	}
 }
 
-// Write queues p as it is (the line limiter's ready-made error answers).
-func (s *stdioWriter) Write(p []byte) (int, error) {
+// writeBytes queues a ready-made line (an error answer) as it is.
+func (s *stdioWriter) writeBytes(p []byte) {
 	buf := lineBuffers.Get().(*[]byte)
 	*buf = append((*buf)[:0], p...)
 	s.queue(buf)
-	return len(p), nil
 }
 
 // lineBuffers hold answers between their encoding and their write: a
@@ -418,18 +381,6 @@ func (s *stdioWriter) write(msg mcp.JSONRPCMessage) {
 		putLine(buf)
 		return
 	}
-	s.queue(buf)
-}
-
-// writeRaw queues a message encoding/json can encode, as one line.
-func (s *stdioWriter) writeRaw(msg any) {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		s.logger.Error("stdio: encode an answer", "err", err)
-		return
-	}
-	buf := lineBuffers.Get().(*[]byte)
-	*buf = append(append((*buf)[:0], b...), '\n')
 	s.queue(buf)
 }
 
