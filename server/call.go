@@ -50,10 +50,13 @@ func Call(ctx context.Context, srv *mcpserver.MCPServer, name string, args json.
 
 // CallOver invokes the tool name through an MCP session on conn (a
 // connection to the process that owns the vault's store), as Call does
-// in process. The request carries a progress token, so that during the
-// owner's first sync it waits for the sync (server.FirstSync) rather
-// than answering at once from the store.
-func CallOver(ctx context.Context, conn io.ReadWriteCloser, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// in process. With check, the tools the owner lists are checked first
+// (check gets their names; its error is returned as it is): `vaultgraph
+// call` so fails a mistyped name with the closest ones. The request
+// carries a progress token, so that during the owner's first sync it
+// waits for the sync (server.FirstSync) rather than answering at once
+// from the store.
+func CallOver(ctx context.Context, conn io.ReadWriteCloser, name string, args json.RawMessage, check func(listed []string) error) (*mcp.CallToolResult, error) {
 	c := client.NewClient(transport.NewIO(conn, conn, nil))
 	defer func() { _ = c.Close() }()
 	if err := c.Start(ctx); err != nil {
@@ -64,6 +67,19 @@ func CallOver(ctx context.Context, conn io.ReadWriteCloser, name string, args js
 	init.Params.ClientInfo = mcp.Implementation{Name: "vaultgraph-call", Version: "1"}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	if check != nil {
+		listed, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			return nil, fmt.Errorf("list tools: %w", err)
+		}
+		names := make([]string, len(listed.Tools))
+		for i, t := range listed.Tools {
+			names[i] = t.Name
+		}
+		if err := check(names); err != nil {
+			return nil, err
+		}
 	}
 	var req mcp.CallToolRequest
 	req.Params.Name = name

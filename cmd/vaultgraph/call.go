@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"github.com/agnivade/levenshtein"
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/owner"
@@ -114,7 +112,10 @@ func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, na
 	}
 	if own == nil {
 		logger.Debug("calling through the vault's owning process", "pid", w.PID)
-		res, err := callOver(ctx, quietClose{ReadWriteCloser: conn}, name, args)
+		// The owner's tools are checked first: a mistyped name fails
+		// with the closest ones.
+		res, err := server.CallOver(ctx, quietClose{ReadWriteCloser: conn}, name, args,
+			func(listed []string) error { return checkName(listed, name) })
 		if err != nil {
 			return nil, fmt.Errorf("call %s through the vault's owning process (pid %d): %w", name, w.PID, err)
 		}
@@ -173,44 +174,6 @@ func callAlone(ctx context.Context, cfg *config.Config, logger *slog.Logger, nam
 		return nil, fmt.Errorf("call %s: %w", name, err)
 	}
 	return res, nil
-}
-
-// callOver calls the tool through an MCP session on conn (a connection to
-// the process that owns the vault's store), as server.CallOver does, after
-// checking its name against the tools the owner lists: a mistyped name
-// fails with the closest ones.
-func callOver(ctx context.Context, conn io.ReadWriteCloser, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	c := client.NewClient(transport.NewIO(conn, conn, nil))
-	defer func() { _ = c.Close() }()
-	if err := c.Start(ctx); err != nil {
-		return nil, fmt.Errorf("start: %w", err)
-	}
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "vaultgraph-call", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		return nil, fmt.Errorf("initialize: %w", err)
-	}
-	listed, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		return nil, fmt.Errorf("list tools: %w", err)
-	}
-	names := make([]string, len(listed.Tools))
-	for i, t := range listed.Tools {
-		names[i] = t.Name
-	}
-	if err := checkName(names, name); err != nil {
-		return nil, err
-	}
-	var req mcp.CallToolRequest
-	req.Params.Name = name
-	// A progress token: during the owner's first sync the call waits for
-	// it (server.FirstSync) rather than answering at once from the store.
-	req.Params.Meta = &mcp.Meta{ProgressToken: "call"}
-	if len(args) > 0 {
-		req.Params.Arguments = args
-	}
-	return c.CallTool(ctx, req)
 }
 
 // quietClose is a connection whose reads, once it is closed, end as at the

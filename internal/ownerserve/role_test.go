@@ -301,7 +301,7 @@ func TestConnectorReachesTheOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := server.CallOver(t.Context(), rw, "whoami", json.RawMessage(`{}`))
+	res, err := server.CallOver(t.Context(), rw, "whoami", json.RawMessage(`{}`), nil)
 	if err != nil || text(map[string]any{"result": toMap(res)}) != "A" {
 		t.Fatalf("whoami: %v, %v", res, err)
 	}
