@@ -7,13 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,10 +66,8 @@ func runSquatter(spec string) int {
 		}
 	}
 	var (
-		rep      squatReport
-		conns    atomic.Int64
-		received atomic.Int64
-		handlers sync.WaitGroup
+		rep  squatReport
+		sink otheruser.Sink
 	)
 	for _, p := range s.Listen {
 		ln, err := net.Listen("unix", p)
@@ -84,42 +79,18 @@ func runSquatter(spec string) int {
 			_ = os.Chmod(p, 0o777)
 		}
 		rep.Listening++
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				conns.Add(1)
-				handlers.Go(func() {
-					defer c.Close()
-					_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-					n, _ := io.Copy(io.Discard, c)
-					received.Add(n)
-				})
-			}
-		}()
+		sink.Accept(ln)
 	}
 	fmt.Println("ready")
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
-		path, ok := strings.CutPrefix(sc.Text(), "connect ")
-		if !ok {
-			continue
+		if path, ok := strings.CutPrefix(sc.Text(), "connect "); ok {
+			fmt.Println(otheruser.DialLine(path, func(c net.Conn) error {
+				return WriteLine(c, Hello{Protocol: Protocol, Kind: KindSync, PID: os.Getpid()})
+			}))
 		}
-		c, err := net.DialTimeout("unix", path, 5*time.Second)
-		if err != nil {
-			fmt.Println("refused:", err)
-			continue
-		}
-		_ = WriteLine(c, Hello{Protocol: Protocol, Kind: KindSync, PID: os.Getpid()})
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		n, err := io.Copy(io.Discard, c)
-		_ = c.Close()
-		fmt.Printf("connected: read %d bytes, %v\n", n, err)
 	}
-	handlers.Wait()
-	rep.Conns, rep.Bytes = conns.Load(), received.Load()
+	rep.Conns, rep.Bytes = sink.Counts()
 	b, _ := json.Marshal(rep)
 	fmt.Println(string(b))
 	return 0
@@ -173,21 +144,8 @@ func TestSquatterCannotReachOrBlockTheOwner(t *testing.T) {
 	}
 	spec.Listen = append(spec.Listen, filepath.Join(openState, SocketFile))
 	js, _ := json.Marshal(spec)
-	cmd := otheruser.Command(t, squatterEnv+"="+string(js))
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	out := bufio.NewScanner(stdout)
-	readLine := func() string {
-		t.Helper()
-		if !out.Scan() {
-			t.Fatalf("the squatter ended: %v", out.Err())
-		}
-		return out.Text()
-	}
+	squatter := otheruser.Start(t, squatterEnv+"="+string(js))
+	stdin, readLine := squatter.In, squatter.Line
 	if l := readLine(); l != "ready" {
 		t.Fatalf("squatter: %q", l)
 	}

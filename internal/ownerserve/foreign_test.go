@@ -3,7 +3,6 @@
 package ownerserve
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -43,35 +42,17 @@ func runPeer(spec string) int {
 			return 1
 		}
 		_ = os.Chmod(path, 0o777)
-		got := make(chan int64, 1)
-		go func() {
-			var total int64
-			defer func() { got <- total }()
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-				n, _ := io.Copy(io.Discard, c)
-				total += n
-				_ = c.Close()
-			}
-		}()
+		var sink otheruser.Sink
+		sink.Accept(ln)
 		fmt.Println("ready")
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		_ = ln.Close()
-		fmt.Println("received", <-got)
+		_, n := sink.Counts()
+		fmt.Println("received", n)
 	case "dial":
-		c, err := net.DialTimeout("unix", path, 5*time.Second)
-		if err != nil {
-			fmt.Println("refused:", err)
-			return 0
-		}
-		_ = owner.WriteLine(c, owner.Hello{Protocol: owner.Protocol, Kind: owner.KindSync, PID: os.Getpid()})
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		n, err := io.Copy(io.Discard, c)
-		fmt.Printf("connected: read %d bytes, %v\n", n, err)
+		fmt.Println(otheruser.DialLine(path, func(c net.Conn) error {
+			return owner.WriteLine(c, owner.Hello{Protocol: owner.Protocol, Kind: owner.KindSync, PID: os.Getpid()})
+		}))
 	}
 	return 0
 }
@@ -97,28 +78,10 @@ func TestForeignUserIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = os.Chmod(open, os.ModeSticky|0o777)
-	peer := func(spec string) (io.WriteCloser, *bufio.Scanner, func()) {
-		cmd := otheruser.Command(t, peerEnv+"="+spec)
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return in, bufio.NewScanner(out), func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
-	}
-	line := func(sc *bufio.Scanner) string {
-		t.Helper()
-		if !sc.Scan() {
-			t.Fatalf("the other user's process ended: %v", sc.Err())
-		}
-		return sc.Text()
-	}
-
 	// The dialling side.
 	theirs := filepath.Join(open, "theirs.sock")
-	in, out, stop := peer("listen " + theirs)
-	defer stop()
-	if l := line(out); l != "ready" {
+	listener := otheruser.Start(t, peerEnv+"=listen "+theirs)
+	if l := listener.Line(); l != "ready" {
 		t.Fatalf("the other user's listener: %s", l)
 	}
 	dir := stateDir(t)
@@ -140,8 +103,8 @@ func TestForeignUserIsRefused(t *testing.T) {
 	if _, _, _, err := conn.Find(ctx, owner.KindMCP, tools.Selection{}); !errors.Is(err, owner.ErrNotYours) {
 		t.Fatalf("Find with another user's socket: %v, want owner.ErrNotYours at once", err)
 	}
-	_ = in.Close()
-	if l := line(out); l != "received 0" {
+	_ = listener.In.Close()
+	if l := listener.Line(); l != "received 0" {
 		t.Fatalf("the other user's socket: %s, want no byte", l)
 	}
 
@@ -154,9 +117,7 @@ func TestForeignUserIsRefused(t *testing.T) {
 	addr := own.Addr()
 	_ = os.Chmod(filepath.Dir(addr), 0o777)
 	_ = os.Chmod(addr, 0o777)
-	_, out2, stop2 := peer("dial " + addr)
-	defer stop2()
-	if l := line(out2); !strings.HasPrefix(l, "connected: read 0 bytes") {
+	if l := otheruser.Start(t, peerEnv+"=dial "+addr).Line(); !strings.HasPrefix(l, "connected: read 0 bytes") {
 		t.Fatalf("the other user's Hello: %s, want the connection closed unanswered", l)
 	}
 	_ = os.Chmod(filepath.Dir(addr), 0o700)
