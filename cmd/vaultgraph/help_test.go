@@ -19,7 +19,7 @@ func TestHelpSaysWhatEachCommandDoes(t *testing.T) {
 		{"call", []string{"TOOL [JSON]", "runs a single tool", "exit status is 1"}},
 		{"status", []string{"prints every setting with its source", "[redacted]", "--format"}},
 		{"init", []string{"init [VAULT]", "vaultgraph.yaml", "--output", "--force", "refuses to replace"}},
-		{"setup", []string{"setup [CLIENT]", "claude-desktop", "claude-code", "cursor", "--dry-run", "vaultgraph-backup", "not\nvalid JSON", "--client-config"}},
+		{"setup", []string{"setup [CLIENT]", "claude-desktop", "claude-code", "cursor", "--dry-run", "vaultgraph-backup", "JSON or JSONC", "does not\nparse is refused", "--client-config"}},
 		{"health", []string{"/healthz", "HEALTHCHECK", "exits 0"}},
 		{"version", []string{"<version> (<commit>, <go version>)", "VERSION file", "-dev+<commit>", "serverInfo.version"}},
 	}
