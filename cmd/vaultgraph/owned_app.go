@@ -12,6 +12,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/heaptune"
 	"github.com/vaultgraph/vaultgraph/internal/ownerserve"
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/owner"
@@ -78,7 +79,7 @@ func becomeOwner(ctx context.Context, cfg *config.Config, logger *slog.Logger, l
 		opts.clientLogs = server.NewClientLogs()
 	}
 	if opts.warm { // a long-lived owner
-		boundHeapHeadroom(logger)
+		heaptune.LongLived(logger)
 	}
 	appOpts := []appOption{withFirstSyncWait(firstSyncWriteWait), withAdopt(opts.adopt), withLive(opts.watch)}
 	if opts.metrics != nil {
@@ -152,7 +153,7 @@ func (o *ownedApp) Run(ctx context.Context) {
 	if n, err := o.store.CountNotes(ctx, o.primary.Key); err == nil && n > 0 {
 		o.firstSync.Warm()
 		if opts.warm {
-			restoreGC = relaxHeapForWarmStart()
+			restoreGC = heaptune.WarmStart()
 		}
 	}
 	err := o.syncVault(ctx)
@@ -168,7 +169,7 @@ func (o *ownedApp) Run(ctx context.Context) {
 	// follows in the background, and only a search waits for it.
 	o.firstSync.Finish()
 	if opts.warm {
-		followLiveHeap(ctx, o.logger)
+		heaptune.FollowLiveHeap(ctx, o.logger)
 		background.Go(func() { o.warmWrites(ctx) })
 	}
 	background.Go(func() { o.followOthers(ctx) })

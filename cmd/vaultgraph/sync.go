@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/internal/heaptune"
 	"github.com/vaultgraph/vaultgraph/internal/ownerserve"
 	"github.com/vaultgraph/vaultgraph/metrics"
 	"github.com/vaultgraph/vaultgraph/owner"
@@ -177,7 +178,7 @@ func runSyncShared(ctx context.Context, cfg *config.Config, logger *slog.Logger,
 			return syncErr
 		}
 	}
-	boundSyncHeap(ctx, logger) // this process exits after the sync
+	heaptune.OneShotSync(ctx, logger) // this process exits after the sync
 	c := newConnector(cfg, logger, opts)
 	defer c.Stop(context.WithoutCancel(ctx))
 	own, _, w, err := c.Find(ctx, owner.KindSync, selectionOf(cfg))

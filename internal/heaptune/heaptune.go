@@ -1,4 +1,10 @@
-package main
+// Package heaptune sets the garbage collector's targets and soft memory
+// limits of a vaultgraph process by what it does: a long-lived process
+// (serve, view, sync --watch: LongLived, WarmStart during a warm start,
+// then FollowLiveHeap) and a one-shot sync (OneShotSync). Each leaves the
+// collector alone when the user set GOGC or GOMEMLIMIT. The figures behind
+// each choice are in docs/BENCHMARKS.md and docs/DECISIONS.md.
+package heaptune
 
 import (
 	"context"
@@ -24,9 +30,9 @@ const longLivedGCPercent = 50
 // themselves, which vaultgraph then leaves alone.
 func userTunedGC() bool { return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" }
 
-// boundHeapHeadroom applies longLivedGCPercent unless the user tuned the
+// LongLived applies longLivedGCPercent unless the user tuned the
 // collector themselves (GOGC or GOMEMLIMIT in the environment).
-func boundHeapHeadroom(logger *slog.Logger) {
+func LongLived(logger *slog.Logger) {
 	if userTunedGC() {
 		return
 	}
@@ -45,13 +51,13 @@ func boundHeapHeadroom(logger *slog.Logger) {
 // small: the restart reached `sync done` 0.3-0.4 s sooner on the 2-core
 // Xeon, its peak ~10 MiB higher (docs/BENCHMARKS.md, "Warm restart,
 // session 2026-11-27 07:45"). The soft limit that follows the live heap
-// takes over once the first sync is done (followLiveHeap).
+// takes over once the first sync is done (FollowLiveHeap).
 const warmStartGCPercent = 400
 
-// relaxHeapForWarmStart sets warmStartGCPercent for a warm start and
+// WarmStart sets warmStartGCPercent for a warm start and
 // returns what puts the long-lived target back (at the end of the first
 // sync); it does nothing when the user tuned the collector.
-func relaxHeapForWarmStart() (restore func()) {
+func WarmStart() (restore func()) {
 	if userTunedGC() {
 		return func() {}
 	}
@@ -77,11 +83,11 @@ const (
 	limitSlack = 24 << 20
 )
 
-// followLiveHeap keeps a soft memory limit of the live heap plus
+// FollowLiveHeap keeps a soft memory limit of the live heap plus
 // headroom, updated after every garbage collection, until ctx ends (the
 // limit is then lifted). It does nothing when the user tuned the
 // collector (GOGC or GOMEMLIMIT set).
-func followLiveHeap(ctx context.Context, logger *slog.Logger) {
+func FollowLiveHeap(ctx context.Context, logger *slog.Logger) {
 	if limitByLiveHeap(ctx, func(live uint64) uint64 { return live + live/liveHeadroomDiv + limitSlack }) {
 		logger.Debug("memory limit follows the live heap", "headroom_percent", 100/liveHeadroomDiv, "slack_mib", limitSlack>>20)
 	}

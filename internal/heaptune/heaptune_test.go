@@ -1,4 +1,4 @@
-package main
+package heaptune
 
 import (
 	"context"
@@ -29,14 +29,14 @@ func TestBoundHeapHeadroomKeepsTheUsersSetting(t *testing.T) {
 		t.Setenv("GOMEMLIMIT", "")
 		t.Setenv(tc.env, tc.value)
 		debug.SetGCPercent(100)
-		boundHeapHeadroom(logger)
+		LongLived(logger)
 		if got := debug.SetGCPercent(100); got != tc.want {
 			t.Errorf("%s=%q: GC percent %d, want %d", tc.env, tc.value, got, tc.want)
 		}
 	}
 }
 
-// followLiveHeap sets a memory limit of the live heap plus headroom, sets
+// FollowLiveHeap sets a memory limit of the live heap plus headroom, sets
 // it again after each collection as the live heap changes, lifts it when
 // its context ends, and leaves a user's GOGC or GOMEMLIMIT alone.
 func TestFollowLiveHeap(t *testing.T) {
@@ -57,14 +57,14 @@ func TestFollowLiveHeap(t *testing.T) {
 
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("GOGC", "200")
-	followLiveHeap(t.Context(), logger)
+	FollowLiveHeap(t.Context(), logger)
 	if got := limit(); got != math.MaxInt64 {
 		t.Fatalf("GOGC set by the user: limit %d, want none", got)
 	}
 
 	t.Setenv("GOGC", "")
 	ctx, cancel := context.WithCancel(t.Context())
-	followLiveHeap(ctx, logger)
+	FollowLiveHeap(ctx, logger)
 	near := func(l int64) bool {
 		want := int64(live() + live()/liveHeadroomDiv + limitSlack)
 		return l >= want-want/10 && l <= want+want/10
@@ -88,7 +88,7 @@ func TestRelaxHeapForWarmStart(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	debug.SetGCPercent(longLivedGCPercent)
-	restore := relaxHeapForWarmStart()
+	restore := WarmStart()
 	if got := debug.SetGCPercent(warmStartGCPercent); got != warmStartGCPercent {
 		t.Fatalf("during the warm start: GC percent %d, want %d", got, warmStartGCPercent)
 	}
@@ -99,13 +99,13 @@ func TestRelaxHeapForWarmStart(t *testing.T) {
 
 	t.Setenv("GOGC", "300")
 	debug.SetGCPercent(300)
-	relaxHeapForWarmStart()()
+	WarmStart()()
 	if got := debug.SetGCPercent(300); got != 300 {
 		t.Fatalf("GOGC set by the user: GC percent %d, want 300", got)
 	}
 }
 
-// boundSyncHeap sets the one-shot sync's budget as the memory limit while
+// OneShotSync sets the one-shot sync's budget as the memory limit while
 // the live heap is small, raises the collector's target once the live
 // heap is syncGCFromLive, lifts the limit when its context ends,
 // and leaves a user's GOGC or GOMEMLIMIT alone.
@@ -119,12 +119,12 @@ func TestBoundSyncHeap(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	debug.SetMemoryLimit(math.MaxInt64)
-	boundSyncHeap(t.Context(), logger)
+	OneShotSync(t.Context(), logger)
 	require.Equal(t, int64(math.MaxInt64), limit(), "GOMEMLIMIT set by the user: no limit of ours")
 
 	t.Setenv("GOMEMLIMIT", "")
 	ctx, cancel := context.WithCancel(t.Context())
-	boundSyncHeap(ctx, logger)
+	OneShotSync(ctx, logger)
 	require.Equal(t, int64(syncHeapBudget), limit(), "a small live heap: the budget")
 	runtime.GC() // the cleanup sets it again from this collection's live heap
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
