@@ -2,7 +2,8 @@
 // project held in process, and everything it holds kept durable in a bbolt
 // file in a state directory (internal/kv, which fsyncs every commit).
 // Search (search.go) is an exact cosine scan over contiguous per-model
-// vector rows plus a BM25 index kept current on every write.
+// vector rows plus a BM25 index kept current on every write (its analysis
+// of a write's notes: keywordanalysis.go).
 //
 // Notes are persisted (record.go, persist.go): per project, a bucket of
 // note records (what the store keeps in memory: title, path, hash, size,
@@ -38,8 +39,8 @@
 // core.ContextReader) show with the targets' IDs and titles. Its strings
 // are windows into arenas (arena.go). Size, mtime, the links as written,
 // content and frontmatter are read from the note records on disk by the
-// calls that return them. Vectors are int8 in memory and float32 on disk
-// (search.go). Shortest paths
+// calls that return them. Vectors are int8 in memory (search.go) and
+// float32 on disk (vectors.go). Shortest paths
 // are a bidirectional breadth-first search marking nodes in pooled
 // per-slot arrays.
 package memstore
