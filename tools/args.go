@@ -25,10 +25,12 @@ type ArgumentError struct{ Msg string }
 
 func (e *ArgumentError) Error() string { return e.Msg }
 
-// Size limits on a tool call's arguments (docs/LIMITS.md), checked before anything else
-// so that an oversized call is refused with a clear message instead of
-// being parsed, validated and written. HTTP bodies are capped at the same
-// size by the server; over stdio this is the only cap.
+// Size limits on a tool call's arguments (docs/LIMITS.md), checked before
+// the schema so that an oversized call is refused with a clear message
+// instead of being validated and written. The transports cap a whole
+// message before it gets here: HTTP bodies at the same size
+// (server.DefaultMaxBodyBytes), stdio lines at twice it
+// (server.MaxStdioMessageBytes), so any call these limits accept fits.
 const (
 	// MaxArgumentBytes caps the JSON of one call's arguments: 8 MiB holds
 	// any note a client should send at once.
@@ -40,9 +42,11 @@ const (
 )
 
 // Arguments checks a tool call's arguments against the tool's published
-// input schema and decodes them into the tool's input struct. Toolsets use
-// it instead of the SDK's validation so that a failure comes back in their
-// spec's error shape, and so the published schema is the one checked.
+// input schema and decodes them into the tool's input struct: the Decoder
+// Handle uses unless a toolset gives its own (entities, whose errors carry
+// each violation's place). Toolsets use it instead of the SDK's validation
+// so that a failure comes back in their spec's error shape, and so the
+// published schema is the one checked.
 type Arguments struct {
 	tool   string
 	schema *jsonschema.Schema
@@ -69,7 +73,7 @@ func NewArguments(tool mcp.Tool) (*Arguments, error) {
 
 // MustArguments is NewArguments for the static specs of a toolset: a
 // schema that does not compile is a programming error, caught by the
-// inventory test.
+// inventory test (TestInventoryToolsAreWellFormed).
 func MustArguments(tool mcp.Tool) *Arguments {
 	a, err := NewArguments(tool)
 	if err != nil {
@@ -113,7 +117,7 @@ func CompileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
 // to the tool's input struct). Missing or null arguments count as {}.
 // Failures are *ArgumentError.
 func (a *Arguments) Decode(req mcp.CallToolRequest, dst any) error {
-	raw, err := rawArguments(req)
+	raw, err := RawArguments(req)
 	if err != nil {
 		return &ArgumentError{Msg: "arguments are not valid JSON"}
 	}
@@ -163,7 +167,10 @@ func tooManyItems(at string, v any) string {
 	return ""
 }
 
-func rawArguments(req mcp.CallToolRequest) ([]byte, error) {
+// RawArguments returns the JSON of req's arguments as the client sent
+// them (re-encoded when the SDK decoded them); missing or null arguments
+// are {}.
+func RawArguments(req mcp.CallToolRequest) ([]byte, error) {
 	var raw []byte
 	switch v := req.GetRawArguments().(type) {
 	case json.RawMessage:

@@ -215,22 +215,7 @@ func (s *dupScanner) objectBody(depth, base int) {
 		}
 		s.pos++
 		s.value(depth + 1)
-		if s.stop() {
-			return
-		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			s.bad = true
-			return
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			return
-		default:
-			s.bad = true
+		if s.stop() || !s.more('}') {
 			return
 		}
 	}
@@ -254,22 +239,7 @@ func (s *dupScanner) arrayBody(depth int) {
 	for i := 0; !s.stop(); i++ {
 		s.path[len(s.path)-1] = pathSeg{index: i, isIndex: true}
 		s.value(depth + 1)
-		if s.stop() {
-			return
-		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			s.bad = true
-			return
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case ']':
-			s.pos++
-			return
-		default:
-			s.bad = true
+		if s.stop() || !s.more(']') {
 			return
 		}
 	}
@@ -290,4 +260,26 @@ func (s *dupScanner) pathString() string {
 		b.Write(seg.key)
 	}
 	return b.String()
+}
+
+// more reads what follows a member of an object or an element of an
+// array: a ',' (another follows: true) or end, the container's closing
+// bracket (false); anything else, or the end of the data, marks s bad.
+func (s *dupScanner) more(end byte) bool {
+	s.skipSpace()
+	if s.pos >= len(s.data) {
+		s.bad = true
+		return false
+	}
+	switch s.data[s.pos] {
+	case ',':
+		s.pos++
+		return true
+	case end:
+		s.pos++
+		return false
+	default:
+		s.bad = true
+		return false
+	}
 }

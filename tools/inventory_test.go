@@ -1,49 +1,20 @@
 package tools_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/vaultgraph/vaultgraph/activity"
-	"github.com/vaultgraph/vaultgraph/core"
-	"github.com/vaultgraph/vaultgraph/memory"
-	"github.com/vaultgraph/vaultgraph/noteedit"
 	"github.com/vaultgraph/vaultgraph/tools"
-	dtools "github.com/vaultgraph/vaultgraph/tools/docindex"
-	edittools "github.com/vaultgraph/vaultgraph/tools/edit"
-	"github.com/vaultgraph/vaultgraph/tools/entities"
-	"github.com/vaultgraph/vaultgraph/tools/graph"
-	kbtools "github.com/vaultgraph/vaultgraph/tools/kb"
-	memtools "github.com/vaultgraph/vaultgraph/tools/memory"
+	"github.com/vaultgraph/vaultgraph/tools/catalog"
 )
 
-type nopSearcher struct{}
-
-func (nopSearcher) Search(context.Context, string, int) ([]core.ScoredID, error) { return nil, nil }
-
 // inventory is every tool of every toolset, with every optional tool
-// switched on. A new toolset adds its tools here.
+// switched on: the catalog with an embedding provider (what docs/TOOLS.md
+// and `vaultgraph tools` list). A new toolset adds its tools there.
 func inventory(t *testing.T) []tools.Tool {
 	t.Helper()
-	svc := core.NewGraphService("p", nil, nil, core.WithSearcher(nopSearcher{}))
-	all := graph.Tools(graph.NewDeps(svc, nil))
-	all = append(all, dtools.Tools(dtools.Deps{})...)
-	all = append(all, kbtools.Tools(kbtools.Deps{})...)
-	all = append(all, edittools.Tools(edittools.Deps{Editor: noteedit.NewService(nil), Changes: activity.NewService("p", nil, nil)})...)
-	all = append(all, entities.Tools(entities.Deps{})...)
-	return append(all, memtools.Tools(memtools.NewDeps(memory.New("p", nil, nopEmbedder{}), nil))...)
-}
-
-// nopEmbedder switches on the memory tools that need an embedder.
-type nopEmbedder struct{}
-
-func (nopEmbedder) Name() string   { return "nop" }
-func (nopEmbedder) Model() string  { return "nop" }
-func (nopEmbedder) Dimension() int { return 1 }
-func (nopEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	return make([][]float32, len(texts)), nil
+	return catalog.Tools(catalog.Options{Embeddings: true})
 }
 
 func TestInventoryToolsAreWellFormed(t *testing.T) {

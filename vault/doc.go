@@ -151,7 +151,7 @@
 // files (.obsidian/app.json trashOption): the note moves to the vault's
 // .trash folder ("system", the default, and "local") or is deleted
 // ("none"). Writes that add, move or delete a note keep the meaning of
-// every other link (plan.go); a rename is journaled (journal.go). A link
+// every other link (linkplan.go); a rename is journaled (journal.go). A link
 // rewritten to follow its note keeps its form: a markdown link stays one,
 // URL-escaped as it was (or in <>), with its text, heading and title; a
 // relative link stays relative, a "/" link stays so, ".md" stays or stays

@@ -19,7 +19,7 @@ type obsidianSettings struct {
 	TrashOption string `json:"trashOption"`
 	// NewLinkFormat is the text of the links vaultgraph rewrites when they
 	// are written by name or path: "shortest" (Obsidian's default),
-	// "relative" or "absolute" (plan.go, textFor).
+	// "relative" or "absolute" (linkplan.go, textFor).
 	NewLinkFormat string `json:"newLinkFormat"`
 }
 

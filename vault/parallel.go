@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"runtime"
 	"sync"
 )
 
@@ -27,5 +28,26 @@ feed:
 		}
 	}
 	close(next)
+	wg.Wait()
+}
+
+// parallel calls fn on consecutive shares [from, to) of [0, n), one share
+// per core (one call when n is small), and returns when all are done.
+func parallel(n int, fn func(from, to int)) {
+	const minShare = 4096 // below it a goroutine costs more than it saves
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/minShare))
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		from, to := n*w/workers, n*(w+1)/workers
+		if w == workers-1 {
+			fn(from, to) // the last share on this goroutine
+			break
+		}
+		wg.Go(func() { fn(from, to) })
+	}
 	wg.Wait()
 }

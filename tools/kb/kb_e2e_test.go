@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	kbase "github.com/vaultgraph/vaultgraph/kb"
 	"github.com/vaultgraph/vaultgraph/tools/kb"
 )
@@ -280,7 +282,9 @@ func TestProviderErrorsHideTheCauseAndLogItOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
 	handler := kb.ListNotesHandler(kb.Deps{Notes: failingNotes{}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	var req = listNotesRequest()
+	var req mcp.CallToolRequest
+	req.Params.Name = "list_notes"
+	req.Params.Arguments = json.RawMessage(`{"knowledge_base_name":"k"}`)
 	res, err := handler(ctx, req)
 	if err != nil || !res.IsError || !strings.Contains(fmt.Sprint(res.Content), "cancelled or timed out") {
 		t.Fatalf("a timed out call: %+v, %v", res, err)

@@ -2,15 +2,12 @@ package entities
 
 import (
 	"bytes"
-	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -21,102 +18,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
-
-// schemas holds spec 003's input and output schemas, copied verbatim:
-// <tool>.input.json and <tool>.output.json.
-//
-//go:embed schemas/*.json
-var schemas embed.FS
-
-// Schema returns the spec's schema of tool, kind "input" or "output".
-func Schema(tool, kind string) json.RawMessage {
-	raw, err := schemas.ReadFile("schemas/" + tool + "." + kind + ".json")
-	if err != nil {
-		panic(fmt.Sprintf("entities: no %s schema for %s", kind, tool)) // embedded: a test covers every tool
-	}
-	return raw
-}
-
-// annotations: every tool of the toolset only reads the project's graph.
-func annotations(title string) mcp.ToolOption {
-	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
-		Title:           title,
-		ReadOnlyHint:    mcp.ToBoolPtr(true),
-		DestructiveHint: mcp.ToBoolPtr(false),
-		IdempotentHint:  mcp.ToBoolPtr(true),
-		OpenWorldHint:   mcp.ToBoolPtr(false),
-	})
-}
-
-// paramHelp describes each parameter for the model; the published input
-// schema is the spec's with these descriptions added.
-var paramHelp = map[string]string{
-	"projectId":         "Project UUID, from list_projects",
-	"query":             "Text matched case-insensitively as a substring of title, slug and summary (1-256 characters)",
-	"entityTypes":       "Only entities of these types (at most 4, no repeats); omitted: every type",
-	"limit":             "Most entities returned, 1-50 (default 20); totalCount counts every match",
-	"entityId":          "Entity UUID, from search_entities or get_entity_graph",
-	"depth":             "Relationship steps from the entity, 1 or 2 (default 1)",
-	"relationshipTypes": "Only follow and return these relationship types (no repeats); omitted or empty: every type",
-}
-
-// inputSchema is the spec's input schema of tool with paramHelp's
-// descriptions on its properties.
-func inputSchema(tool string) json.RawMessage {
-	var schema map[string]any
-	if err := json.Unmarshal(Schema(tool, "input"), &schema); err != nil {
-		panic(fmt.Sprintf("entities: input schema of %s: %v", tool, err))
-	}
-	props, _ := schema["properties"].(map[string]any)
-	for name, p := range props {
-		if prop, ok := p.(map[string]any); ok && paramHelp[name] != "" {
-			prop["description"] = paramHelp[name]
-		}
-	}
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		panic(fmt.Sprintf("entities: input schema of %s: %v", tool, err))
-	}
-	return raw
-}
-
-// newSpec builds a tool with the spec's schemas.
-func newSpec(name, title, description string) mcp.Tool {
-	tool := mcp.NewToolWithRawSchema(name, description, inputSchema(name))
-	for _, opt := range []mcp.ToolOption{mcp.WithRawOutputSchema(tools.PortableSchema(Schema(name, "output"))), annotations(title)} {
-		opt(&tool)
-	}
-	return tool
-}
-
-// handling is how the toolset answers (tools.Handle): the call gets the
-// toolset's timeout, the arguments are checked by the toolset's own
-// decoder (arguments, whose errors say where each violation is), run's
-// answer is sent as JSON text and structuredContent, and any failure
-// becomes the spec's envelope.
-func (d Deps) handling() tools.Handling {
-	return tools.Handling{
-		Begin: func(ctx context.Context) (context.Context, func()) {
-			return context.WithTimeout(ctx, d.timeout())
-		},
-		Arguments: func(spec mcp.Tool) tools.Decoder { return mustArguments(spec) },
-		Fail: func(ctx context.Context, tool string, err error) *mcp.CallToolResult {
-			return errorResult(d.toErrorBody(ctx, tool, err))
-		},
-		OK: func(_ context.Context, out any) *mcp.CallToolResult {
-			text, raw := mustJSON(out)
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: raw}
-		},
-	}
-}
-
-// errorResult is the isError tool result carrying body (tools.ErrorResult).
-func errorResult(body ErrorBody) *mcp.CallToolResult {
-	return tools.ErrorResult(ErrorResponse{Error: body})
-}
-
-// mustJSON is tools.EncodeJSON.
-func mustJSON(v any) (string, json.RawMessage) { return tools.EncodeJSON(v) }
 
 // arguments checks calls against a tool's input schema. Unlike
 // tools.Arguments it keeps where each violation is, for the envelope's
@@ -141,7 +42,7 @@ var printer = message.NewPrinter(language.English)
 // null arguments count as {}. Formats (uuid) are checked by the handlers,
 // which answer a malformed projectId with PROJECT_NOT_FOUND.
 func (a *arguments) Decode(req mcp.CallToolRequest, dst any) error {
-	raw, err := rawArguments(req)
+	raw, err := tools.RawArguments(req)
 	if err != nil {
 		return fail(CodeValidationError, "arguments are not valid JSON", nil)
 	}
@@ -156,25 +57,6 @@ func (a *arguments) Decode(req mcp.CallToolRequest, dst any) error {
 		return fail(CodeValidationError, "arguments do not match the tool's input schema", nil)
 	}
 	return nil
-}
-
-func rawArguments(req mcp.CallToolRequest) ([]byte, error) {
-	var raw []byte
-	switch v := req.GetRawArguments().(type) {
-	case json.RawMessage:
-		raw = v
-	case nil:
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		raw = b
-	}
-	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
-		return []byte("{}"), nil
-	}
-	return raw, nil
 }
 
 // validationFailure turns a schema violation into VALIDATION_ERROR:
@@ -272,24 +154,4 @@ func entityID(id string) (string, error) {
 // whether it does not exist or belongs to another project.
 func entityNotFound(id string) *Error {
 	return fail(CodeEntityNotFound, "no entity with this entityId in this project", map[string]any{"field": "entityId", "entityId": id})
-}
-
-// timestamp writes t as RFC 3339 in UTC.
-func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-// optTimestamp is timestamp, or null for nil.
-func optTimestamp(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := timestamp(*t)
-	return &s
-}
-
-// optString is s, or null for "".
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
