@@ -86,6 +86,10 @@ type Config struct {
 	// Watch makes serve keep the store in sync with the vault as files
 	// change. (sync watches only with its own --watch flag.)
 	Watch bool
+	// AllowForeignDeletes lets a full sync delete notes of a project last
+	// synced from another host or vault path (sync.allow_foreign_deletes,
+	// --force); without it such a sync refuses.
+	AllowForeignDeletes bool
 	// Ignore holds glob patterns (path.Match syntax) of vault-relative,
 	// slash-separated paths the vault scan skips.
 	Ignore []string

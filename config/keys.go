@@ -430,6 +430,15 @@ var keys = []key{
 		flag:  "watch", scope: FlagServe,
 	},
 	{
+		name: "sync.allow_foreign_deletes",
+		help: "let a full sync delete notes of a project last synced from another host or vault path",
+		doc: []string{"Without it such a sync refuses and says why: two hosts whose vaults share an identity",
+			"(a copied .vaultgraph/vault.json) would otherwise erase each other's notes."},
+		def:   false,
+		field: func(c *Config) any { return &c.AllowForeignDeletes },
+		flag:  "force", scope: FlagServeSync,
+	},
+	{
 		name:  "ignore",
 		help:  "glob patterns of vault paths to skip (path.Match syntax, relative to the vault, with /)",
 		def:   []string{},

@@ -123,3 +123,26 @@ func (c *ProjectCatalog) List(ctx context.Context) ([]Project, error) {
 	}
 	return out, nil
 }
+
+// SyncOrigin says where a project's last full sync ran: the host and the
+// vault's path there. A full sync from another host or path that would
+// delete notes refuses unless forced (issue 44.8: two hosts syncing one
+// vault identity with different content must not silently erase each
+// other's notes; vault.Config.AllowForeignDeletes).
+type SyncOrigin struct {
+	Host string
+	Path string
+	At   time.Time // when the first full sync from this host and path ended
+}
+
+// IsZero reports whether no origin is recorded.
+func (o SyncOrigin) IsZero() bool { return o.Host == "" && o.Path == "" }
+
+// SyncOrigins records per project where its last full sync ran.
+type SyncOrigins interface {
+	// SyncOrigin returns the origin recorded for project; the zero
+	// SyncOrigin when there is none.
+	SyncOrigin(ctx context.Context, project string) (SyncOrigin, error)
+	// SaveSyncOrigin records o as the origin of project's last full sync.
+	SaveSyncOrigin(ctx context.Context, project string, o SyncOrigin) error
+}

@@ -168,6 +168,7 @@ type StoreProvider interface {
 	MemoryStore
 	SearchStore // note embeddings and keyword relevance (core/search.go)
 	ChangeLog   // what changed in the vault, for recent_changes (core/changelog.go)
+	SyncOrigins // where each project's last full sync ran (core/project.go)
 	// Close releases the store's resources.
 	Close(ctx context.Context) error
 }

@@ -118,6 +118,8 @@ var (
 	stmtEntityGraph             = stmt("entity_graph")
 	stmtProjectSave             = stmt("project_save")
 	stmtProjectList             = stmt("project_list")
+	stmtSyncOriginRead          = stmt("sync_origin_read")
+	stmtSyncOriginSave          = stmt("sync_origin_save")
 	stmtSchemaMemoryKey         = stmt("schema_memory_key")
 	stmtSchemaMemoryContent     = stmt("schema_memory_content")
 	stmtSchemaMemoryEventKey    = stmt("schema_memory_event_key")

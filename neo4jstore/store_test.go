@@ -17,8 +17,12 @@ import (
 func TestMain(m *testing.M) { os.Exit(neo4jtest.Main(m)) }
 
 // configFor returns a Config reaching the test server.
+// configFor is the store's Config for the test server. Its call timeout
+// is generous (2 min, not the default 30 s): a first write to a cold
+// server on a loaded machine ran past 30 s, and the tests time no call
+// (those about timeouts set their own).
 func configFor(srv *neo4jtest.Server) Config {
-	return Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database}
+	return Config{URI: srv.URI, User: srv.User, Password: srv.Password, Database: srv.Database, Timeout: 2 * time.Minute}
 }
 
 // openStore opens a Store on the test server, closed when t ends.

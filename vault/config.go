@@ -42,6 +42,17 @@ type Config struct {
 	// the stored links again only when no stamp proves them resolved as
 	// stored (vault/restore.go). Store itself is used when it is one.
 	Stamper core.StatesStamper
+	// Origins, when set, records where each full sync of Project ran
+	// (the store: core.SyncOrigins). A first sync that would delete
+	// notes of a project last synced from another host or vault path
+	// refuses then, unless AllowForeignDeletes (issue 44.8).
+	Origins core.SyncOrigins
+	// Host names this machine in Origins; "" means os.Hostname().
+	Host string
+	// AllowForeignDeletes lets a first sync delete notes of a project
+	// last synced from another host or path (sync --force, the setting
+	// sync.allow_foreign_deletes).
+	AllowForeignDeletes bool
 	// Ignore lists globs of vault-relative paths to skip besides dot-files
 	// and dot-folders (see the package documentation).
 	Ignore []string
@@ -146,6 +157,9 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("vault: root %s is not a folder", c.Root)
 	}
 	c.Root = abs
+	if c.Host == "" {
+		c.Host, _ = os.Hostname()
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

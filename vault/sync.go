@@ -159,6 +159,7 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 			m.agrees = true
 			stats, err := m.streamLocked(ctx, files, done)
 			m.stampSyncedLocked(ctx, err)
+			m.recordOriginLocked(ctx, err)
 			return stats, err
 		}
 	}
@@ -184,12 +185,16 @@ func (m *Mirror) initialSyncLocked(ctx context.Context) (SyncStats, error) {
 	m.dropUnchangedLocked(hashes, nil)
 	m.storeDiffLocked(ctx, hashes)
 	done("compare with the store", "stored", len(hashes))
+	if err := m.checkForeignDeletesLocked(ctx); err != nil {
+		return stats, err
+	}
 	bar = m.newProgress(m.pendingUpserts(), "writing notes")
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
 	done("write", "written", res.written)
 	stats.Written, stats.Deleted = res.written, res.deleted
 	m.stampSyncedLocked(ctx, err)
+	m.recordOriginLocked(ctx, err)
 	return stats, err
 }
 
@@ -224,6 +229,9 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 	})
 	m.requeueLocked(ctx, stale)
 	m.storeDiffLocked(ctx, hashes)
+	if err := m.checkForeignDeletesLocked(ctx); err != nil {
+		return stats, err
+	}
 	bar := m.newProgress(m.pendingUpserts(), "writing notes")
 	res, err := m.flushLocked(ctx, bar)
 	bar.Finish()
@@ -232,6 +240,7 @@ func (m *Mirror) restartLocked(ctx context.Context, files []fileStat, stale []*e
 		// A stamped store not written since keeps its stamp.
 		m.stampSyncedLocked(ctx, err)
 	}
+	m.recordOriginLocked(ctx, err)
 	return stats, err
 }
 

@@ -56,6 +56,14 @@ func (m *Mirror) Watch(ctx context.Context) error {
 				m.mu.Unlock()
 				return nil
 			}
+			var foreign *ForeignSyncError
+			if errors.As(err, &foreign) {
+				// Retrying would refuse again: the owner must choose.
+				m.mu.Lock()
+				m.stopEarlyWatchLocked()
+				m.mu.Unlock()
+				return err
+			}
 			m.log.Warn("vault: initial sync incomplete; retrying in live mode", "err", err)
 		}
 	}

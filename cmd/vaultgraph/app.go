@@ -180,6 +180,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Project:  p.Key,
 			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
 			Stamper:  stamperOf(store),
+			Origins:  store,
 			Ignore:   cfg.Ignore,
 			Logger:   logger.With("project", p.Key),
 			LintLog:  filepath.Join(vaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
@@ -189,6 +190,8 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			FirstSyncWait: opts.firstSyncWait,
 			Live:          opts.live,
 			StagedBatch:   stagedBatch(cfg.Store),
+
+			AllowForeignDeletes: cfg.AllowForeignDeletes,
 		})
 		if err != nil {
 			_ = store.Close(context.WithoutCancel(ctx))

@@ -59,7 +59,13 @@ deletes another project's notes. --adopt KEY makes this vault the store's
 project KEY instead: to keep the notes, memories and history an older
 vaultgraph stored under "default", or those of a vault that was moved or
 copied. vaultgraph refuses to start, saying so, when two vaults would share
-a project.`,
+a project.
+
+The store records the host and vault path of each project's last full sync. A
+sync from another host or path that would delete notes of the project refuses,
+writes nothing and names them: two machines whose vaults share an identity but
+not their notes would otherwise erase each other's. --force (or the setting
+sync.allow_foreign_deletes) lets this vault win.`,
 		Example: `  vaultgraph sync --vault ~/notes
   vaultgraph sync --store neo4j --vault /srv/vault --watch`,
 		Args: usageArgs(cobra.NoArgs),

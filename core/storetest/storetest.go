@@ -79,6 +79,7 @@ func RunWithOptions(t *testing.T, newStore func(t *testing.T) core.StoreProvider
 		{"staged writes", stagedCases},
 		{"deletes", deleteCases},
 		{"projects", isolationCases},
+		{"sync origins", syncOriginCases},
 		{"entities", entityCases},
 		{"concurrency", concurrencyCases},
 		{"chunks", chunkCases},
