@@ -157,11 +157,37 @@ func TestInventoryNamesAreUniqueWithEveryToolsetEnabled(t *testing.T) {
 	}
 }
 
-// Issue 26: every tool served has a top-level title.
+// Issue 26: every tool served has a top-level title. Issue 47: the
+// published annotations do not repeat it nor a hint MCP's defaults give,
+// and read with those defaults they say what the tool declares.
 func TestServedToolsHaveATitle(t *testing.T) {
-	for _, st := range tools.ServerTools(inventory(t)) {
-		if st.Tool.Title == "" || st.Tool.Title != st.Tool.Annotations.Title {
-			t.Errorf("%s: title %q, annotations' title %q", st.Tool.Name, st.Tool.Title, st.Tool.Annotations.Title)
+	def := func(h *bool, v bool) bool {
+		if h == nil {
+			return v
+		}
+		return *h
+	}
+	all := inventory(t)
+	for i, st := range tools.ServerTools(all) {
+		declared, published := all[i].Tool.Annotations, st.Tool.Annotations
+		if st.Tool.Title == "" || published.Title != "" {
+			t.Errorf("%s: title %q, annotations' title %q", st.Tool.Name, st.Tool.Title, published.Title)
+		}
+		if published.OpenWorldHint == nil || *published.OpenWorldHint {
+			t.Errorf("%s: openWorldHint must be published false", st.Tool.Name)
+		}
+		ro := def(published.ReadOnlyHint, false)
+		if ro != *declared.ReadOnlyHint {
+			t.Errorf("%s: published readOnlyHint reads %v", st.Tool.Name, ro)
+		}
+		if ro {
+			if published.DestructiveHint != nil || published.IdempotentHint != nil {
+				t.Errorf("%s: a read-only tool publishes destructiveHint or idempotentHint", st.Tool.Name)
+			}
+			continue
+		}
+		if def(published.DestructiveHint, true) != *declared.DestructiveHint || def(published.IdempotentHint, false) != *declared.IdempotentHint {
+			t.Errorf("%s: published hints %+v read differently from the declared %+v", st.Tool.Name, published, declared)
 		}
 	}
 }

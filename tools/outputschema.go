@@ -17,9 +17,11 @@ import (
 // The schema is mcp-go's, generated from T (so it cannot drift from what
 // the handler encodes), made lighter for the tools/list every request
 // carries: no "additionalProperties": false, because answers may carry
-// more than T (graph's "_warnings") and may grow new fields; no property
-// descriptions, the tool's description says what matters; no "type" arrays
-// (PortableSchema), which some clients reject. A type mcp-go
+// more than T (graph's "_warnings") and may grow new fields; no "required"
+// (issue 47: it repeated every property's name, ~900 bytes of the default
+// list; the schema stays true of every answer, only less strict); no
+// property descriptions, the tool's description says what matters; no
+// "type" arrays (PortableSchema), which some clients reject. A type mcp-go
 // cannot describe panics at start: mcp-go would only print the error and
 // publish no schema.
 func OutputSchema[T any]() mcp.ToolOption {
@@ -44,12 +46,16 @@ func OutputSchema[T any]() mcp.ToolOption {
 	return mcp.WithRawOutputSchema(PortableSchema(raw))
 }
 
-// lighten drops "additionalProperties": false everywhere in schema.
+// lighten drops "additionalProperties": false and "required" everywhere
+// in schema.
 func lighten(schema any) {
 	switch s := schema.(type) {
 	case map[string]any:
 		if ap, ok := s["additionalProperties"].(bool); ok && !ap {
 			delete(s, "additionalProperties")
+		}
+		if _, ok := s["properties"]; ok {
+			delete(s, "required")
 		}
 		for _, v := range s {
 			lighten(v)

@@ -50,10 +50,12 @@ func IsReadOnly(tool mcp.Tool) bool {
 	return h != nil && *h
 }
 
-// ServerTools converts tools for server.MCPServer.AddTools. Each tool gets
-// a top-level title, its annotations' title unless it has one of its own:
-// clients that show a tool's name read the top-level field first
-// (MCP 2025-06-18), and the specs' annotations carry the title already.
+// ServerTools converts tools for server.MCPServer.AddTools, as tools/list
+// publishes them. Each tool gets a top-level title, its annotations' title
+// unless it has one of its own: clients that show a tool's name read the
+// top-level field first (MCP 2025-06-18), and the specs' annotations carry
+// the title already. The published annotations leave out what only
+// repeats (issue 47, the tools/list budget; PublishedAnnotations).
 func ServerTools(ts []Tool) []server.ServerTool {
 	out := make([]server.ServerTool, len(ts))
 	for i, t := range ts {
@@ -61,9 +63,41 @@ func ServerTools(ts []Tool) []server.ServerTool {
 		if tool.Title == "" {
 			tool.Title = tool.Annotations.Title
 		}
+		tool.Annotations = PublishedAnnotations(tool)
 		out[i] = server.ServerTool{Tool: tool, Handler: t.Handler}
 	}
 	return out
+}
+
+// PublishedAnnotations are tool's annotations as tools/list carries them:
+// without a title equal to the top-level one, and without a hint that says
+// what MCP's default for it says already (readOnlyHint false,
+// destructiveHint true, idempotentHint false; openWorldHint's default,
+// true, is never ours) or that MCP defines only for tools that write
+// (destructiveHint and idempotentHint of a read-only tool: "meaningful
+// only when readOnlyHint == false"). A client reading them with MCP's
+// defaults gets every hint as the tool declares it; the tools themselves
+// keep them all (the inventory test checks each is set).
+func PublishedAnnotations(tool mcp.Tool) mcp.ToolAnnotation {
+	a := tool.Annotations
+	if a.Title == tool.Title {
+		a.Title = ""
+	}
+	is := func(h *bool, v bool) bool { return h != nil && *h == v }
+	if IsReadOnly(tool) {
+		a.DestructiveHint, a.IdempotentHint = nil, nil
+		return a
+	}
+	if is(a.ReadOnlyHint, false) {
+		a.ReadOnlyHint = nil
+	}
+	if is(a.DestructiveHint, true) {
+		a.DestructiveHint = nil
+	}
+	if is(a.IdempotentHint, false) {
+		a.IdempotentHint = nil
+	}
+	return a
 }
 
 // Annotations writes out every hint of a tool that acts only on the vault

@@ -30,18 +30,17 @@ type EditNoteInput struct {
 // it takes, and nothing else.
 func EditNoteSpec() mcp.Tool {
 	return mcp.NewTool(EditNoteName,
-		mcp.WithDescription("Change part of one note without resending it; everything else stays byte for byte. "+
-			"operation: append or prepend content to the section under heading (no heading: the whole note); "+
-			"replace_section (heading's text becomes content); insert_after (content, starting with its own heading line, becomes a new section after heading's); "+
-			"replace_text (old_text, found exactly expected_count times, default 1, becomes new_text); set_frontmatter (key = value); remove_frontmatter (key). "+
-			"heading: \"## Today\", \"Today\" or a path \"Projects > Q1\". "+
-			"Returns a unified diff and the note's version; with expected_version the edit is refused (VERSION_CONFLICT) if the note changed since. "+
-			"Errors: NODE_NOT_FOUND, INVALID_PARAMS (says what to fix), VERSION_CONFLICT."),
+		mcp.WithDescription("Change part of a note. operation: append/prepend content to heading's section (none: the note); "+
+			"replace_section (its text becomes content); "+
+			"insert_after (content, from its own heading line, becomes a section after heading's); "+
+			"replace_text (old_text, found exactly expected_count times, becomes new_text); set_frontmatter (key, value); "+
+			"remove_frontmatter (key). Returns a diff and version; "+
+			"expected_version gives VERSION_CONFLICT if the note changed."),
 		mcp.WithString("id", mcp.Required(),
 			mcp.Description("Note ID (its path)")),
 		mcp.WithString("operation", mcp.Required(),
 			mcp.Enum(operations()...), mcp.Description("What to change")),
-		mcp.WithString("heading", mcp.Description("Section, by heading or path")),
+		mcp.WithString("heading", mcp.Description("Section: '## Today', 'Today' or path 'Projects > Q1'")),
 		mcp.WithString("content", mcp.Description("Markdown to add, or the section's new text")),
 		mcp.WithString("old_text", mcp.Description("Exact text to replace")),
 		mcp.WithString("new_text", mcp.Description("Replacement (may be empty)")),

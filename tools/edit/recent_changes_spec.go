@@ -22,11 +22,10 @@ type RecentChangesInput struct {
 // tools/list (425) than the tool's arguments (docs/DECISIONS.md).
 func RecentChangesSpec() mcp.Tool {
 	return mcp.NewTool(RecentChangesName,
-		mcp.WithDescription("Notes created, modified, renamed or deleted (by tools or in any editor), newest first, "+
-			"each with when, kind, id, path (old_path for a rename), title and a one-line summary of the size change. "+
-			"Kept 30 days, at most 100,000 changes. More pages: pass next_cursor as cursor."),
+		mcp.WithDescription("Notes created, modified, renamed or deleted (by tools or any editor), newest first, with a size-change summary. "+
+			"Kept 30 days, up to 100,000. More: pass next_cursor as cursor."),
 		mcp.WithString("since",
-			mcp.Description("Only changes since: RFC 3339 time, date, or 90m, 24h, 7d, 2w back")),
+			mcp.Description("RFC 3339 time, date, or 90m, 24h, 7d, 2w back")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(activity.MaxLimit), mcp.DefaultNumber(activity.DefaultLimit),
 			mcp.Description("Changes per page")),

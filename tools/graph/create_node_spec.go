@@ -16,22 +16,43 @@ type CreateNodeInput struct {
 	Directory string   `json:"directory"`
 }
 
+// WrittenNote is what create_node and update_node answer, as their output
+// schemas describe it: NodeResponse less the fields neither can carry (they
+// write notes, which have no type or mime; unresolved is get_node's). Its
+// own type so that those schemas do not list them (issue 47, the tools/list
+// budget); TestWrittenNoteIsNodeResponsesNoteFields keeps its fields
+// NodeResponse's.
+type WrittenNote struct {
+	ID      string     `json:"id"`
+	Title   string     `json:"title"`
+	Content string     `json:"content"`
+	Tags    []string   `json:"tags"`
+	Links   []LinkInfo `json:"links"`
+}
+
+// WrittenUpdate is update_node's answer as its output schema describes it
+// (UpdateResponse with a WrittenNote).
+type WrittenUpdate struct {
+	WrittenNote
+	Renamed *RenameResponse `json:"renamed,omitempty"`
+}
+
 // CreateNodeSpec is create_node's contract (spec 000).
 func CreateNodeSpec() mcp.Tool {
 	return mcp.NewTool(CreateNodeName,
-		mcp.WithDescription("Create a note: writes {directory}/{title}.md (the title made safe as a file name; missing folders are created) and returns the note. "+
-			"Never overwrites: NODE_EXISTS when that file exists."),
+		mcp.WithDescription("Create {directory}/{title}.md (title made file-safe, folders created) and return the note. Never overwrites: "+
+			"NODE_EXISTS if the file exists."),
 		mcp.WithString("title", mcp.Required(),
-			mcp.Description("Title; also the file name")),
+			mcp.Description("Title, also the file name")),
 		mcp.WithString("content", mcp.Required(),
 			mcp.Description("Markdown text")),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(), mcp.DefaultArray([]string{}),
 			mcp.Description("Tags")),
 		mcp.WithString("directory",
-			mcp.Description("Optional: folder in the vault, e.g. 'notes/drafts'")),
+			mcp.Description("Vault folder, e.g. 'notes/drafts'")),
 		mcp.WithSchemaAdditionalProperties(false),
-		tools.OutputSchema[NodeResponse](),
+		tools.OutputSchema[WrittenNote](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Create a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),

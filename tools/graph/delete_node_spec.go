@@ -16,11 +16,9 @@ type DeleteNodeInput struct {
 // DeleteNodeSpec is delete_node's contract (spec 000).
 func DeleteNodeSpec() mcp.Tool {
 	return mcp.NewTool(DeleteNodeName,
-		mcp.WithDescription("Delete a note's file. "+
-			"Links to it from other notes stay, unresolved. "+
-			"Returns {deleted: true}, or {deleted: false} when there is no such note."),
+		mcp.WithDescription("Delete a note's file; links to it stay, unresolved. {deleted: false} if there is no such note."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description(idHelp)),
+			mcp.Description(idShort)),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[DeleteResponse](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{

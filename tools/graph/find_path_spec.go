@@ -14,12 +14,12 @@ type FindPathInput struct {
 // FindPathSpec is find_path's contract (spec 000).
 func FindPathSpec() mcp.Tool {
 	return mcp.NewTool(FindPathName,
-		mcp.WithDescription("Find the shortest chain of links from one note to another, following each link in its direction. "+
-			"Returns {path, length}: the note IDs from source to target and the number of links; null when there is none or a note is missing."),
+		mcp.WithDescription("Shortest chain of links from source to target, each link followed in its direction: {path: note IDs, length}. "+
+			"null if none or a note is missing."),
 		mcp.WithString("source", mcp.Required(),
-			mcp.Description(idHelp)),
+			mcp.Description(idShort)),
 		mcp.WithString("target", mcp.Required(),
-			mcp.Description("ID of the note to reach")),
+			mcp.Description("Note ID to reach")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Find a path between notes",

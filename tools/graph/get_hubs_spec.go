@@ -23,7 +23,7 @@ type GetHubsInput struct {
 // "pagerank", which spec 000 defers and spec 001 lists.
 func GetHubsSpec() mcp.Tool {
 	return mcp.NewTool(GetHubsName,
-		mcp.WithDescription("List the most linked or central notes, highest score first (ties by ID): in_degree = notes linking to it, out_degree = notes it links to, pagerank = PageRank over links (scores sum to 1)."),
+		mcp.WithDescription("Most linked (in_degree, out_degree) or central (pagerank, sums to 1) notes, best first, ties by ID."),
 		mcp.WithString("metric",
 			mcp.Enum(string(core.MetricInDegree), string(core.MetricOutDegree), string(core.MetricPageRank)),
 			mcp.DefaultString(string(getHubsDefaultMetric)),

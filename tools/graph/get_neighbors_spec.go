@@ -23,15 +23,14 @@ type GetNeighborsInput struct {
 // GetNeighborsSpec is get_neighbors' contract (spec 000).
 func GetNeighborsSpec() mcp.Tool {
 	return mcp.NewTool(GetNeighborsName,
-		mcp.WithDescription("List the notes linked to or from a note: outgoing first, then incoming, each group by ID; a note linked both ways is listed once. "+
-			"Content is cut to 500 characters. "+
-			"None (or no such note) is []."),
+		mcp.WithDescription("Notes a note links to, then those linking to it, each group by ID, each note once. Content cut to 500 chars. "+
+			"None: []."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description(idHelp)),
+			mcp.Description(idShort)),
 		mcp.WithString("direction",
 			mcp.Enum(string(core.DirectionIn), string(core.DirectionOut), string(core.DirectionBoth)),
 			mcp.DefaultString(string(getNeighborsDefaultDirection)),
-			mcp.Description("in = notes linking here, out = notes it links to, both = all")),
+			mcp.Description("in: notes linking here; out: notes it links to; both")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxNeighborLimit), mcp.DefaultNumber(getNeighborsDefaultLimit),
 			mcp.Description("Maximum notes")),

@@ -20,20 +20,25 @@ type GetNodeInput struct {
 
 // idHelp describes a note ID argument. The spec's "Node ID (file path for
 // DocStore)" names its own abstractions; a model needs the ID's form and
-// what it forgives.
-const idHelp = "Note ID: its path in the vault, e.g. 'ideas/plan.md' (any letter case, .md optional)"
+// what it forgives. get_node says it in full, the other tools name it
+// (idShort): a model reads the whole tool list, and the list is read on
+// every turn (issue 47, the tools/list budget).
+const (
+	idHelp  = "Note ID: vault path, e.g. 'ideas/plan.md' (any case, .md optional)"
+	idShort = "Note ID (vault path)"
+)
 
 // GetNodeSpec is get_node's contract (spec 000).
 func GetNodeSpec() mcp.Tool {
 	return mcp.NewTool(GetNodeName,
-		mcp.WithDescription("Get one note: its content (up to 10,000 characters), tags and outgoing links with their titles. "+
-			"depth 1 adds incomingCount, outgoingCount and up to 20 linked notes (up to 10 each way, the rest to the side that has more), each marked \"direction\": \"in\" (links here) or \"out\" (linked from here), content cut to 200 characters. "+
-			"A missing note is null."),
+		mcp.WithDescription("A note: content (up to 10,000 chars), tags, outgoing links with titles. "+
+			"depth 1 adds link counts and up to 20 linked notes (10 each way if both have them) with their direction and content cut to 200 chars. "+
+			"Missing: null."),
 		mcp.WithString("id", mcp.Required(),
 			mcp.Description(idHelp)),
 		mcp.WithInteger("depth",
 			mcp.Min(0), mcp.Max(core.MaxNodeDepth), mcp.DefaultNumber(getNodeDefaultDepth),
-			mcp.Description("0 = the note only, 1 = with its linked notes")),
+			mcp.Description("0: the note; 1: with linked notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get a note",

@@ -13,12 +13,11 @@ type RandomNodeInput struct {
 // RandomNodeSpec is random_node's contract (spec 000).
 func RandomNodeSpec() mcp.Tool {
 	return mcp.NewTool(RandomNodeName,
-		mcp.WithDescription("Get a random note, for discovery (content up to 10,000 characters). "+
-			"A tag also matches the tags nested under it (\"go\" matches #go/lang). "+
-			"null when the vault has no notes or none has any of the tags."),
+		mcp.WithDescription("A random note, for discovery (content up to 10,000 chars); a tag includes nested ones (go: #go/lang). "+
+			"null if none."),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),
-			mcp.Description("Optional: pick among the notes with any of these tags")),
+			mcp.Description("Pick among notes with any of these tags")),
 		mcp.WithSchemaAdditionalProperties(false),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Get a random note",

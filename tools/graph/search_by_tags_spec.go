@@ -23,17 +23,15 @@ type SearchByTagsInput struct {
 // SearchByTagsSpec is search_by_tags' contract (spec 000).
 func SearchByTagsSpec() mcp.Tool {
 	return mcp.NewTool(SearchByTagsName,
-		mcp.WithDescription("List the notes with given tags, by ID. "+
-			"Tags match in any letter case, with or without a leading #; a tag also finds the tags nested under it (\"go\" finds #go/lang). "+
-			"Content is cut to 500 characters. "+
-			"No match is []."),
+		mcp.WithDescription("Notes with the given tags, by ID: any case, # optional, nested tags included (go: #go/lang). "+
+			"Content cut to 500 chars. None: []."),
 		mcp.WithArray("tags", mcp.Required(),
 			mcp.WithStringItems(), mcp.MinItems(1),
 			mcp.Description("Tags to match")),
 		mcp.WithString("mode",
 			mcp.Enum(string(core.TagModeAny), string(core.TagModeAll)),
 			mcp.DefaultString(string(searchByTagsDefaultMode)),
-			mcp.Description("any = at least one of the tags, all = every tag")),
+			mcp.Description("any: one tag or more; all: every tag")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxTagSearchLimit), mcp.DefaultNumber(searchByTagsDefaultLimit),
 			mcp.Description("Maximum notes")),

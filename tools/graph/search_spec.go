@@ -22,11 +22,9 @@ type SearchInput struct {
 // embedding provider is configured (spec 001).
 func SearchSpec() mcp.Tool {
 	return mcp.NewTool(SearchName,
-		mcp.WithDescription("Find notes by meaning: the notes closest to a natural-language query, best first, each with a score from 0 to 1 (higher = closer). "+
-			"Content is cut to 500 characters. "+
-			"No match is []."),
+		mcp.WithDescription("Notes closest in meaning to the query, best first, score 0-1. Content cut to 500 chars. None: []."),
 		mcp.WithString("query", mcp.Required(),
-			mcp.Description("What to look for, in natural language")),
+			mcp.Description("Natural-language query")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(core.MaxSearchLimit), mcp.DefaultNumber(searchDefaultLimit),
 			mcp.Description("Maximum notes")),

@@ -19,20 +19,20 @@ type UpdateNodeInput struct {
 // UpdateNodeSpec is update_node's contract (spec 000).
 func UpdateNodeSpec() mcp.Tool {
 	return mcp.NewTool(UpdateNodeName,
-		mcp.WithDescription("Change a note; give at least one of title, content, tags. "+
-			"A new title renames the file (the ID changes) and rewrites the [[links]] to it in other notes; the answer then adds renamed: {from, to, filesChanged, linksChanged, relinked}. "+
-			"NODE_NOT_FOUND when there is no such note."),
+		mcp.WithDescription("Change a note's title, content or tags (at least one). "+
+			"A new title renames the file (new ID) and rewrites [[links]] to it (see renamed). "+
+			"NODE_NOT_FOUND if no such note."),
 		mcp.WithString("id", mcp.Required(),
-			mcp.Description(idHelp)),
+			mcp.Description(idShort)),
 		mcp.WithString("title",
 			mcp.Description("New title; renames the file")),
 		mcp.WithString("content",
-			mcp.Description("New text (replaces all of it)")),
+			mcp.Description("New text, replaces all")),
 		mcp.WithArray("tags",
 			mcp.WithStringItems(),
-			mcp.Description("New tags (replace the old ones)")),
+			mcp.Description("New tags, replace all")),
 		mcp.WithSchemaAdditionalProperties(false),
-		tools.OutputSchema[UpdateResponse](),
+		tools.OutputSchema[WrittenUpdate](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Update a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),

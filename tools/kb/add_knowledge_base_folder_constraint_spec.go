@@ -33,18 +33,18 @@ func rulesSchema() map[string]any {
 			"properties": map[string]any{
 				"required_fields": map[string]any{
 					"type":        "array",
-					"description": "Fields the frontmatter must have (null counts as missing)",
+					"description": "Fields it must have (null counts as missing)",
 					"items": map[string]any{
 						"type": "object", "additionalProperties": false,
 						"required": []string{"name", "type"},
 						"properties": map[string]any{
 							"name": str("Field name"),
 							"type": map[string]any{"type": "string", "enum": []string{"string", "number", "boolean", "date", "array"},
-								"description": "string|number|boolean|date|array; a date is YYYY-MM-DD, optionally with a time"},
-							"pattern": str("Optional: regex pattern (RE2 syntax, unanchored: use ^ and $) the value must match; for an array, every item"),
+								"description": "A date is YYYY-MM-DD, optionally with a time"},
+							"pattern": str("RE2 regex the value must match (unanchored: use ^ and $); for an array, each item"),
 							"allowed_values": map[string]any{
 								"type": "array", "items": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"}}},
-								"description": "Optional: enumerated values; for an array, every item must be one of them",
+								"description": "Allowed values; for an array, each item",
 							},
 						},
 					},
@@ -54,17 +54,17 @@ func rulesSchema() map[string]any {
 		"filename": map[string]any{
 			"type": "object", "additionalProperties": false,
 			"description": "File name requirements",
-			"properties":  map[string]any{"pattern": str("Regex pattern for valid filenames, matched against the name with its .md extension")},
+			"properties":  map[string]any{"pattern": str("Regex the file name, with .md, must match")},
 		},
 		"content": map[string]any{
 			"type": "object", "additionalProperties": false,
-			"description": "Body requirements (the note without its frontmatter)",
+			"description": "Body requirements (without frontmatter)",
 			"properties": map[string]any{
-				"min_length": length("Optional: minimum characters"),
-				"max_length": length("Optional: maximum characters"),
+				"min_length": length("Minimum characters"),
+				"max_length": length("Maximum characters"),
 				"required_sections": map[string]any{
 					"type": "array", "items": map[string]any{"type": "string"},
-					"description": "Optional: required headings, matched at any level and in any letter case ('Summary' or '## Summary')",
+					"description": "Headings it must have, any level and case ('Summary' or '## Summary')",
 				},
 			},
 		},
@@ -75,13 +75,13 @@ func rulesSchema() map[string]any {
 // add_knowledge_base_folder_constraint's contract (spec 002).
 func AddKnowledgeBaseFolderConstraintSpec() mcp.Tool {
 	return mcp.NewTool(AddKnowledgeBaseFolderConstraintName,
-		mcp.WithDescription("Set machine-checked rules (frontmatter fields, file name, sections, length) for the notes in one folder of a KB. "+
-			"Every later create, update, append or move in that folder is refused with folder_constraint_violation when the note breaks them; the deepest folder with rules decides, so {} rules exempt a subfolder. "+
-			"Replaces that folder's earlier rules."),
+		mcp.WithDescription("Set the rules (frontmatter, file name, sections, length) of one KB folder's notes, replacing earlier ones; "+
+			"later writes there that break them fail (folder_constraint_violation). The deepest folder with rules decides: "+
+			"{} exempts a subfolder."),
 		mcp.WithString("kb_name", mcp.Required(),
-			mcp.Description("Name of the KB")),
+			mcp.Description("KB name")),
 		mcp.WithString("subfolder", mcp.Required(),
-			mcp.Description("Folder the rules apply to, from the vault's root: the KB's subfolder or a folder inside it")),
+			mcp.Description("Folder from the vault root: the KB's subfolder or one inside it")),
 		mcp.WithObject("rules", mcp.Required(),
 			mcp.Description("The rules"),
 			mcp.Properties(rulesSchema()),

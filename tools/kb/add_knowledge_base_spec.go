@@ -19,17 +19,16 @@ type AddKnowledgeBaseInput struct {
 // AddKnowledgeBaseSpec is add_knowledge_base's contract (spec 002).
 func AddKnowledgeBaseSpec() mcp.Tool {
 	return mcp.NewTool(AddKnowledgeBaseName,
-		mcp.WithDescription("Create a knowledge base (KB): a named vault folder whose notes the note tools manage and check. "+
-			"The name must be new and usable as a folder name; the subfolder may not be inside another KB's or contain one. "+
-			"Next, set rules with add_knowledge_base_folder_constraint."),
+		mcp.WithDescription("Create a knowledge base (KB): a named vault folder whose notes the KB tools manage and check. Name: "+
+			"new, folder-safe; subfolder: not inside or around another KB's. Rules: add_knowledge_base_folder_constraint."),
 		mcp.WithString("name", mcp.Required(),
-			mcp.Description("Unique name, used as knowledge_base_name")),
+			mcp.Description("Unique name")),
 		mcp.WithString("description", mcp.Required(),
 			mcp.Description("What the KB holds")),
 		mcp.WithString("subfolder", mcp.Required(),
-			mcp.Description("Its folder, from the vault's root (e.g. 'research/ai')")),
+			mcp.Description("Folder from the vault root, e.g. 'research/ai'")),
 		mcp.WithString("organization_rules", mcp.Required(),
-			mcp.Description("How notes should be organized (markdown); returned with every note write so they can be checked")),
+			mcp.Description("How to organize notes (markdown); every note write returns it")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// A repeat answers knowledge_base_already_exists: declared not
 		// idempotent so clients do not retry blindly.

@@ -18,8 +18,8 @@ type AppendNoteInput struct {
 // AppendNoteSpec is append_note's contract (spec 002).
 func AppendNoteSpec() mcp.Tool {
 	return mcp.NewTool(AppendNoteName,
-		mcp.WithDescription("Append text to a note, after a line break. "+
-			"The whole note is checked against its folder's rules first; on failure nothing is written. "+
+		mcp.WithDescription("Append text after a line break; "+
+			"refused (folder_constraint_violation) if the note then breaks its folder's rules. "+
 			"The answer holds the note before and after."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),

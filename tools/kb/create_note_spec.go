@@ -18,19 +18,20 @@ type CreateNoteInput struct {
 // Parameter descriptions shared by the note tools. The spec's own words
 // ("KB containing the note", "Path to the note") left out what a model
 // gets wrong: paths are relative to the KB's subfolder, while answers give
-// them from the vault's root.
+// them from the vault's root. Where a KB name comes from is said once, by
+// list_knowledge_bases (issue 47, the tools/list budget).
 const (
-	kbNameHelp     = "Name of the KB (list_knowledge_bases)"
-	notePathSuffix = " relative to the KB's subfolder, ending in .md"
-	notePathHelp   = "Path of the note" + notePathSuffix
+	kbNameHelp     = "KB name"
+	notePathSuffix = " from the KB's subfolder, ending in .md"
+	notePathHelp   = "Path" + notePathSuffix
 )
 
 // CreateNoteSpec is create_note's contract (spec 002).
 func CreateNoteSpec() mcp.Tool {
 	return mcp.NewTool(CreateNoteName,
-		mcp.WithDescription("Create a note at {KB subfolder}/{note_path}; missing folders are created; never overwrites (note_already_exists). "+
-			"The note is checked against its folder's rules first: on failure nothing is written and folder_constraint_violation lists each issue. "+
-			"The answer returns the KB's organization_rules and validation_instruction_for_llm: check the note against them yourself."),
+		mcp.WithDescription("Create {KB subfolder}/{note_path}, never overwriting (note_already_exists); "+
+			"refused with the issues (folder_constraint_violation) if it breaks its folder's rules. "+
+			"Check it yourself against the answer's organization_rules and validation_instruction_for_llm."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),

@@ -17,8 +17,7 @@ type DeleteNoteInput struct {
 // DeleteNoteSpec is delete_note's contract (spec 002).
 func DeleteNoteSpec() mcp.Tool {
 	return mcp.NewTool(DeleteNoteName,
-		mcp.WithDescription("Delete a note's file. "+
-			"A missing note is note_not_found, not a silent success, so a mistyped path is noticed."),
+		mcp.WithDescription("Delete a note's file; note_not_found if it is missing."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),

@@ -14,8 +14,8 @@ type ListKnowledgeBasesInput struct{}
 // ListKnowledgeBasesSpec is list_knowledge_bases' contract (spec 002).
 func ListKnowledgeBasesSpec() mcp.Tool {
 	return mcp.NewTool(ListKnowledgeBasesName,
-		mcp.WithDescription("List the knowledge bases (KBs): name, description, subfolder (the vault folder it manages), create_time and the first 200 characters of its organization rules. "+
-			"Start here to find the knowledge_base_name the note tools need."),
+		mcp.WithDescription("List the knowledge bases (KBs) with a 200-char preview of their organization rules. Start here: "+
+			"the KB tools take a KB's name."),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[ListKnowledgeBasesResponse](),
 		tools.Annotations("List knowledge bases", true, false, true),

@@ -22,19 +22,18 @@ type ListNotesInput struct {
 // would otherwise answer hundreds of kilobytes at once).
 func ListNotesSpec() mcp.Tool {
 	return mcp.NewTool(ListNotesName,
-		mcp.WithDescription("List the notes of a KB (every .md file under its subfolder, hidden ones left out) as paths from the vault's root, sorted. "+
-			"To pass one as note_path, drop the KB's subfolder prefix. "+
-			"Answers one page: while has_more, call again with offset = next_offset."),
+		mcp.WithDescription("A KB's notes (.md files, hidden ones left out), sorted, as paths from the vault root: "+
+			"drop the KB's subfolder for note_path. While has_more, call again with offset = next_offset."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
 		mcp.WithString("subfolder",
-			mcp.Description("Optional: only this folder, relative to the KB's subfolder like note_path")),
+			mcp.Description("Only this folder (a path like note_path)")),
 		mcp.WithInteger("offset",
 			mcp.Min(0), mcp.DefaultNumber(0),
-			mcp.Description("Number of notes (in path order) to skip")),
+			mcp.Description("Notes to skip, in path order")),
 		mcp.WithInteger("limit",
 			mcp.Min(1), mcp.Max(kbase.MaxListLimit), mcp.DefaultNumber(kbase.DefaultListLimit),
-			mcp.Description("Maximum notes to return")),
+			mcp.Description("Maximum notes")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[ListNotesResponse](),
 		tools.Annotations("List knowledge base notes", true, false, true),

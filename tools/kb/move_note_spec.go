@@ -18,10 +18,8 @@ type MoveNoteInput struct {
 // MoveNoteSpec is move_note's contract (spec 002).
 func MoveNoteSpec() mcp.Tool {
 	return mcp.NewTool(MoveNoteName,
-		mcp.WithDescription("Move or rename a note within its KB (both paths relative to the KB's subfolder). "+
-			"The note is checked against the destination folder's rules first; on failure it stays. "+
-			"Never overwrites. "+
-			"Links to it in other notes are rewritten (links_updated counts and lists them), as Obsidian does."),
+		mcp.WithDescription("Move or rename a note within its KB, if it passes the destination folder's rules; never overwrites. "+
+			"Links to it are rewritten (links_updated), as Obsidian does."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
 		mcp.WithString("origin_note_path", mcp.Required(),

@@ -20,16 +20,16 @@ type UpdateKnowledgeBaseInput struct {
 // UpdateKnowledgeBaseSpec is update_knowledge_base's contract (spec 002).
 func UpdateKnowledgeBaseSpec() mcp.Tool {
 	return mcp.NewTool(UpdateKnowledgeBaseName,
-		mcp.WithDescription("Change a KB's description, subfolder or organization rules; fields not given stay. "+
-			"A new subfolder may not overlap another KB's; notes are not moved, and the answer's notes[] say what stayed behind."),
+		mcp.WithDescription("Change a KB's description, subfolder or organization rules (others stay). "+
+			"A new subfolder may not overlap another KB's; notes are not moved (see notes[])."),
 		mcp.WithString("name", mcp.Required(),
-			mcp.Description("Name of the KB")),
+			mcp.Description("KB name")),
 		mcp.WithString("description",
 			mcp.Description("New description")),
 		mcp.WithString("subfolder",
-			mcp.Description("New subfolder, from the vault's root")),
+			mcp.Description("New subfolder, from the vault root")),
 		mcp.WithString("organization_rules",
-			mcp.Description("New organization rules (replace the old ones)")),
+			mcp.Description("New organization rules, replace the old")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// Fields are replaced; the same update twice leaves what the first did.
 		tools.Annotations("Update a knowledge base", false, true, true),

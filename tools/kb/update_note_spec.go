@@ -19,9 +19,8 @@ type UpdateNoteInput struct {
 // UpdateNoteSpec is update_note's contract (spec 002).
 func UpdateNoteSpec() mcp.Tool {
 	return mcp.NewTool(UpdateNoteName,
-		mcp.WithDescription("Replace a note's whole content. "+
-			"The new content is checked against its folder's rules first; on failure nothing is written (folder_constraint_violation). "+
-			"With expected_version (from read_note, create_note or update_note) the note is written only if it has not changed since, else version_conflict with current_version. "+
+		mcp.WithDescription("Replace a note's content; "+
+			"refused (folder_constraint_violation) if it breaks its folder's rules, or (version_conflict) if it changed since expected_version. "+
 			"The answer holds the note before and after."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
@@ -30,7 +29,7 @@ func UpdateNoteSpec() mcp.Tool {
 		mcp.WithString("note_content", mcp.Required(),
 			mcp.Description("New markdown content")),
 		mcp.WithString("expected_version",
-			mcp.Description("Optional: the note's version as last read; the write is refused if it changed since")),
+			mcp.Description("Version from read_note, create_note or update_note")),
 		mcp.WithSchemaAdditionalProperties(false),
 		// The content is replaced entirely; the same update twice leaves
 		// what the first did.

@@ -17,8 +17,8 @@ type ValidateNoteInput struct {
 // ValidateNoteSpec is validate_note's contract (spec 002).
 func ValidateNoteSpec() mcp.Tool {
 	return mcp.NewTool(ValidateNoteName,
-		mcp.WithDescription("Check a note against its folder's rules as they are now, without changing it, and get the KB's organization_rules. "+
-			"A failing note is a normal answer: machine_validation.passed false with the issues (to audit notes after the rules changed)."),
+		mcp.WithDescription("Check a note against its folder's current rules, changing nothing, and get the KB's organization_rules. "+
+			"Failing is a normal answer (machine_validation.passed false, with the issues)."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
 		mcp.WithString("note_path", mcp.Required(),
