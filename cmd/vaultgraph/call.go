@@ -17,6 +17,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/owner"
 	"github.com/vaultgraph/vaultgraph/server"
 	"github.com/vaultgraph/vaultgraph/tools"
+	"github.com/vaultgraph/vaultgraph/tools/catalog"
 
 	"github.com/spf13/cobra"
 )
@@ -73,6 +74,15 @@ func callTool(ctx context.Context, cfg *config.Config, logger *slog.Logger, s st
 		res *mcp.CallToolResult
 		err error
 	)
+	// A name that no process could serve for this selection fails before
+	// the store is opened: every owner's tools, and this process's, are
+	// among the selection's tools with embeddings on (without them some
+	// are left out, never added).
+	if superset, err := tools.Select(catalog.Tools(catalog.Options{Embeddings: true}), selectionOf(cfg)); err == nil {
+		if err := checkToolName(superset, name); err != nil {
+			return err
+		}
+	}
 	if shared(cfg) {
 		res, err = callShared(ctx, cfg, logger, name, args)
 	} else {

@@ -22,9 +22,9 @@ func newCheckCommand(s streams) *cobra.Command {
 		Short: "List the vault's problems: broken links, bad frontmatter, unreadable notes",
 		Long: `check reads the vault as serve does and lists every problem it finds in its
 notes: links that resolve to no note, frontmatter YAML that does not parse,
-duplicate tags, files too large or unreadable. These problems are logged once
-by serve and not sent to the model with every answer; check is how a person
-sees them all. It writes nothing: the vault is parsed into a throwaway
+duplicate tags, files too large or unreadable. serve logs each once, when it
+appears (a start logs only those new since the last one logged), and does not
+send them to the model with every answer; check is how a person sees them all. It writes nothing: the vault is parsed into a throwaway
 in-memory graph, whatever store is configured.
 
 The exit status is 1 when there is any problem, 0 when there is none.`,
