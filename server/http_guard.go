@@ -107,16 +107,24 @@ func (h *HTTPServer) guardMessages(next http.Handler) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			if ph, perr := jsonrpc.Parse(body); perr != nil && perr.Code != jsonrpc.CodeParseError {
+			var perr *jsonrpc.Error
+			var ph jsonrpc.Head
+			decoded := json.Unmarshal(body, &head) == nil
+			if decoded {
+				ph, perr = jsonrpc.Classify(body, head.ID, head.Method)
+			} else {
+				ph, perr = jsonrpc.Parse(body) // a batch, or a method that is no string, is refused below
+			}
+			switch {
+			case perr != nil && perr.Code == jsonrpc.CodeParseError, perr == nil && !decoded:
+				next.ServeHTTP(w, r) // not JSON, or a shape mcp-go answers itself
+				return
+			case perr != nil:
 				// A batch, JSON that is not an object, "id": null on a
 				// method: refused as on the line transports (screen).
 				h.logger.Info("http request refused", "reason", perr.Message, "remote", r.RemoteAddr)
 				h.opts.Metrics.HTTPRefused("invalid_request")
 				writeHTTPError(w, http.StatusBadRequest, invalidID(ph), perr.Code, perr.Message)
-				return
-			}
-			if json.Unmarshal(body, &head) != nil {
-				next.ServeHTTP(w, r) // not JSON: mcp-go answers a parse error
 				return
 			}
 			if ref, refused := strictRefusal(body, head.ID, head.Method); refused {

@@ -144,3 +144,22 @@ func TestReaderSkipsOversizedLines(t *testing.T) {
 		t.Errorf("lines at the limit: %d lines, skips %v", len(lines), skips)
 	}
 }
+
+// Classify answers as Parse for what a caller decoded itself.
+func TestClassifyAgreesWithParse(t *testing.T) {
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","method":"n"}`, `{"id":2,"result":{}}`,
+		`{"id":null,"method":"ping"}`, ` null`, "\n[1]", `{}`,
+	} {
+		var h struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal([]byte(msg), &h)
+		want, werr := Parse([]byte(msg))
+		got, gerr := Classify([]byte(msg), h.ID, h.Method)
+		if got.Kind != want.Kind || string(got.ID) != string(want.ID) || got.Method != want.Method || (gerr == nil) != (werr == nil) || (gerr != nil && *gerr != *werr) {
+			t.Errorf("%s: Classify %v %v, Parse %v %v", msg, got, gerr, want, werr)
+		}
+	}
+}

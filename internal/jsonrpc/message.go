@@ -53,7 +53,7 @@ func Parse(msg []byte) (Head, *Error) {
 		if !json.Valid(trimmed) {
 			return Head{}, parseError()
 		}
-		return Head{}, &Error{Code: CodeInvalidRequest, Message: "invalid request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send each message on a line of its own"}
+		return Head{}, batchError()
 	}
 	var h struct {
 		ID     json.RawMessage `json:"id"`
@@ -68,21 +68,36 @@ func Parse(msg []byte) (Head, *Error) {
 		}
 		return Head{}, notAnObject()
 	}
-	if len(trimmed) == 0 || trimmed[0] != '{' { // null
+	return Classify(trimmed, h.ID, h.Method)
+}
+
+// Classify is Parse for a caller that has decoded the message's id and
+// method itself (without error): msg is only looked at for its first
+// byte.
+func Classify(msg []byte, id json.RawMessage, method string) (Head, *Error) {
+	trimmed := bytes.TrimLeft(msg, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' { // null, or a batch decoded elsewhere
+		if len(trimmed) > 0 && trimmed[0] == '[' {
+			return Head{}, batchError()
+		}
 		return Head{}, notAnObject()
 	}
-	head := Head{ID: h.ID, Method: h.Method}
+	head := Head{ID: id, Method: method}
 	switch {
-	case h.Method == "":
+	case method == "":
 		head.Kind = Response
-	case len(h.ID) == 0:
+	case len(id) == 0:
 		head.Kind = Notification
-	case IsNull(h.ID):
+	case IsNull(id):
 		return head, &Error{Code: CodeInvalidRequest, Message: `invalid request: "id" is null; give a request a string or number id (MCP forbids null), and leave "id" out of a notification`}
 	default:
 		head.Kind = Request
 	}
 	return head, nil
+}
+
+func batchError() *Error {
+	return &Error{Code: CodeInvalidRequest, Message: "invalid request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send each message on a line of its own"}
 }
 
 func parseError() *Error {
