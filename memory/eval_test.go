@@ -321,3 +321,42 @@ func TestMatchFloorSeparatesRelatedFromUnrelated(t *testing.T) {
 			len(offTopic)-i, len(offTopic), memory.ContextFloor)
 	}
 }
+
+// TestRecallFloorKeepsEveryFirstHit measures memory_recall's relevance
+// floor (memory.RecallFloor, issue 49.7) on the labelled set: the top
+// score of each answered query whose first memory is the right one (the
+// floor must keep them all: hit@1 stays what it was), and the top score of
+// each query no memory answers (those below the floor get an empty answer
+// with a note instead of five unrelated memories).
+func TestRecallFloorKeepsEveryFirstHit(t *testing.T) {
+	e := loadRecallSet(t)
+	var rightFirst, unanswered []float64
+	for _, q := range e.set.Queries {
+		hits, err := e.svc.Search(t.Context(), q.Query, "", 1)
+		require.NoError(t, err)
+		if len(hits) > 0 && e.label[hits[0].ID] == q.Memory {
+			rightFirst = append(rightFirst, hits[0].Score)
+		}
+	}
+	for _, q := range e.set.Unrelated {
+		hits, err := e.svc.Search(t.Context(), q, "", 1)
+		require.NoError(t, err)
+		if len(hits) > 0 {
+			unanswered = append(unanswered, hits[0].Score)
+		} else {
+			unanswered = append(unanswered, 0)
+		}
+	}
+	slices.Sort(rightFirst)
+	slices.Sort(unanswered)
+	floor := e.svc.RecallFloorOf()
+	emptied := slices.IndexFunc(unanswered, func(x float64) bool { return x >= floor })
+	if emptied < 0 {
+		emptied = len(unanswered)
+	}
+	t.Logf("embedder %s: right first memories %d, their scores from %.3f (p10 %.3f); queries no memory answers: top scores %v",
+		e.emb.Model(), len(rightFirst), rightFirst[0], rightFirst[len(rightFirst)/10], unanswered)
+	t.Logf("floor %.2f: %d of %d queries no memory answers get nothing; hit@1 kept: %v",
+		floor, emptied, len(unanswered), rightFirst[0] >= floor)
+	require.GreaterOrEqual(t, rightFirst[0], floor, "the floor drops a right first memory: hit@1 would fall")
+}

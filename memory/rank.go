@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -36,6 +37,20 @@ const (
 	// costs a few tokens, a missed one an answer, so it keeps 83–88 % of
 	// the related pairs and lets through at most 1 % of the unrelated ones.
 	ContextFloor = 0.25
+	// RecallFloor is the relevance a memory needs to be recalled
+	// (memory_recall, issue 49.7) with the built-in transformer (the
+	// default): below every right first memory of the labelled set
+	// (lowest 0.191), so hit@1 is what it was, and above 16 of the 20
+	// queries no memory answers (their top scores 0.08–0.26), which get an
+	// empty answer with a note rather than the least unrelated memories.
+	RecallFloor = 0.17
+	// StaticRecallFloor is RecallFloor for the built-in static table
+	// (embedding.model: static), whose scores separate less: every right
+	// first memory of the set scores 0.221 or more, a one-word query of a
+	// related memory ("database" for "Project uses PostgreSQL 15") 0.132,
+	// and the queries no memory answers 0.08–0.40, so the floor only
+	// keeps out what is plainly unrelated (1 of those 20 queries).
+	StaticRecallFloor = 0.12
 )
 
 // rank returns up to n memories f selects (n <= 0: every one with a
@@ -142,3 +157,20 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	slices.Sort(st.Namespaces)
 	return st, nil
 }
+
+// recallFloor is the floor memory_recall applies with embedder e
+// (RecallFloor, StaticRecallFloor): 0 for an embedder none was calibrated
+// for (a remote model's cosines are on a scale of their own) or none.
+func recallFloor(e core.Embedder) float64 {
+	if e == nil || e.Name() != "builtin" {
+		return 0
+	}
+	if strings.Contains(e.Model(), "static") {
+		return StaticRecallFloor
+	}
+	return RecallFloor
+}
+
+// RecallFloorOf is the relevance floor of memory_recall with this
+// service's embedder (0: none).
+func (s *Service) RecallFloorOf() float64 { return recallFloor(s.emb) }

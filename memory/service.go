@@ -368,8 +368,9 @@ func (f Filter) core() (core.MemoryFilter, error) {
 	return cf, nil
 }
 
-// Recall returns up to n memories by relevance to query (see rank), and
-// records the access of each.
+// Recall returns up to n memories by relevance to query (see rank), those
+// at least as relevant as the embedder's floor only (RecallFloor,
+// StaticRecallFloor), and records the access of each.
 func (s *Service) Recall(ctx context.Context, query string, n int, f Filter) ([]core.ScoredMemory, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, fail(msgQueryEmpty)
@@ -382,6 +383,10 @@ func (s *Service) Recall(ctx context.Context, query string, n int, f Filter) ([]
 	if err != nil {
 		return nil, err
 	}
+	// Only what reaches the floor is recalled: "nothing relevant" is an
+	// answer (the tool says so), better than the least unrelated memories.
+	floor := recallFloor(s.emb)
+	hits = slices.DeleteFunc(hits, func(h core.ScoredMemory) bool { return h.Score < floor })
 	if len(hits) > 0 {
 		ids := make([]string, len(hits))
 		now := s.clock()

@@ -59,11 +59,11 @@ func BenchmarkSearch(b *testing.B) {
 					bv = append(bv, v)
 				}
 			}
-			if err := s.SetNoteVectors(ctx, "p", best.Model(), bv); err != nil {
+			if err := s.SetNoteVectors(ctx, "p", semantic.NoteModel(best), bv); err != nil {
 				b.Fatal(err)
 			}
 			if len(fv) > 0 {
-				if err := s.SetNoteVectors(ctx, "p", fast.Model(), fv); err != nil {
+				if err := s.SetNoteVectors(ctx, "p", semantic.NoteModel(fast), fv); err != nil {
 					b.Fatal(err)
 				}
 			}

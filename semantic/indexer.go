@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 	"log/slog"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -89,8 +90,27 @@ type IndexerConfig struct {
 	Debounce time.Duration
 	// RetryMin and RetryMax bound the backoff after a failed pass.
 	RetryMin, RetryMax time.Duration
-	Logger             *slog.Logger
+	// Lease, when set (a store many processes share: Neo4j), makes the
+	// model's background pass run in one process per vault: the one that
+	// holds the project's EmbedLease, renewed before every batch. The
+	// others skip the pass (their fast tier still runs, so notes they
+	// write are searchable at once), search the vectors the holder stores,
+	// and try again every LeaseRetry, so one takes over when the holder
+	// stops. A pass someone waits for (sync --embed) runs regardless.
+	Lease core.Leaser
+	// LeaseTTL is how long the lease is held without renewal
+	// (DefaultLeaseTTL); LeaseRetry how often a process without it asks
+	// again (DefaultLeaseRetry).
+	LeaseTTL, LeaseRetry time.Duration
+	Logger               *slog.Logger
 }
+
+// The embedding lease (IndexerConfig.Lease).
+const (
+	EmbedLease        = "embedding"
+	DefaultLeaseTTL   = 5 * time.Minute
+	DefaultLeaseRetry = time.Minute
+)
 
 // Indexer embeds stale notes. It is safe for concurrent use; passes never
 // overlap.
@@ -100,7 +120,9 @@ type Indexer struct {
 	pass    sync.Mutex    // one pass at a time
 	notify  chan struct{} // buffered(1): a pass is wanted
 	pending atomic.Int64  // notes without a vector of Embedder's model at the last count; -1 before
-	textBuf []byte        // a batch's texts as read (readBatch), reused; guarded by pass
+	// elsewhere: the last pass found the embedding lease held by another
+	// process (logged once at INFO, then at DEBUG); guarded by pass.
+	elsewhere bool
 }
 
 // IndexStats summarises one pass.
@@ -109,6 +131,7 @@ type IndexStats struct {
 	Fast        int           // notes given a vector of the fast tier first
 	Embedded    int           // notes whose vector of Embedder's model was stored
 	Interrupted bool          // the pass stopped early to give new notes their fast vectors
+	Elsewhere   bool          // another process holds the embedding lease: it runs the model's pass
 	Duration    time.Duration // wall time
 }
 
@@ -158,6 +181,12 @@ func NewIndexer(cfg IndexerConfig) (*Indexer, error) {
 	if cfg.RetryMax < cfg.RetryMin {
 		cfg.RetryMax = max(DefaultRetryMax, cfg.RetryMin)
 	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
+	if cfg.LeaseRetry <= 0 {
+		cfg.LeaseRetry = DefaultLeaseRetry
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -180,12 +209,27 @@ func (ix *Indexer) Notify() {
 	}
 }
 
-// Text is what is embedded of a note: its title and its body.
+// Text is what is embedded of a note by a model without a token limit
+// (the static table, a remote service): its title, a blank line, and its
+// body's prose (AppendProse). The transformer reads long notes in windows
+// (Windows).
 func Text(n *core.Note) string {
-	if n.Title == "" {
-		return n.Content
+	return Windows(n.Title, n.Content, nil, 0, 1)[0]
+}
+
+// windowed is an embedder whose texts are cut at a token limit (the
+// built-in transformer): a long note is embedded in windows.
+type windowed interface {
+	Tokens(text string) int
+	MaxTokens() int
+}
+
+// noteWindows returns the texts e embeds of a note (Windows).
+func noteWindows(e core.Embedder, title, content string) []string {
+	if w, ok := e.(windowed); ok {
+		return Windows(title, content, w.Tokens, w.MaxTokens()-2, MaxWindows)
 	}
-	return n.Title + "\n\n" + n.Content
+	return Windows(title, content, nil, 0, 1)
 }
 
 // IndexStale embeds every note the store reports stale for the embedder's
@@ -215,7 +259,7 @@ func (ix *Indexer) IndexStaleReport(ctx context.Context, onBatch func(done, tota
 // CountStale counts the notes without a current vector of Embedder's
 // model and records it as Pending.
 func (ix *Indexer) CountStale(ctx context.Context) (int, error) {
-	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, ix.cfg.Embedder.Model())
+	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(ix.cfg.Embedder))
 	if err != nil {
 		return 0, fmt.Errorf("semantic: list stale notes: %w", err)
 	}
@@ -235,7 +279,7 @@ func (ix *Indexer) IndexFast(ctx context.Context) (IndexStats, error) {
 	defer ix.pass.Unlock()
 	start := time.Now()
 	var stats IndexStats
-	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, ix.cfg.Embedder.Model())
+	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(ix.cfg.Embedder))
 	if err != nil {
 		return stats, fmt.Errorf("semantic: list stale notes: %w", err)
 	}
@@ -269,8 +313,8 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 	start := time.Now()
 	var stats IndexStats
 	best := ix.cfg.Embedder
-	model := best.Model()
-	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, model)
+	model := best.Model() // as progress shows it; vectors are stored under NoteModel(best)
+	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(best))
 	if err != nil {
 		return stats, fmt.Errorf("semantic: list stale notes: %w", err)
 	}
@@ -290,6 +334,35 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 			return stats, err
 		}
 	}
+	lease := ix.cfg.Lease
+	if !o.background {
+		lease = nil
+	}
+	if lease != nil {
+		held, err := lease.TryLease(ctx, ix.cfg.Project, EmbedLease, ix.cfg.LeaseTTL)
+		if err != nil {
+			stats.Duration = time.Since(start)
+			return stats, fmt.Errorf("semantic: take the embedding lease: %w", err)
+		}
+		if !held {
+			stats.Elsewhere = true
+			stats.Duration = time.Since(start)
+			level := slog.LevelDebug
+			if !ix.elsewhere {
+				level = slog.LevelInfo
+			}
+			ix.elsewhere = true
+			ix.log.Log(ctx, level, "semantic: another process holds this vault's embedding lease: it embeds the notes, this one searches the vectors it stores",
+				"notes", len(stale), "model", model)
+			return stats, nil
+		}
+		ix.elsewhere = false
+		defer func() {
+			if err := lease.ReleaseLease(context.WithoutCancel(ctx), ix.cfg.Project, EmbedLease); err != nil {
+				ix.log.Debug("semantic: giving the embedding lease back failed; it expires", "err", err)
+			}
+		}()
+	}
 	ix.log.Info("semantic: embedding notes", "notes", len(stale), "provider", best.Name(), "model", model)
 	lastLog := time.Now()
 	progress := func(done bool) Progress {
@@ -299,6 +372,17 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 	ix.report(progress(false))
 	for b := 0; b < len(stale); b += batchSize {
 		batch := stale[b:min(b+batchSize, len(stale))]
+		if lease != nil && b > 0 {
+			held, err := lease.TryLease(ctx, ix.cfg.Project, EmbedLease, ix.cfg.LeaseTTL)
+			if err != nil || !held {
+				// Lost (a batch outlasted the lease and another process
+				// took it) or unreachable: the holder goes on.
+				stats.Elsewhere = true
+				stats.Duration = time.Since(start)
+				ix.log.Info("semantic: the embedding lease passed to another process; stopping this pass", "done", b, "total", len(stale), "err", err)
+				return stats, nil
+			}
+		}
 		// A background pass's batches use only CPU time nothing else
 		// wants (lowprio: SCHED_IDLE threads on Linux), so the reads
 		// served meanwhile keep their pace.
@@ -344,7 +428,7 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 // current vector of the fast tier either their fast vector.
 func (ix *Indexer) indexFast(ctx context.Context, stale []core.StaleNote) (int, error) {
 	fast := ix.cfg.Fast
-	staleFast, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, fast.Model())
+	staleFast, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(fast))
 	if err != nil {
 		return 0, fmt.Errorf("semantic: list stale notes: %w", err)
 	}
@@ -361,7 +445,7 @@ func (ix *Indexer) indexFast(ctx context.Context, stale []core.StaleNote) (int, 
 			return done, err
 		}
 	}
-	ix.log.Info("semantic: notes searchable through the fast tier", "notes", done, "model", fast.Model(),
+	ix.log.Info("semantic: notes searchable through the fast tier", "notes", done, "model", NoteModel(fast),
 		"seconds", time.Since(start).Seconds())
 	return done, nil
 }
@@ -390,13 +474,14 @@ func (ix *Indexer) report(p Progress) {
 }
 
 // embedBatch embeds and stores one batch; it returns how many vectors it
-// stored.
+// stored. A note cut into windows (noteWindows) gets the mean of its
+// windows' vectors, normalised: one vector per note, as the stores keep.
 func (ix *Indexer) embedBatch(ctx context.Context, e core.Embedder, batch []core.StaleNote) (int, error) {
 	ids := make([]string, len(batch))
 	for i, s := range batch {
 		ids[i] = s.ID
 	}
-	texts, out, err := ix.readBatch(ctx, ids)
+	texts, counts, out, err := ix.readBatch(ctx, e, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -405,66 +490,99 @@ func (ix *Indexer) embedBatch(ctx context.Context, e core.Embedder, batch []core
 	}
 	vecs, err := e.Embed(ctx, texts)
 	if err != nil {
-		return 0, fmt.Errorf("semantic: embed %d notes: %w", len(texts), err)
+		return 0, fmt.Errorf("semantic: embed %d notes: %w", len(out), err)
 	}
-	if len(vecs) != len(out) {
+	if len(vecs) != len(texts) {
 		return 0, core.NewProviderError("embed notes",
-			fmt.Errorf("%d vectors for %d texts from %s", len(vecs), len(out), e.Name()))
+			fmt.Errorf("%d vectors for %d texts from %s", len(vecs), len(texts), e.Name()))
 	}
+	k := 0
 	for i := range out {
-		out[i].Vector = vecs[i]
+		out[i].Vector = combineWindows(vecs[k : k+counts[i]])
+		k += counts[i]
 	}
-	if err := ix.cfg.Store.SetNoteVectors(ctx, ix.cfg.Project, e.Model(), out); err != nil {
+	if err := ix.cfg.Store.SetNoteVectors(ctx, ix.cfg.Project, NoteModel(e), out); err != nil {
 		return 0, fmt.Errorf("semantic: store %d vectors: %w", len(out), err)
 	}
 	return len(out), nil
 }
 
-// readBatch reads the notes of ids that exist: the text to embed of each
-// (Text) and its vector's ID and content hash, both in the order of ids.
-// Through a TextStore the texts are windows into the indexer's text
-// buffer, valid until the next batch is read: no allocation per note
-// (a note, its content and its text were ~60% of what an embedding
-// pass allocated).
-func (ix *Indexer) readBatch(ctx context.Context, ids []string) ([]string, []core.NoteVector, error) {
+// combineWindows returns a note's vector from its windows' vectors: the
+// one vector, or their mean, normalised (zero when every window's is).
+func combineWindows(vecs [][]float32) []float32 {
+	if len(vecs) == 1 {
+		return vecs[0]
+	}
+	var out []float32
+	for _, v := range vecs {
+		if len(v) == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]float32, len(v))
+		}
+		var n float64
+		for _, x := range v {
+			n += float64(x) * float64(x)
+		}
+		if n == 0 || len(v) != len(out) {
+			continue
+		}
+		scale := float32(1 / math.Sqrt(n))
+		for j, x := range v {
+			out[j] += x * scale
+		}
+	}
+	var n float64
+	for _, x := range out {
+		n += float64(x) * float64(x)
+	}
+	if n > 0 {
+		scale := float32(1 / math.Sqrt(n))
+		for j := range out {
+			out[j] *= scale
+		}
+	}
+	return out
+}
+
+// readBatch reads the notes of ids that exist and returns the texts e
+// embeds of them (noteWindows: one or more per note, flattened), how many
+// texts each note has, and each note's vector ID and content hash, in the
+// order of ids. Through a TextStore no note is built: the texts are made
+// from the content in place.
+func (ix *Indexer) readBatch(ctx context.Context, e core.Embedder, ids []string) ([]string, []int, []core.NoteVector, error) {
+	var (
+		texts  []string
+		counts []int
+		out    []core.NoteVector
+	)
+	add := func(id, hash, title, content string) {
+		w := noteWindows(e, title, content)
+		texts = append(texts, w...)
+		counts = append(counts, len(w))
+		out = append(out, core.NoteVector{ID: id, Hash: hash})
+	}
 	ts, ok := ix.cfg.Store.(TextStore)
 	if !ok {
 		notes, err := ix.cfg.Store.GetNotes(ctx, ix.cfg.Project, ids)
 		if err != nil {
-			return nil, nil, fmt.Errorf("semantic: read notes to embed: %w", err)
+			return nil, nil, nil, fmt.Errorf("semantic: read notes to embed: %w", err)
 		}
-		texts := make([]string, len(notes))
-		out := make([]core.NoteVector, len(notes))
 		for i := range notes {
-			texts[i] = Text(&notes[i])
-			out[i] = core.NoteVector{ID: notes[i].ID, Hash: notes[i].Hash}
+			add(notes[i].ID, notes[i].Hash, notes[i].Title, notes[i].Content)
 		}
-		return texts, out, nil
+		return texts, counts, out, nil
 	}
-	out := make([]core.NoteVector, 0, len(ids))
-	ends := make([]int, 0, len(ids))
-	buf := ix.textBuf[:0]
 	err := ts.NoteTexts(ctx, ix.cfg.Project, ids, func(id, hash, title string, content []byte) {
-		if title != "" { // Text's shape
-			buf = append(append(buf, title...), "\n\n"...)
-		}
-		buf = append(buf, content...)
-		ends = append(ends, len(buf))
-		out = append(out, core.NoteVector{ID: id, Hash: hash})
+		// The windows are copies: nothing of them refers to content,
+		// which is valid only during fn.
+		add(id, hash, title, unsafe.String(unsafe.SliceData(content), len(content)))
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("semantic: read notes to embed: %w", err)
+		return nil, nil, nil, fmt.Errorf("semantic: read notes to embed: %w", err)
 	}
-	// The texts are windows into the buffer, which the next batch writes
-	// over: an Embedder keeps nothing of its texts once Embed returns
-	// (core.Embedder), and the batch's vectors are stored before then.
-	ix.textBuf = buf
-	texts := make([]string, len(ends))
-	start := 0
-	for i, end := range ends {
-		texts[i], start = unsafe.String(unsafe.SliceData(buf[start:end]), end-start), end
-	}
-	return texts, out, nil
+	return texts, counts, out, nil
 }
 
 // Run makes a pass at once, then one after every Notify (debounced), until
@@ -482,7 +600,8 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if _, err := ix.index(ctx, passOptions{interruptible: true, background: true}); err != nil {
+		st, err := ix.index(ctx, passOptions{interruptible: true, background: true})
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -491,11 +610,24 @@ func (ix *Indexer) Run(ctx context.Context) error {
 			continue
 		}
 		backoff = ix.cfg.RetryMin
+		// Another process embeds this vault: ask for the lease again in a
+		// while (it may have stopped), or at the next write.
+		var retry <-chan time.Time
+		var timer *time.Timer
+		if st.Elsewhere {
+			timer = time.NewTimer(ix.cfg.LeaseRetry)
+			retry = timer.C
+		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-ix.notify:
 			wait = ix.cfg.Debounce
+		case <-retry:
+			wait = 0
+		}
+		if timer != nil {
+			timer.Stop()
 		}
 	}
 }

@@ -43,8 +43,21 @@ type Searcher struct {
 	prepare    func(context.Context)
 	warn       func(pending int) string
 	unembedded func() int
+	floor      float64
 	weight     float64
 	log        *slog.Logger
+}
+
+// WithRelevanceFloor makes a search leave out the notes scoring below
+// floor (the fused score), as long as the query was embedded (a search
+// on keywords alone, its embedder down, keeps every hit: its scores are
+// on another scale). When every hit is left out the answer is empty and a
+// call warning (core.AddCallWarnings) says that nothing is relevant and
+// names the best note left out, so a model can tell "nothing relevant"
+// from a failure. The floors of the built-in models are calibrated on the
+// eval sets (DefaultFloor, StaticFloor; docs/SEARCH.md).
+func WithRelevanceFloor(floor float64) SearcherOption {
+	return func(s *Searcher) { s.floor = floor }
 }
 
 // SearcherOption tunes a Searcher.
@@ -126,7 +139,7 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 			fastDone <- result{hits, err}
 		}()
 	}
-	vector, err := s.vectorHalf(ctx, query, n)
+	vector, embedded, err := s.vectorHalf(ctx, query, n)
 	kw := <-keywordDone
 	if fastDone != nil {
 		f := <-fastDone
@@ -142,35 +155,47 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 		return nil, fmt.Errorf("semantic: keyword search: %w", kw.err)
 	}
 	fused := hybrid.Weighted(s.weight, limit, vector, kw.hits)
+	floor := 0.0
+	if embedded {
+		floor = s.floor
+	}
 	out := fused[:0]
+	var best core.ScoredID
 	for _, h := range fused {
-		if h.Score > 0 {
+		if h.Score > 0 && h.Score >= floor {
 			out = append(out, h)
+		} else if h.Score > best.Score {
+			best = h
 		}
+	}
+	if len(out) == 0 && best.Score > 0 {
+		core.AddCallWarnings(ctx, fmt.Sprintf("nothing relevant: no note reaches the relevance floor %.2f "+
+			"(the closest, %s, scores %.2f); rephrase the query, or search_by_tags / get_node for exact names", floor, best.ID, best.Score))
 	}
 	return out, nil
 }
 
-// vectorHalf embeds query and returns its n nearest notes; nil without an
-// error when the embedder failed (the search goes on with keywords).
-func (s *Searcher) vectorHalf(ctx context.Context, query string, n int) ([]core.ScoredID, error) {
+// vectorHalf embeds query and returns its n nearest notes and true; nil
+// and false without an error when the embedder failed (the search goes on
+// with keywords).
+func (s *Searcher) vectorHalf(ctx context.Context, query string, n int) ([]core.ScoredID, bool, error) {
 	vecs, err := s.embedder.Embed(ctx, []string{query})
 	if err == nil && len(vecs) != 1 {
 		err = core.NewProviderError("embed query", fmt.Errorf("%d vectors for 1 text", len(vecs)))
 	}
 	switch {
 	case err == nil:
-		hits, err := s.store.VectorSearch(ctx, s.project, s.embedder.Model(), vecs[0], n)
+		hits, err := s.store.VectorSearch(ctx, s.project, NoteModel(s.embedder), vecs[0], n)
 		if err != nil {
-			return nil, fmt.Errorf("semantic: vector search: %w", err)
+			return nil, false, fmt.Errorf("semantic: vector search: %w", err)
 		}
-		return hits, nil
+		return hits, true, nil
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("semantic: embed query: %w", err)
+		return nil, false, fmt.Errorf("semantic: embed query: %w", err)
 	default:
 		s.log.Warn("semantic: embedding the query failed; answering from keywords only",
 			"provider", s.embedder.Name(), "err", err)
-		return nil, nil
+		return nil, false, nil
 	}
 }
 
@@ -186,7 +211,7 @@ func (s *Searcher) fastHalf(ctx context.Context, query string, n int) ([]core.Sc
 		s.log.Warn("semantic: the fast tier failed to embed the query", "err", err)
 		return nil, nil
 	}
-	hits, err := s.store.VectorSearch(ctx, s.project, s.fast.Model(), vecs[0], n)
+	hits, err := s.store.VectorSearch(ctx, s.project, NoteModel(s.fast), vecs[0], n)
 	if err != nil {
 		return nil, fmt.Errorf("semantic: vector search: %w", err)
 	}
@@ -230,4 +255,28 @@ func mergeBest(a, b []core.ScoredID, n int) []core.ScoredID {
 		out = out[:n]
 	}
 	return out
+}
+
+// Relevance floors of search (WithRelevanceFloor), by embedder, calibrated
+// on the eval sets (embedding/eval TestProseEval: the hub set's questions
+// no page answers, asked of every corpus, against the answered questions'
+// top scores; docs/SEARCH.md has the figures).
+const (
+	// DefaultFloor is the built-in transformer's (the default).
+	DefaultFloor = 0.0
+	// StaticFloor is the built-in static table's (embedding.model: static).
+	StaticFloor = 0.0
+)
+
+// RelevanceFloor returns the relevance floor calibrated for e, and false
+// for an embedder none was calibrated for (a remote model: its cosines
+// are on a scale of their own, so its searches keep every hit).
+func RelevanceFloor(e core.Embedder) (float64, bool) {
+	if e.Name() != "builtin" {
+		return 0, false
+	}
+	if strings.Contains(e.Model(), "static") {
+		return StaticFloor, true
+	}
+	return DefaultFloor, true
 }

@@ -115,7 +115,7 @@ func TestAChangeOfModelReembedsWithoutMixingVectors(t *testing.T) {
 
 	searcher, err := semantic.NewSearcher("p", s, &fakeEmbedder{model: "new"}, nil)
 	require.NoError(t, err)
-	hits, err := s.VectorSearch(ctx, "p", "new", []float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 50)
+	hits, err := s.VectorSearch(ctx, "p", "new+"+semantic.TextVersion, []float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 50)
 	require.NoError(t, err)
 	assert.Len(t, hits, 4, "the new model's search sees only notes it embedded")
 	got, err := searcher.Search(ctx, "word5", 10)
@@ -125,7 +125,7 @@ func TestAChangeOfModelReembedsWithoutMixingVectors(t *testing.T) {
 	st, err = newIndexer(t, s, &fakeEmbedder{model: "new"}, 2).IndexStale(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 2, st.Embedded, "the next pass finishes the job")
-	stale, err := s.StaleVectors(ctx, "p", "new")
+	stale, err := s.StaleVectors(ctx, "p", "new+"+semantic.TextVersion)
 	require.NoError(t, err)
 	assert.Empty(t, stale)
 }
@@ -163,7 +163,7 @@ func TestRunEmbedsWhatTheNotifyingStoreReceives(t *testing.T) {
 	w := semantic.NewNotifyingStore(s, ix.Notify)
 	require.NoError(t, w.UpsertNotes(ctx, "p", notes(5)))
 	require.Eventually(t, func() bool {
-		stale, err := s.StaleVectors(ctx, "p", "m")
+		stale, err := s.StaleVectors(ctx, "p", "m+"+semantic.TextVersion)
 		return err == nil && len(stale) == 0 && emb.texts.Load() == 5
 	}, 5*time.Second, 5*time.Millisecond)
 	cancel()
@@ -179,7 +179,7 @@ func TestRunRetriesAfterAFailure(t *testing.T) {
 	ix := newIndexer(t, s, emb, 8)
 	go func() { _ = ix.Run(ctx) }()
 	require.Eventually(t, func() bool {
-		stale, err := s.StaleVectors(ctx, "p", "m")
+		stale, err := s.StaleVectors(ctx, "p", "m+"+semantic.TextVersion)
 		return err == nil && len(stale) == 0
 	}, 5*time.Second, 5*time.Millisecond)
 }

@@ -33,7 +33,7 @@ func newTieredIndexer(t *testing.T, s semantic.Store, best, fast core.Embedder, 
 
 func vectorIDs(t *testing.T, s *memstore.Store, model string) []string {
 	t.Helper()
-	hits, err := s.VectorSearch(t.Context(), "p", model, slices.Repeat([]float32{1}, 16), 100)
+	hits, err := s.VectorSearch(t.Context(), "p", model+"+"+semantic.TextVersion, slices.Repeat([]float32{1}, 16), 100)
 	require.NoError(t, err)
 	var ids []string
 	for _, h := range hits {

@@ -88,6 +88,10 @@ func newSearch(cfg *config.Config, project string, store core.StoreProvider, sta
 		return search{}, fmt.Errorf("embedding provider %s: %w", e.Provider, err)
 	}
 	icfg := semantic.IndexerConfig{Project: project, Store: store, Embedder: embedder, Fast: fast, Logger: logger}
+	if l, ok := store.(core.Leaser); ok {
+		// Neo4j: one replica per vault runs the model's pass (issue 49.9).
+		icfg.Lease = l
+	}
 	if stateDir != "" {
 		icfg.OnProgress = func(p semantic.Progress) { writeProgress(stateDir, p, logger) }
 	}
@@ -98,6 +102,9 @@ func newSearch(cfg *config.Config, project string, store core.StoreProvider, sta
 	s := search{embedder: embedder, fast: fast, indexer: indexer}
 	s.first = &firstPass{done: make(chan struct{}), run: func(ctx context.Context) { s.firstVectors(ctx, oneShot, logger) }}
 	opts := []semantic.SearcherOption{semantic.WithPrepare(s.first.do)}
+	if floor, ok := semantic.RelevanceFloor(embedder); ok {
+		opts = append(opts, semantic.WithRelevanceFloor(floor))
+	}
 	if fast != nil {
 		opts = append(opts, semantic.WithFastTier(fast, indexer.Pending))
 	}

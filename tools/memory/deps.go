@@ -14,6 +14,7 @@ type Memories interface {
 	Store(ctx context.Context, in mem.StoreInput) (core.Memory, bool, error)
 	Get(ctx context.Context, id string) (*core.Memory, error)
 	Recall(ctx context.Context, query string, n int, f mem.Filter) ([]core.ScoredMemory, error)
+	RecallFloorOf() float64
 	Validate(ctx context.Context, id string, helpful bool, context string) (mem.Feedback, error)
 	Outcome(ctx context.Context, id string, success bool, outcome, applyID, sessionID string) (mem.Feedback, error)
 	Apply(ctx context.Context, id, context, sessionID string) (core.Memory, core.MemoryEvent, error)

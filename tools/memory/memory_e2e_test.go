@@ -214,6 +214,7 @@ type recalled struct {
 	Total   int            `json:"total"`
 	Query   string         `json:"query"`
 	Filters map[string]any `json:"filters"`
+	Note    string         `json:"note"`
 }
 
 func testRecall(t *testing.T, c *client.Client) {
@@ -247,6 +248,19 @@ func testRecall(t *testing.T, c *client.Client) {
 	assert.Equal(t, 0, r.Total)
 	ok(t, c, "memory_recall", `{"query":"database","min_importance":0.9}`, &r)
 	assert.Empty(t, r.Memories)
+	assert.Contains(t, r.Note, "relevance floor", "an empty answer says why")
+
+	// Nothing relevant is an answer (issue 49.7): no memory is listed for
+	// a query none answers, and the note says so.
+	r = recalled{}
+	ok(t, c, "memory_recall", `{"query":"sourdough bread recipe with a long fermentation"}`, &r)
+	assert.Empty(t, r.Memories)
+	assert.Equal(t, 0, r.Total)
+	assert.Contains(t, r.Note, "No memory is relevant")
+	r = recalled{}
+	ok(t, c, "memory_recall", `{"query":"dark mode preferences"}`, &r)
+	require.NotEmpty(t, r.Memories)
+	assert.Empty(t, r.Note, "no note when memories are recalled")
 
 	assert.Equal(t, "Query cannot be empty", fails(t, c, "memory_recall", `{"query":"   "}`))
 	assert.Equal(t, "Invalid memory type: opinion", fails(t, c, "memory_recall", `{"query":"x","memory_type":"opinion"}`))

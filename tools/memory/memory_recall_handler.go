@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/vaultgraph/vaultgraph/tools"
 
@@ -17,6 +18,9 @@ type MemoryRecallResponse struct {
 	// Expanded (include_related only): memories related to the recalled
 	// ones, not recalled themselves, by depth then ID.
 	Expanded *[]RelatedView `json:"expanded,omitempty"`
+	// Note says why nothing was recalled: no memory reached the relevance
+	// floor (memory.RecallFloor), so "nothing relevant" is the answer.
+	Note string `json:"note,omitempty"`
 }
 
 // RelatedView is a memory reached from a recalled one.
@@ -35,6 +39,13 @@ func MemoryRecallHandler(d Deps) server.ToolHandlerFunc {
 			return nil, err
 		}
 		out := MemoryRecallResponse{Memories: make([]MemoryView, len(hits)), Total: len(hits), Query: in.Query, Filters: in.FiltersView}
+		if len(hits) == 0 {
+			out.Note = "No memory matches this query or the filters. Rephrase it, or browse with memory_list."
+			if floor := d.Memories.RecallFloorOf(); floor > 0 {
+				out.Note = fmt.Sprintf("No memory is relevant to this query: none reaches the relevance floor %.2f "+
+					"(or none matches the filters). Rephrase it, or browse with memory_list.", floor)
+			}
+		}
 		for i, h := range hits {
 			v := view(h.Memory)
 			score := round4(h.Score)
