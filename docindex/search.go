@@ -113,22 +113,11 @@ func (s *Service) searchChunks(ctx context.Context, query string, f core.ChunkFi
 		return nil, fmt.Errorf("docindex: embed query: %w", err)
 	}
 	n := candidates(limit)
-	vector, err := s.cfg.Store.SearchChunks(ctx, s.cfg.Project, core.ChunkQuery{Vector: vs[0], Model: s.cfg.Embedder.Model(), Filter: f, Limit: n})
+	best, err := s.cfg.Store.SearchChunks(ctx, s.cfg.Project, core.ChunkQuery{Vector: vs[0], Model: s.cfg.Embedder.Model(), Filter: f, Limit: n})
 	if err != nil {
 		return nil, fmt.Errorf("docindex: search chunks: %w", err)
 	}
-	if s.cfg.Fast != nil {
-		fast, err := s.fastChunks(ctx, query, f, n)
-		if err != nil {
-			return nil, err
-		}
-		vector = mergeChunks(vector, fast, n)
-	}
-	keyword, err := s.cfg.Store.KeywordSearchChunks(ctx, s.cfg.Project, core.ChunkKeywordQuery{Text: query, Filter: f, Limit: n})
-	if err != nil {
-		return nil, fmt.Errorf("docindex: keyword search chunks: %w", err)
-	}
-	byID := make(map[string]core.ScoredChunk, len(vector)+len(keyword))
+	byID := make(map[string]core.ScoredChunk)
 	ids := func(hits []core.ScoredChunk) []core.ScoredID {
 		out := make([]core.ScoredID, len(hits))
 		for i, h := range hits {
@@ -137,7 +126,21 @@ func (s *Service) searchChunks(ctx context.Context, query string, f core.ChunkFi
 		}
 		return out
 	}
-	fused := hybrid.Weighted(VectorWeight, limit, ids(vector), ids(keyword))
+	vector := ids(best)
+	if s.cfg.Fast != nil {
+		fast, err := s.fastChunks(ctx, query, f, n)
+		if err != nil {
+			return nil, err
+		}
+		// The same tiers as the notes' search (semantic.Searcher).
+		vector = hybrid.Tiered(n, vector, ids(fast))
+	}
+	keyword, err := s.cfg.Store.KeywordSearchChunks(ctx, s.cfg.Project, core.ChunkKeywordQuery{Text: query, Filter: f, Limit: n})
+	if err != nil {
+		return nil, fmt.Errorf("docindex: keyword search chunks: %w", err)
+	}
+	kw := ids(keyword)
+	fused := hybrid.Weighted(VectorWeight, limit, vector, kw)
 	out := make([]core.ScoredChunk, 0, len(fused))
 	for _, h := range fused {
 		c := byID[h.ID]
@@ -168,25 +171,6 @@ func (s *Service) fastChunks(ctx context.Context, query string, f core.ChunkFilt
 		}
 	}
 	return hits, nil
-}
-
-// mergeChunks merges two vector rankings of disjoint chunks (a chunk has
-// one vector) into the n best, score descending, ties by ID.
-func mergeChunks(a, b []core.ScoredChunk, n int) []core.ScoredChunk {
-	if len(b) == 0 {
-		return a
-	}
-	out := append(slices.Clip(a), b...)
-	slices.SortStableFunc(out, func(x, y core.ScoredChunk) int {
-		switch {
-		case x.Score > y.Score:
-			return -1
-		case x.Score < y.Score:
-			return 1
-		}
-		return strings.Compare(x.ID, y.ID)
-	})
-	return out[:min(len(out), n)]
 }
 
 // EstimateTokens estimates how many tokens text costs a model: one per

@@ -139,3 +139,45 @@ func TestIndexerWindowsAndUpgrade(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, stale)
 }
+
+// TestRelevanceFloor: hits below the floor are left out; when none is
+// left the answer is empty and a call warning says nothing is relevant,
+// naming the closest note; a search whose query could not be embedded
+// (keywords only) keeps its hits.
+func TestRelevanceFloor(t *testing.T) {
+	ctx := t.Context()
+	s := memstore.New()
+	require.NoError(t, s.UpsertNotes(ctx, "p", notes(5)))
+	emb := &fakeEmbedder{model: "m"}
+	_, err := newIndexer(t, s, emb, 8).IndexStale(ctx)
+	require.NoError(t, err)
+
+	open, err := semantic.NewSearcher("p", s, emb, nil)
+	require.NoError(t, err)
+	all, err := open.Search(ctx, "body 2 word2", 5)
+	require.NoError(t, err)
+	require.NotEmpty(t, all)
+	require.Equal(t, "n002.md", all[0].ID)
+
+	floored, err := semantic.NewSearcher("p", s, emb, nil, semantic.WithRelevanceFloor(all[0].Score))
+	require.NoError(t, err)
+	hits, err := floored.Search(ctx, "body 2 word2", 5)
+	require.NoError(t, err)
+	require.Len(t, hits, 1, "only the hit at the floor stays")
+
+	high, err := semantic.NewSearcher("p", s, emb, nil, semantic.WithRelevanceFloor(all[0].Score+0.01))
+	require.NoError(t, err)
+	wctx, w := core.WithCallWarnings(ctx)
+	hits, err = high.Search(wctx, "body 2 word2", 5)
+	require.NoError(t, err)
+	require.Empty(t, hits)
+	require.Len(t, w.List(), 1)
+	require.Contains(t, w.List()[0], "nothing relevant")
+	require.Contains(t, w.List()[0], "n002.md")
+
+	down, err := semantic.NewSearcher("p", s, &fakeEmbedder{model: "m", failFrom: 1}, nil, semantic.WithRelevanceFloor(0.99))
+	require.NoError(t, err)
+	hits, err = down.Search(ctx, "word2", 5)
+	require.NoError(t, err)
+	require.NotEmpty(t, hits, "keywords alone: no floor")
+}

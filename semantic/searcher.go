@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -146,7 +145,7 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 		if err == nil {
 			err = f.err
 		}
-		vector = mergeBest(vector, f.hits, n)
+		vector = hybrid.Tiered(n, vector, f.hits)
 	}
 	if err != nil {
 		return nil, err
@@ -216,45 +215,9 @@ func (s *Searcher) fastHalf(ctx context.Context, query string, n int) ([]core.Sc
 		return nil, fmt.Errorf("semantic: vector search: %w", err)
 	}
 	if c, ok := s.fast.(interface{ Calibrate(float64) float64 }); ok {
-		for i := range hits {
-			hits[i].Score = min(1, max(0, c.Calibrate(hits[i].Score)))
-		}
+		hybrid.Calibrate(hits, c.Calibrate)
 	}
 	return hits, nil
-}
-
-// mergeBest merges two vector rankings (a note has one vector, so they are
-// normally disjoint; a note in both keeps its better score) into the n
-// best, score descending, ties by ID.
-func mergeBest(a, b []core.ScoredID, n int) []core.ScoredID {
-	if len(b) == 0 {
-		return a
-	}
-	best := make(map[string]float64, len(a)+len(b))
-	for _, list := range [][]core.ScoredID{a, b} {
-		for _, h := range list {
-			if cur, ok := best[h.ID]; !ok || h.Score > cur {
-				best[h.ID] = h.Score
-			}
-		}
-	}
-	out := make([]core.ScoredID, 0, len(best))
-	for id, sc := range best {
-		out = append(out, core.ScoredID{ID: id, Score: sc})
-	}
-	slices.SortFunc(out, func(x, y core.ScoredID) int {
-		switch {
-		case x.Score > y.Score:
-			return -1
-		case x.Score < y.Score:
-			return 1
-		}
-		return strings.Compare(x.ID, y.ID)
-	})
-	if len(out) > n {
-		out = out[:n]
-	}
-	return out
 }
 
 // Relevance floors of search (WithRelevanceFloor), by embedder, calibrated

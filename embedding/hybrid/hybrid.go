@@ -106,3 +106,34 @@ func clamp01(x float64) float64 {
 	}
 	return x
 }
+
+// Calibrate maps hits' scores through f in place, clamped to [0, 1]: a
+// fast tier's cosines onto the scale of the model it stands in for
+// (embedding.NewFast's Calibrate).
+func Calibrate(hits []core.ScoredID, f func(float64) float64) {
+	for i := range hits {
+		hits[i].Score = clamp01(f(hits[i].Score))
+	}
+}
+
+// Tiered is the vector half of a search over items that each have one
+// vector, of one of two models: the best model's hits, and the fast
+// tier's hits (of the items still waiting for the best model's vector),
+// their scores on the best model's scale (Calibrate). An item in both
+// lists keeps its better score. It returns the n best, score descending,
+// ties by ID. The notes' search (semantic) and the document chunks'
+// (docindex) both merge their tiers through it.
+func Tiered(n int, best, fast []core.ScoredID) []core.ScoredID {
+	if len(fast) == 0 {
+		return best
+	}
+	scores := make(map[string]float64, len(best)+len(fast))
+	for _, list := range [][]core.ScoredID{best, fast} {
+		for _, h := range list {
+			if cur, ok := scores[h.ID]; !ok || h.Score > cur {
+				scores[h.ID] = h.Score
+			}
+		}
+	}
+	return ranked(scores, 1, n)
+}

@@ -64,3 +64,16 @@ func idsOf(hits []core.ScoredID) []string {
 	}
 	return out
 }
+
+func TestTieredKeepsEachItemsBetterScore(t *testing.T) {
+	best := []core.ScoredID{{ID: "a", Score: 0.9}, {ID: "b", Score: 0.5}}
+	fast := []core.ScoredID{{ID: "c", Score: 0.4}, {ID: "b", Score: 0.2}}
+	hybrid.Calibrate(fast, func(x float64) float64 { return 2 * x })
+	require.Equal(t, []core.ScoredID{{ID: "c", Score: 0.8}, {ID: "b", Score: 0.4}}, fast, "mapped in place")
+	require.Equal(t, []core.ScoredID{{ID: "a", Score: 0.9}, {ID: "c", Score: 0.8}, {ID: "b", Score: 0.5}}, hybrid.Tiered(5, best, fast))
+	require.Equal(t, []core.ScoredID{{ID: "a", Score: 0.9}, {ID: "c", Score: 0.8}}, hybrid.Tiered(2, best, fast))
+	require.Equal(t, best, hybrid.Tiered(5, best, nil), "no fast tier: the best model's hits as they are")
+	over := []core.ScoredID{{ID: "x", Score: 0.9}}
+	hybrid.Calibrate(over, func(x float64) float64 { return x + 1 })
+	require.Equal(t, 1.0, over[0].Score, "clamped to [0, 1]")
+}
