@@ -74,6 +74,7 @@ func proseBlocks(content string) []proseBlock {
 		fenceKept bool   // its first line was kept
 		comment   bool   // inside %% … %%
 		htmlCmt   bool   // inside <!-- … -->
+		lineBuf   []byte // a line's prose, reused
 	)
 	flush := func() {
 		if t := bytes.TrimSpace(para); len(t) > 0 {
@@ -105,9 +106,8 @@ func proseBlocks(content string) []proseBlock {
 			fence, fenceKept = trimmed[:n], false
 			continue
 		}
-		var out []byte
-		out, comment, htmlCmt = inlineProse(out, line, comment, htmlCmt)
-		text := strings.TrimSpace(string(out))
+		lineBuf, comment, htmlCmt = inlineProse(lineBuf[:0], line, comment, htmlCmt)
+		text := string(bytes.TrimSpace(lineBuf))
 		level := 0
 		if !comment && !htmlCmt {
 			level, text = headingOf(text)
@@ -219,11 +219,19 @@ func inlineProse(dst []byte, line string, comment, htmlCmt bool) ([]byte, bool, 
 			if end := strings.Index(line[i+2:], "]]"); end >= 0 {
 				inner := line[i+2 : i+2+end]
 				if _, alias, ok := strings.Cut(inner, "|"); ok {
-					inner = alias
+					dst = append(dst, alias...)
 				} else {
-					inner = strings.NewReplacer("#^", " ", "#", " ").Replace(inner)
+					for k := 0; k < len(inner); k++ { // target#heading, target#^block: words
+						switch {
+						case inner[k] == '#' || inner[k] == '^' && k > 0 && inner[k-1] == '#':
+							if inner[k] == '#' {
+								dst = append(dst, ' ')
+							}
+						default:
+							dst = append(dst, inner[k])
+						}
+					}
 				}
-				dst = append(dst, inner...)
 				i += 2 + end + 2
 				continue
 			}
