@@ -93,6 +93,9 @@ type Config struct {
 	// Ignore holds glob patterns (path.Match syntax) of vault-relative,
 	// slash-separated paths the vault scan skips.
 	Ignore []string
+	// Naming says how the files of notes created or renamed by title are
+	// named.
+	Naming NamingConfig
 	// Documents configures the document index of the memory toolset.
 	Documents DocumentsConfig
 	// Log configures the one slog logger built in cmd.
@@ -106,6 +109,19 @@ type Config struct {
 	// origins records where each key's value came from (see Origin).
 	origins map[string]string
 }
+
+// NamingConfig says how note files are named.
+type NamingConfig struct {
+	// FileName is FileNameTitle (a note's file is its title, as in
+	// Obsidian) or FileNameSlug (lowercased, hyphens for blanks).
+	FileName string
+}
+
+// The values of naming.filename.
+const (
+	FileNameTitle = "title"
+	FileNameSlug  = "slug"
+)
 
 // DocumentsConfig configures the document index (spec 004).
 type DocumentsConfig struct {

@@ -446,6 +446,18 @@ var keys = []key{
 		check: checkIgnore,
 	},
 	{
+		name: "naming.filename",
+		help: "file name of a note created or renamed by title: title (as Obsidian) or slug (lowercased, hyphens)",
+		doc: []string{
+			"title: \"Audit Note From Call\" is Audit Note From Call.md (characters no OS or Obsidian allows in a",
+			"file name become -); slug: audit-note-from-call.md, vaultgraph's naming up to 0.1. The exact title is",
+			"kept in frontmatter title: when the file name does not show it.",
+		},
+		def:     FileNameTitle,
+		field:   func(c *Config) any { return &c.Naming.FileName },
+		allowed: []string{FileNameTitle, FileNameSlug},
+	},
+	{
 		name: "documents.allowed_roots",
 		help: "folders besides the vault whose files index_file and index_directory may read",
 		doc: []string{

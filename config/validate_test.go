@@ -88,7 +88,7 @@ func TestInvalidValuesAreReportedWithKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "vault missing", args: []string{"--vault", "/nonexistent/vault"}, want: []string{`vault: "/nonexistent/vault" does not exist, want the vault folder`}},
 		{name: "unknown keys", file: "verbose: true\nneo4j:\n  url: bolt://x\n", want: []string{
 			`neo4j.url: unknown key, want one of uri, user, password, database, max_connections, timeout, tls_ca_file, vector_cache`,
-			`verbose: unknown key, want one of vault, projects, store, state_dir, neo4j, http, changes, metrics, resources, read_only, toolsets, tools, exclude_tools, tool_renames, embedding, watch, sync, ignore, documents, entities, log`,
+			`verbose: unknown key, want one of vault, projects, store, state_dir, neo4j, http, changes, metrics, resources, read_only, toolsets, tools, exclude_tools, tool_renames, embedding, watch, sync, ignore, naming, documents, entities, log`,
 		}},
 		{name: "section not a mapping", file: "neo4j: oops", want: []string{`neo4j: "oops" is not a mapping, want keys uri, user, password, database, max_connections, timeout, tls_ca_file, vector_cache`}},
 		{name: "missing --config file", args: []string{"--config", "/nonexistent/vg.yaml"}, want: []string{`config file: "/nonexistent/vg.yaml" cannot be read: no such file or directory`}},

@@ -97,6 +97,13 @@ type UpdateResult struct {
 	Renamed *RenameReport
 }
 
+// CreateResult is what Create did: the new note and the other notes it
+// rewrote so that their links keep their meaning (empty when none).
+type CreateResult struct {
+	NodeView
+	Relinked []Relinked
+}
+
 // GraphService is the graph toolset's domain service ("GraphCore" in the
 // specs): it answers the spec 000 operations for one project by combining a
 // GraphReader, a NoteWriter and an optional Searcher. It applies what every answer needs and no store should
@@ -375,17 +382,26 @@ func (g *GraphService) Search(ctx context.Context, query string, limit int) ([]S
 	return out, nil
 }
 
-// Create writes a new note through the NoteWriter and returns it. The file
-// name is derived from the title by the writer; an existing file gives
-// ErrExists, a directory outside the vault ErrInvalidPath.
-func (g *GraphService) Create(ctx context.Context, n NewNote) (*NodeView, error) {
+// Create writes a new note through the NoteWriter and returns it, with
+// the other notes the create rewrote when the writer says
+// (CreateReporter). The file name is derived from the title by the
+// writer; an existing file gives ErrExists, a directory outside the vault
+// ErrInvalidPath.
+func (g *GraphService) Create(ctx context.Context, n NewNote) (*CreateResult, error) {
 	if strings.TrimSpace(n.Title) == "" {
 		return nil, InvalidArgument("title must not be empty")
 	}
 	if g.writer == nil {
 		return nil, errNoWriter
 	}
-	note, err := g.writer.Create(ctx, n)
+	var note *Note
+	var relinked []Relinked
+	var err error
+	if r, ok := g.writer.(CreateReporter); ok {
+		note, relinked, err = r.CreateReporting(ctx, n)
+	} else {
+		note, err = g.writer.Create(ctx, n)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("graph: create %q: %w", n.Title, err)
 	}
@@ -393,7 +409,7 @@ func (g *GraphService) Create(ctx context.Context, n NewNote) (*NodeView, error)
 	if err != nil {
 		return nil, err
 	}
-	return &views[0], nil
+	return &CreateResult{NodeView: views[0], Relinked: relinked}, nil
 }
 
 // Update changes the note with id (see noteContext for letter case). At least

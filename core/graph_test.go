@@ -465,7 +465,7 @@ func TestWrites(t *testing.T) {
 	ctx := t.Context()
 
 	created, err := svc.Create(ctx, core.NewNote{Title: "New Note", Content: "body [[A]]", Directory: "notes"})
-	if err != nil || created.ID != "notes/new-note.md" || created.Tags == nil || len(created.Links) != 1 || created.Links[0].Title != "A" {
+	if err != nil || created.ID != "notes/new note.md" || created.Tags == nil || len(created.Links) != 1 || created.Links[0].Title != "A" {
 		t.Fatalf("create: %+v, %v", created, err)
 	}
 	if _, err := svc.Create(ctx, core.NewNote{Title: "new note", Directory: "notes"}); !errors.Is(err, core.ErrExists) {
@@ -494,7 +494,7 @@ func TestWrites(t *testing.T) {
 	if err != nil || res.Node.ID != "notes/alpha.md" || res.Renamed == nil || res.Renamed.OldID != "notes/a.md" || res.Renamed.FilesChanged != 2 { // B and New Note link to A
 		t.Fatalf("rename: %+v, %+v, %v", res, res.Renamed, err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(root, "notes", "B.md")); !strings.Contains(string(b), "[[alpha]]") {
+	if b, _ := os.ReadFile(filepath.Join(root, "notes", "B.md")); !strings.Contains(string(b), "[[Alpha]]") {
 		t.Fatalf("incoming link not rewritten: %q", b)
 	}
 
@@ -502,10 +502,10 @@ func TestWrites(t *testing.T) {
 	if ok, err := svc.Delete(ctx, "notes/zz.md"); err != nil || ok || len(w.deleted) != calls {
 		t.Fatalf("delete missing: %v, %v (the writer must not be asked)", ok, err)
 	}
-	if ok, err := svc.Delete(ctx, "NOTES/NEW-NOTE.MD"); err != nil || !ok {
+	if ok, err := svc.Delete(ctx, "NOTES/NEW NOTE.MD"); err != nil || !ok {
 		t.Fatalf("delete: %v, %v", ok, err)
 	}
-	if _, err := os.Stat(filepath.Join(root, "notes", "new-note.md")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(root, "notes", "New Note.md")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("file still there: %v", err)
 	}
 	if _, err := core.NewGraphService(project, memstore.New(), nil).Create(ctx, core.NewNote{Title: "x"}); err == nil {

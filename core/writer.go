@@ -80,6 +80,14 @@ type LocalResolver interface {
 // applied when the store answers again.
 const StoreQueuedWarning = "Graph store unavailable: changes are queued and will be applied when it is back"
 
+// CreateReporter is a NoteWriter whose create also says which other
+// notes it rewrote so that no link changes meaning (a bare link the new
+// note would take over gets a longer form), sorted by ID.
+// GraphService.Create uses it when the writer has it.
+type CreateReporter interface {
+	CreateReporting(ctx context.Context, n NewNote) (*Note, []Relinked, error)
+}
+
 // NoteCheck vets a note a NoteWriter is about to write: path is where the
 // file will be (vault-relative, as on disk, after any rename) and content
 // its whole new bytes. An error stops the write, and nothing is written;

@@ -157,24 +157,24 @@ func walkGraphTools(t *testing.T, c *client.Client, f *fixture) {
 		// Writes.
 		{name: "create_node", tool: "create_node", args: map[string]any{"title": "Fresh Idea", "content": "hello [[Node]]", "tags": []string{"new"}, "directory": "inbox"},
 			check: func(s string) bool {
-				return strings.HasPrefix(s, `{"id":"inbox/fresh-idea.md","title":"Fresh Idea","content":"hello [[Node]]`) &&
+				return strings.HasPrefix(s, `{"id":"inbox/fresh idea.md","title":"Fresh Idea","content":"hello [[Node]]`) &&
 					strings.HasSuffix(s, `"tags":["new"],"links":[{"id":"notes/node.md","title":"Node"}]}`)
 			}},
 		{name: "create_node again is NODE_EXISTS", tool: "create_node", args: map[string]any{"title": "fresh idea", "content": "other", "directory": "inbox"}, code: exists},
 		{name: "create_node escaping the vault", tool: "create_node", args: map[string]any{"title": "x", "content": "", "directory": "../outside"}, code: invalid},
-		{name: "update_node without fields", tool: "update_node", args: map[string]any{"id": "inbox/fresh-idea.md"}, code: invalid},
+		{name: "update_node without fields", tool: "update_node", args: map[string]any{"id": "inbox/fresh idea.md"}, code: invalid},
 		{name: "update_node missing is NODE_NOT_FOUND", tool: "update_node", args: map[string]any{"id": "notes/missing.md", "content": "x"}, code: notFound},
-		{name: "update_node content", tool: "update_node", args: map[string]any{"id": "INBOX/Fresh-Idea.md", "content": "changed"}, check: func(s string) bool { return strings.HasPrefix(contentOf(t, s), "changed") }},
+		{name: "update_node content", tool: "update_node", args: map[string]any{"id": "INBOX/Fresh Idea.md", "content": "changed"}, check: func(s string) bool { return strings.HasPrefix(contentOf(t, s), "changed") }},
 		{name: "update_node renaming rewrites incoming links", tool: "update_node", args: map[string]any{"id": "notes/graphcore.md", "title": "Core Hub"},
 			check: func(s string) bool {
 				var r graph.UpdateResponse
-				return json.Unmarshal([]byte(s), &r) == nil && r.ID == "notes/core-hub.md" && r.Title == "Core Hub" && r.Renamed != nil &&
-					r.Renamed.From == "notes/graphcore.md" && r.Renamed.To == "notes/core-hub.md" && r.Renamed.FilesChanged == 1 && r.Renamed.LinksChanged == 1
+				return json.Unmarshal([]byte(s), &r) == nil && r.ID == "notes/core hub.md" && r.Title == "Core Hub" && r.Renamed != nil &&
+					r.Renamed.From == "notes/graphcore.md" && r.Renamed.To == "notes/core hub.md" && r.Renamed.FilesChanged == 1 && r.Renamed.LinksChanged == 1
 			}},
-		{name: "the renamed node keeps its incoming link", tool: "get_neighbors", args: map[string]any{"id": "notes/core-hub.md", "direction": "in"},
+		{name: "the renamed node keeps its incoming link", tool: "get_neighbors", args: map[string]any{"id": "notes/core hub.md", "direction": "in"},
 			check: func(s string) bool { return strings.Contains(s, `"id":"notes/index.md"`) }},
-		{name: "delete_node", tool: "delete_node", args: map[string]any{"id": "inbox/fresh-idea.md"}, want: `{"deleted":true}`},
-		{name: "delete_node again", tool: "delete_node", args: map[string]any{"id": "inbox/fresh-idea.md"}, want: `{"deleted":false}`},
+		{name: "delete_node", tool: "delete_node", args: map[string]any{"id": "inbox/fresh idea.md"}, want: `{"deleted":true}`},
+		{name: "delete_node again", tool: "delete_node", args: map[string]any{"id": "inbox/fresh idea.md"}, want: `{"deleted":false}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,11 +201,11 @@ func walkGraphTools(t *testing.T, c *client.Client, f *fixture) {
 		if _, err := os.Stat(filepath.Join(f.vault, "..", "outside")); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("a directory was made outside the vault: %v", err)
 		}
-		if slices.Contains(f.vaultFiles(t), "inbox/fresh-idea.md") {
+		if slices.Contains(f.vaultFiles(t), "inbox/Fresh Idea.md") {
 			t.Fatal("the deleted note's file is still there")
 		}
 		index, err := os.ReadFile(filepath.Join(f.vault, "notes", "Index.md"))
-		if err != nil || !strings.Contains(string(index), "[[core-hub]]") {
+		if err != nil || !strings.Contains(string(index), "[[Core Hub]]") {
 			t.Fatalf("incoming link not rewritten in the file: %q, %v", index, err)
 		}
 	})

@@ -88,6 +88,10 @@ type Config struct {
 	// Rewrite makes Sync write every note even when the store already has
 	// its content hash (after an upgrade that parses notes differently).
 	Rewrite bool
+	// FileNames is how the writer names the file of a note it creates or
+	// renames by title: FileNamesTitle ("title", the default for "") or
+	// FileNamesSlug ("slug"); see TitleFileName and SanitizeTitle.
+	FileNames string
 	// NoProgress turns the progress bar off. It is shown only when stderr
 	// is a terminal anyway.
 	NoProgress bool
@@ -142,6 +146,13 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Store == nil {
 		errs = append(errs, errors.New("vault: config: store is nil"))
+	}
+	switch c.FileNames {
+	case "":
+		c.FileNames = FileNamesTitle
+	case FileNamesTitle, FileNamesSlug:
+	default:
+		errs = append(errs, fmt.Errorf("vault: config: file names %q: use %q or %q", c.FileNames, FileNamesTitle, FileNamesSlug))
 	}
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)

@@ -145,9 +145,12 @@
 // "..", no absolute paths, no NUL or control characters, no backslashes,
 // no hidden names, no ignored paths, no symbolic link and no file along
 // the path; new names follow core.CheckNewName; refusals wrap
-// core.ErrInvalidPath. Notes created from a title are named with
-// SanitizeTitle and keep the exact title in frontmatter when the name does
-// not show it. A delete follows the vault's Obsidian setting for deleted
+// core.ErrInvalidPath. Notes created or renamed from a title are named
+// after it as Obsidian does (TitleFileName; Config.FileNames "slug":
+// SanitizeTitle) and keep the exact title in frontmatter when the name
+// does not show it; a note created without a folder goes where the
+// vault's Obsidian settings put new notes (newFileLocation,
+// newFileFolderPath). A delete follows the vault's Obsidian setting for deleted
 // files (.obsidian/app.json trashOption): the note moves to the vault's
 // .trash folder ("system", the default, and "local") or is deleted
 // ("none"). Writes that add, move or delete a note keep the meaning of

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/confine"
 )
 
 // obsidianSettings are the settings of the vault's Obsidian app
@@ -21,6 +23,13 @@ type obsidianSettings struct {
 	// are written by name or path: "shortest" (Obsidian's default),
 	// "relative" or "absolute" (linkplan.go, textFor).
 	NewLinkFormat string `json:"newLinkFormat"`
+	// NewFileLocation is where a note created without a folder goes:
+	// "root" (Obsidian's default), "current" (beside the note open in
+	// Obsidian; vaultgraph has none, so the root) or "folder"
+	// (NewFileFolderPath, when that folder exists; else the root, as in
+	// Obsidian). See newNoteDir.
+	NewFileLocation   string `json:"newFileLocation"`
+	NewFileFolderPath string `json:"newFileFolderPath"`
 }
 
 // appSettingsPath is Obsidian's settings file, vault-relative.
@@ -34,7 +43,7 @@ const maxSettingsSize = 1 << 20
 // made in Obsidian applies to the next write): defaults when the file is
 // missing, unreadable or not JSON.
 func (m *Mirror) obsidianSettings() obsidianSettings {
-	s := obsidianSettings{TrashOption: "system", NewLinkFormat: "shortest"}
+	s := obsidianSettings{TrashOption: "system", NewLinkFormat: "shortest", NewFileLocation: "root"}
 	raw, _, err := m.fs.ReadFile(appSettingsPath, maxSettingsSize)
 	if err != nil {
 		return s
@@ -50,7 +59,45 @@ func (m *Mirror) obsidianSettings() obsidianSettings {
 	if f := strings.TrimSpace(read.NewLinkFormat); f == "relative" || f == "absolute" {
 		s.NewLinkFormat = f
 	}
+	if l := strings.TrimSpace(read.NewFileLocation); l == "current" || l == "folder" {
+		s.NewFileLocation = l
+	}
+	s.NewFileFolderPath = read.NewFileFolderPath
 	return s
+}
+
+// newNoteDir is the folder, vault-relative, of a note created without
+// one, as the vault's newFileLocation says: the root, or
+// newFileFolderPath when it is set to "folder" and that folder exists
+// (Obsidian falls back to the root too). A folder that is not a plain
+// vault folder (outside the vault, hidden, ignored, a file, a symbolic
+// link) is the root, with a warning in the log. m.mu must be held.
+func (m *Mirror) newNoteDir() string {
+	s := m.obsidianSettings()
+	if s.NewFileLocation != "folder" {
+		return ""
+	}
+	dir := strings.Trim(strings.TrimSpace(s.NewFileFolderPath), "/")
+	if dir == "" || dir == "." {
+		return ""
+	}
+	clean, err := m.cleanNewDir(dir)
+	if err == nil {
+		clean, err = m.existingDirCase(clean)
+	}
+	if err == nil {
+		var info confine.Info
+		if info, err = m.fs.Stat(clean); err == nil && !info.IsDir() {
+			err = fmt.Errorf("%s is not a folder", clean)
+		}
+	}
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			m.log.Warn("vault: .obsidian/app.json's newFileFolderPath is not a folder of the vault: new notes go to the root", "newFileFolderPath", s.NewFileFolderPath, "err", err)
+		}
+		return ""
+	}
+	return clean
 }
 
 // trashDir is the vault's own trash folder, Obsidian's "local" trash.

@@ -141,15 +141,7 @@ func (w *Writer) renameLocked(ctx context.Context, from, to string) (*core.Renam
 		return nil, nil, err
 	}
 	report.NewID = note.ID
-	for i, p := range rewritten {
-		if p == to {
-			continue // the note's own links: not another note
-		}
-		if e := m.idx.byPath[p]; e != nil {
-			report.Relinked = append(report.Relinked, core.Relinked{ID: e.id, Path: e.path, Links: counts[i]})
-		}
-	}
-	sort.Slice(report.Relinked, func(i, j int) bool { return report.Relinked[i].ID < report.Relinked[j].ID })
+	report.Relinked = m.relinked(rewritten, counts, to) // not the note's own links
 	return report, note, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -165,27 +166,40 @@ func (m *Mirror) refreshLocked(ctx context.Context) {
 	}
 }
 
-// Create writes a new note named after its title (SanitizeTitle, ".md")
-// in n.Directory, created if missing; a folder that exists in another
-// letter case is used as it is. The exact title goes to frontmatter
-// `title` when the file name does not show it, the tags to `tags`. A note
-// with the same title at that path, or at a path that looks the same
-// (letter case, Unicode form), gives core.ErrExists; a different title
-// whose file name is taken gets a distinct name when its name was cut to
-// MaxFileNameBytes, else an error saying the file name is taken.
+// Create writes a new note named after its title (TitleFileName, or
+// SanitizeTitle with Config.FileNames "slug"; ".md") in n.Directory,
+// created if missing, or where the vault's Obsidian settings put new
+// notes when n.Directory is empty (newNoteDir); a folder that exists in
+// another letter case is used as it is. The exact title goes to
+// frontmatter `title` when the file name does not show it, the tags to
+// `tags`. A note with the same title at that path, or at a path that
+// looks the same (letter case, Unicode form), gives core.ErrExists; a
+// different title whose file name is taken gets a distinct name when its
+// name was cut to the longest file name, else an error saying the file
+// name is taken. It implements core.NoteWriter; CreateReporting also
+// says which other notes the create rewrote.
 func (w *Writer) Create(ctx context.Context, n core.NewNote) (*core.Note, error) {
+	note, _, err := w.CreateReporting(ctx, n)
+	return note, err
+}
+
+// CreateReporting is Create that also returns the other notes it
+// rewrote so that no link changes meaning (links the new note would take
+// over get a longer form; see createLocked), sorted by ID, with how many
+// of their links changed each (core.CreateReporter).
+func (w *Writer) CreateReporting(ctx context.Context, n core.NewNote) (*core.Note, []core.Relinked, error) {
 	title := strings.TrimSpace(n.Title)
 	if title == "" {
-		return nil, core.InvalidArgument("title must not be empty")
+		return nil, nil, core.InvalidArgument("title must not be empty")
 	}
 	if !utf8.ValidString(title) || strings.ContainsFunc(title, func(r rune) bool { return r == 0 || isBidi(r) }) {
-		return nil, core.InvalidArgument("title %q holds a NUL or an invisible text-direction character; remove it", title)
+		return nil, nil, core.InvalidArgument("title %q holds a NUL or an invisible text-direction character; remove it", title)
 	}
 	dir, err := w.m.cleanNewDir(n.Directory)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	name := SanitizeTitle(title)
+	name, maxName := w.m.fileNameFor(title)
 	var set []fmField
 	if name != title {
 		set = append(set, fmField{"title", title})
@@ -193,44 +207,58 @@ func (w *Writer) Create(ctx context.Context, n core.NewNote) (*core.Note, error)
 	if len(n.Tags) > 0 {
 		tags, err := cleanTags(n.Tags)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		set = append(set, fmField{"tags", tags})
 	}
 	data := editFrontmatter([]byte(n.Content), set, nil)
 	if err := w.lock(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer w.unlock()
+	if n.Directory == "" {
+		dir = w.m.newNoteDir()
+	}
 	if dir, err = w.m.existingDirCase(dir); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel, err := w.m.cleanNotePath(path.Join(dir, name+".md"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if taken := w.m.takenBy(rel); taken != nil {
 		if t := w.m.titleOf(taken); t == title {
-			return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
-		} else if len(name) < MaxFileNameBytes-8 {
-			return nil, fmt.Errorf("vault: create: %w: the file name %q is taken by the note %q; choose a title that gives another file name", core.ErrExists, taken.path, t)
+			return nil, nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+		} else if len(name) < maxName-8 {
+			return nil, nil, fmt.Errorf("vault: create: %w: the file name %q is taken by the note %q; choose a title that gives another file name", core.ErrExists, taken.path, t)
 		}
 		// Two long titles cut to one name: tell them apart by the title.
 		sum := sha256.Sum256([]byte(title))
-		name = strings.TrimRight(name[:MaxFileNameBytes-8], "-. ") + "-" + hex.EncodeToString(sum[:3])
+		name = trimName(strings.TrimRight(truncUTF8(name, maxName-8), "-. ")) + "-" + hex.EncodeToString(sum[:3])
 		if rel, err = w.m.cleanNotePath(path.Join(dir, name+".md")); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if w.m.takenBy(rel) != nil {
-			return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+			return nil, nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
 		}
 	}
 	if w.check != nil {
 		if err := w.check(ctx, rel, data); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	return w.createLocked(ctx, rel, data)
+}
+
+// truncUTF8 cuts s to at most n bytes on a character boundary.
+func truncUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // CreateFile writes a new note at the vault-relative path rel with exactly
@@ -253,29 +281,51 @@ func (w *Writer) CreateFile(ctx context.Context, rel string, content []byte) (*c
 	if w.m.takenBy(rel) != nil {
 		return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
 	}
-	return w.createLocked(ctx, rel, content)
+	note, _, err := w.createLocked(ctx, rel, content)
+	return note, err
 }
 
 // createLocked keeps the meaning of the links the new note would take
 // over, then writes it. In that order a crash in between leaves links
-// that still resolve as before (only written longer) and no new note.
-func (w *Writer) createLocked(ctx context.Context, rel string, data []byte) (*core.Note, error) {
+// that still resolve as before (only written longer) and no new note. It
+// returns the new note and the notes rewritten, sorted by ID.
+func (w *Writer) createLocked(ctx context.Context, rel string, data []byte) (*core.Note, []core.Relinked, error) {
 	m := w.m
 	if _, err := m.fs.Stat(rel); err == nil {
-		return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+		return nil, nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fileError("create", rel, err)
+		return nil, nil, fileError("create", rel, err)
 	}
 	plans := m.planRewrites(ctx, setChange{add: []string{rel}})
-	rewritten, _, err := m.rewriteFiles(plans, confine.WriteOptions{})
+	rewritten, counts, _, err := m.rewriteFilesCounted(plans, confine.WriteOptions{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := m.createFile(rel, data); err != nil {
 		_, _ = w.applyPaths(ctx, "", rewritten, nil)
-		return nil, err
+		return nil, nil, err
 	}
-	return w.applyPaths(ctx, rel, append([]string{rel}, rewritten...), nil)
+	note, err := w.applyPaths(ctx, rel, append([]string{rel}, rewritten...), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return note, m.relinked(rewritten, counts, rel), nil
+}
+
+// relinked lists the notes at paths (written with counts[i] links
+// changed each), other than self, by ID. m.mu must be held.
+func (m *Mirror) relinked(paths []string, counts []int, self string) []core.Relinked {
+	out := []core.Relinked{}
+	for i, p := range paths {
+		if p == self {
+			continue
+		}
+		if e := m.idx.byPath[p]; e != nil {
+			out = append(out, core.Relinked{ID: e.id, Path: e.path, Links: counts[i]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }
 
 // takenBy returns the note at rel or at a path that looks the same.
@@ -349,7 +399,7 @@ func (w *Writer) Update(ctx context.Context, id string, u core.NoteUpdate) (*cor
 				set = append(set, fmField{"title", title})
 			}
 		default:
-			name := SanitizeTitle(title)
+			name, _ := m.fileNameFor(title)
 			if name != title {
 				set = append(set, fmField{"title", title})
 			} else {

@@ -113,19 +113,20 @@ func TestPathAttacksAreRefused(t *testing.T) {
 }
 
 func TestCreate(t *testing.T) {
-	root, w, store := syncedWriter(t, map[string]string{"a.md": "[[meeting-notes-2024-01-15]]"})
+	root, w, store := syncedWriter(t, map[string]string{"a.md": "[[Meeting Notes 2024-01-15]]"})
 	n, err := w.Create(t.Context(), core.NewNote{
 		Title: "Meeting Notes 2024-01-15", Content: "# Meeting\n\nDiscussed [[a]].\n",
 		Tags: []string{"meeting", "#project-x", "Meeting"}, Directory: "meetings/2024",
 	})
 	require.NoError(t, err)
-	assert.Equal(t, "meetings/2024/meeting-notes-2024-01-15.md", n.ID)
+	assert.Equal(t, "meetings/2024/meeting notes 2024-01-15.md", n.ID)
+	assert.Equal(t, "meetings/2024/Meeting Notes 2024-01-15.md", n.Path, "the file name is the title, as in Obsidian")
 	assert.Equal(t, "Meeting Notes 2024-01-15", n.Title)
 	assert.Equal(t, []string{"meeting", "project-x"}, n.Tags)
 	assert.Equal(t, "# Meeting\n\nDiscussed [[a]].\n", n.Content)
 	assert.Equal(t, []string{"a.md"}, noteTargets(n))
-	assert.Equal(t, "---\ntitle: Meeting Notes 2024-01-15\ntags:\n  - meeting\n  - project-x\n---\n# Meeting\n\nDiscussed [[a]].\n",
-		readVaultFile(t, root, "meetings/2024/meeting-notes-2024-01-15.md"))
+	assert.Equal(t, "---\ntags:\n  - meeting\n  - project-x\n---\n# Meeting\n\nDiscussed [[a]].\n",
+		readVaultFile(t, root, "meetings/2024/Meeting Notes 2024-01-15.md"), "no frontmatter title: the file name shows it")
 
 	stored := storeNote(t, store, n.ID)
 	require.NotNil(t, stored, "the store is updated in the same call")
@@ -203,18 +204,18 @@ func TestUpdate(t *testing.T) {
 		n, report, err := w.Update(t.Context(), "notes/old.md", core.NoteUpdate{Title: &title})
 		require.NoError(t, err)
 		require.NotNil(t, report)
-		assert.Equal(t, core.RenameReport{OldID: "notes/old.md", NewID: "notes/brand-new.md"}, *report)
-		assert.Equal(t, "notes/brand-new.md", n.ID)
+		assert.Equal(t, core.RenameReport{OldID: "notes/old.md", NewID: "notes/brand new.md", Relinked: []core.Relinked{}}, *report)
+		assert.Equal(t, "notes/brand new.md", n.ID)
 		assert.Equal(t, "Brand New", n.Title)
 		assert.Nil(t, storeNote(t, store, "notes/old.md"))
-		assert.NotNil(t, storeNote(t, store, "notes/brand-new.md"))
-		assert.Contains(t, readVaultFile(t, root, "notes/brand-new.md"), "title: Brand New\n")
+		assert.NotNil(t, storeNote(t, store, "notes/brand new.md"))
+		assert.NotContains(t, readVaultFile(t, root, "notes/Brand New.md"), "title:", "the file name is the title: the old frontmatter title goes")
 		_, err = os.Stat(filepath.Join(root, "notes", "old.md"))
 		assert.ErrorIs(t, err, fs.ErrNotExist)
 	})
 	t.Run("a title that is a file name drops the frontmatter title", func(t *testing.T) {
 		title := "plain"
-		n, _, err := w.Update(t.Context(), "notes/brand-new.md", core.NoteUpdate{Title: &title})
+		n, _, err := w.Update(t.Context(), "notes/brand new.md", core.NoteUpdate{Title: &title})
 		require.NoError(t, err)
 		assert.Equal(t, "notes/plain.md", n.ID)
 		assert.NotContains(t, readVaultFile(t, root, "notes/plain.md"), "title:")
@@ -405,8 +406,8 @@ func TestWithCheckSeesTheFinalNoteAndStopsTheWrite(t *testing.T) {
 	_, err := cw.Create(t.Context(), core.NewNote{Title: "New Note", Directory: "projects", Tags: []string{"t"}, Content: "x"})
 	require.NoError(t, err)
 	require.Len(t, calls, 1)
-	assert.Equal(t, "Projects/new-note.md", calls[0].path, "the folder as on disk, the file name from the title")
-	got, _ := os.ReadFile(filepath.Join(root, "Projects", "new-note.md"))
+	assert.Equal(t, "Projects/New Note.md", calls[0].path, "the folder as on disk, the file name from the title")
+	got, _ := os.ReadFile(filepath.Join(root, "Projects", "New Note.md"))
 	assert.Equal(t, string(got), calls[0].content, "the bytes written")
 
 	title := "Renamed"
@@ -414,10 +415,10 @@ func TestWithCheckSeesTheFinalNoteAndStopsTheWrite(t *testing.T) {
 	refuse = true
 	_, _, err = cw.Update(t.Context(), "projects/a.md", core.NoteUpdate{Title: &title, Content: &body})
 	require.ErrorIs(t, err, errNo)
-	assert.Equal(t, seen{"Projects/renamed.md", "---\nk: v\ntitle: Renamed\n---\nnew body"}, calls[1], "the destination of the rename, the whole new bytes")
+	assert.Equal(t, seen{"Projects/Renamed.md", "---\nk: v\n---\nnew body"}, calls[1], "the destination of the rename, the whole new bytes")
 	got, _ = os.ReadFile(filepath.Join(root, "Projects", "a.md"))
 	assert.Equal(t, "---\nk: v\n---\nbody", string(got), "nothing written")
-	_, err = os.Stat(filepath.Join(root, "Projects", "renamed.md"))
+	_, err = os.Stat(filepath.Join(root, "Projects", "Renamed.md"))
 	assert.True(t, os.IsNotExist(err), "nothing renamed")
 
 	_, err = cw.Create(t.Context(), core.NewNote{Title: "Other", Content: "x"})

@@ -176,16 +176,17 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			rec.ForgetActors()
 		}
 		m, err := vault.NewMirror(vault.Config{
-			Root:     pc.Path,
-			Project:  p.Key,
-			Store:    entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
-			Stamper:  stamperOf(store),
-			Origins:  store,
-			Ignore:   cfg.Ignore,
-			Logger:   logger.With("project", p.Key),
-			LintLog:  filepath.Join(vaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
-			Observer: opts.observer,
-			Changes:  logged(rec.Record, a.viewFeed, i == 0),
+			Root:      pc.Path,
+			Project:   p.Key,
+			Store:     entity.NewAnnotator(target, entity.Options{TypeKey: cfg.Entities.TypeKey, Entities: store}, entityWarnings(logger, p.Key)),
+			Stamper:   stamperOf(store),
+			Origins:   store,
+			Ignore:    cfg.Ignore,
+			FileNames: cfg.Naming.FileName,
+			Logger:    logger.With("project", p.Key),
+			LintLog:   filepath.Join(vaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
+			Observer:  opts.observer,
+			Changes:   logged(rec.Record, a.viewFeed, i == 0),
 
 			FirstSyncWait: opts.firstSyncWait,
 			Live:          opts.live,

@@ -50,10 +50,10 @@ func TestCallPrintsTheResult(t *testing.T) {
 
 		// A write through call lands on disk and in the store.
 		code, out, errOut = runProc(t, env, cliArgs(st, vault, "call", "create_node", `{"title":"From Call","content":"made by call"}`)...)
-		if code != 0 || !strings.Contains(out, `"id":"from-call.md"`) {
+		if code != 0 || !strings.Contains(out, `"id":"from call.md"`) {
 			t.Fatalf("call create_node: exit %d, stdout %.300q; stderr:\n%s", code, out, errOut)
 		}
-		if !strings.Contains(readFile(t, vault, "from-call.md"), "made by call") {
+		if !strings.Contains(readFile(t, vault, "From Call.md"), "made by call") {
 			t.Error("call create_node did not write the file")
 		}
 	})

@@ -356,7 +356,8 @@ func testCreateNode(t *testing.T, c *client.Client, vault string) {
 		"tags":      []string{"meeting", "project-x"},
 		"directory": "meetings",
 	}
-	const id = "meetings/meeting-notes-2024-01-15.md"
+	// The file name is the title, as in Obsidian; the ID its path lowercased.
+	const id, file = "meetings/meeting notes 2024-01-15.md", "meetings/Meeting Notes 2024-01-15.md"
 	t.Run("creates the file", func(t *testing.T) {
 		var n node
 		callTool(t, c, "create_node", args).decode(t, &n)
@@ -366,10 +367,13 @@ func testCreateNode(t *testing.T, c *client.Client, vault string) {
 		if !slices.Equal(n.Links, []link{{"projects/search service.md", "Search Service"}}) {
 			t.Errorf("links %v", n.Links)
 		}
-		if !fileExists(vault, id) {
-			t.Fatalf("no file %s in the vault: %v", id, listFiles(t, vault))
+		if n.Relinked != nil {
+			t.Errorf("relinked %v: the create rewrote no other note", n.Relinked)
 		}
-		if disk := readFile(t, vault, id); !strings.Contains(disk, "Discussed [[Search Service]] timeline.") {
+		if !fileExists(vault, file) {
+			t.Fatalf("no file %s in the vault: %v", file, listFiles(t, vault))
+		}
+		if disk := readFile(t, vault, file); !strings.Contains(disk, "Discussed [[Search Service]] timeline.") {
 			t.Errorf("file content %q", disk)
 		}
 		if got := getNode(t, c, map[string]any{"id": id}); got == nil || got.Title != n.Title {
@@ -377,11 +381,31 @@ func testCreateNode(t *testing.T, c *client.Client, vault string) {
 		}
 	})
 	t.Run("NODE_EXISTS on repeat", func(t *testing.T) {
-		before := readFile(t, vault, id)
+		before := readFile(t, vault, file)
 		wantCode(t, c, nodeExists, "create_node", args)
-		if after := readFile(t, vault, id); after != before {
+		if after := readFile(t, vault, file); after != before {
 			t.Errorf("the refused create rewrote the file: %q", after)
 		}
+	})
+	t.Run("taking over a bare link lists the note it relinked", func(t *testing.T) {
+		// meetings/Search Service.md would be the note [[Search Service]]
+		// finds: beside the meeting notes, and from every other folder too
+		// (as short a path as projects/Search Service.md, and first in
+		// byte order). The create writes those links longer, and says so.
+		var n node
+		callTool(t, c, "create_node", map[string]any{"title": "Search Service", "content": "a namesake", "directory": "meetings"}).decode(t, &n)
+		if n.ID != "meetings/search service.md" || !slices.Contains(n.Relinked, relinked{ID: id, Links: 1}) || !slices.Contains(n.Relinked, relinked{ID: "home.md", Links: 2}) {
+			t.Errorf("created %+v, relinked %v", n, n.Relinked)
+		}
+		if disk := readFile(t, vault, file); !strings.Contains(disk, "Discussed [[projects/Search Service]] timeline.") {
+			t.Errorf("the meeting notes after the create: %q", disk)
+		}
+		for _, r := range n.Relinked {
+			if got := getNode(t, c, map[string]any{"id": r.ID}); got == nil || !slices.Contains(ids(got.Links), "projects/search service.md") || slices.Contains(ids(got.Links), n.ID) {
+				t.Errorf("%s's link changed its target: %+v", r.ID, got)
+			}
+		}
+		wantText(t, c, `{"deleted":true}`, "delete_node", map[string]any{"id": n.ID})
 	})
 	t.Run("directory escape is refused", func(t *testing.T) {
 		before := listFiles(t, vault)
@@ -416,19 +440,19 @@ func testUpdateNode(t *testing.T, c *client.Client, vault string) {
 	t.Run("title rename rewrites incoming links", func(t *testing.T) {
 		var n node
 		callTool(t, c, "update_node", map[string]any{"id": "people/grace hopper.md", "title": "Grace Brewster Hopper"}).decode(t, &n)
-		const newID = "people/grace-brewster-hopper.md"
+		const newID = "people/grace brewster hopper.md"
 		if n.ID != newID || n.Title != "Grace Brewster Hopper" {
 			t.Errorf("renamed node %+v", n)
 		}
 		if n.Renamed == nil || n.Renamed.From != "people/grace hopper.md" || n.Renamed.To != newID || n.Renamed.FilesChanged != 2 {
 			t.Errorf("renamed %+v, want 2 files changed", n.Renamed)
 		}
-		if fileExists(vault, "people/Grace Hopper.md") || !fileExists(vault, newID) {
+		if fileExists(vault, "people/Grace Hopper.md") || !fileExists(vault, "people/Grace Brewster Hopper.md") {
 			t.Errorf("files after the rename: %v", listFiles(t, vault+"/people"))
 		}
 		for _, rel := range []string{"Home.md", "projects/Vault Migration.md"} {
 			disk := readFile(t, vault, rel)
-			if strings.Contains(disk, "[[Grace Hopper]]") || !strings.Contains(disk, "[[grace-brewster-hopper]]") {
+			if strings.Contains(disk, "[[Grace Hopper]]") || !strings.Contains(disk, "[[Grace Brewster Hopper]]") {
 				t.Errorf("%s still links the old title: %q", rel, disk)
 			}
 		}
@@ -453,12 +477,12 @@ func testUpdateNode(t *testing.T, c *client.Client, vault string) {
 }
 
 func testDeleteNode(t *testing.T, c *client.Client, vault string) {
-	const id = "meetings/meeting-notes-2024-01-15.md" // made by testCreateNode
-	if !fileExists(vault, id) {
-		t.Fatalf("%s does not exist: create_node failed", id)
+	const id, file = "meetings/meeting notes 2024-01-15.md", "meetings/Meeting Notes 2024-01-15.md" // made by testCreateNode
+	if !fileExists(vault, file) {
+		t.Fatalf("%s does not exist: create_node failed", file)
 	}
 	wantText(t, c, `{"deleted":true}`, "delete_node", map[string]any{"id": id})
-	if fileExists(vault, id) {
+	if fileExists(vault, file) {
 		t.Error("delete_node left the file")
 	}
 	wantText(t, c, "null", "get_node", map[string]any{"id": id})

@@ -206,6 +206,23 @@ func fileExists(vault, rel string) bool {
 	return err == nil
 }
 
+// noteFileExists reports whether the note with this ID (its path
+// lowercased: "notes/my note.md" for "notes/My Note.md") has its file in
+// the vault.
+func noteFileExists(vault, id string) bool {
+	found := false
+	_ = filepath.WalkDir(vault, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipAll
+		}
+		if rel, err := filepath.Rel(vault, p); err == nil && !d.IsDir() && strings.EqualFold(filepath.ToSlash(rel), id) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
 // listFiles lists every file under dir as slash paths relative to dir.
 func listFiles(t *testing.T, dir string) []string {
 	t.Helper()
@@ -793,6 +810,14 @@ type node struct {
 	OutgoingCount *int       `json:"outgoingCount"`
 	Neighbors     []neighbor `json:"neighbors"`
 	Renamed       *renamed   `json:"renamed"`
+	Relinked      []relinked `json:"relinked"` // create_node's
+}
+
+// relinked is a note a write rewrote so that its links keep their
+// meaning.
+type relinked struct {
+	ID    string `json:"id"`
+	Links int    `json:"links"`
 }
 
 type neighbor struct {
@@ -801,10 +826,11 @@ type neighbor struct {
 }
 
 type renamed struct {
-	From         string `json:"from"`
-	To           string `json:"to"`
-	FilesChanged int    `json:"filesChanged"`
-	LinksChanged int    `json:"linksChanged"`
+	From         string     `json:"from"`
+	To           string     `json:"to"`
+	FilesChanged int        `json:"filesChanged"`
+	LinksChanged int        `json:"linksChanged"`
+	Relinked     []relinked `json:"relinked"`
 }
 
 type hub struct {

@@ -112,7 +112,7 @@ func TestHTTPAuth(t *testing.T) {
 			if n := getNode(t, c, map[string]any{"id": "home.md"}); n == nil || strings.Contains(n.Content, "overwritten") {
 				t.Errorf("home.md after refused writes: %+v", n)
 			}
-			wantText(t, c, "null", "get_node", map[string]any{"id": "ro-write.md"})
+			wantText(t, c, "null", "get_node", map[string]any{"id": "ro write.md"})
 		})
 
 		t.Run("healthz needs no token", func(t *testing.T) {

@@ -117,7 +117,7 @@ func TestKnowledgeBaseTools(t *testing.T) {
 			t.Fatalf("add_knowledge_base_folder_constraint: %s", r.text)
 		}
 		wantCode(t, c, "INVALID_PARAMS", "create_node", map[string]any{"title": "No summary", "directory": "research/papers", "content": "none"})
-		if fileExists(vault, "research/papers/no-summary.md") {
+		if fileExists(vault, "research/papers/No summary.md") {
 			t.Error("create_node wrote past the folder constraint")
 		}
 		if r := callTool(t, c, "create_node", map[string]any{"title": "Summed", "directory": "research/papers", "content": "## Summary\nyes"}); r.isError {

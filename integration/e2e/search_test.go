@@ -145,7 +145,7 @@ func testSearchCreated(t *testing.T, c *client.Client) {
 	if r.isError {
 		t.Fatalf("create_node: %.300s", r.text)
 	}
-	const want = "sourdough-starter.md"
+	const want = "sourdough starter.md"
 	found := eventually(watchTimeout, func() bool {
 		hits := search(t, c, map[string]any{"query": "baking bread with a natural leaven", "limit": 3})
 		return len(hits) > 0 && hits[0].ID == want

@@ -163,7 +163,7 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 	if r, err := tryCall(t, ro, "create_node", map[string]any{"title": "RO Write", "content": "x"}); err == nil && !r.isError {
 		t.Fatalf("a read-only token wrote through the relaying server: %s", r.text)
 	}
-	if fileExists(vault, "ro-write.md") {
+	if fileExists(vault, "RO Write.md") {
 		t.Fatal("a read-only token's write reached the vault")
 	}
 
@@ -197,17 +197,17 @@ func TestHTTPServerBesideAnOwner(t *testing.T) {
 		t.Fatalf("only %d of 60 writes acknowledged around the SIGKILL", len(acked))
 	}
 	for _, id := range acked {
-		if !fileExists(vault, id) {
+		if !noteFileExists(vault, id) {
 			t.Errorf("acknowledged %s is not in the vault", id)
 		}
 		mustNode(t, c, id)
 	}
-	mustNode(t, legacy, "through-stdio.md")
+	mustNode(t, legacy, "through stdio.md")
 	callTool(t, c, "update_node", map[string]any{"id": "home.md", "content": "Home, edited after the take-over."})
 	if !eventually(watchTimeout, func() bool { return updates.Load() >= 2 }) {
 		t.Fatal("the subscription did not carry over to the new owner")
 	}
-	mustNode(t, ro, "through-http.md")
+	mustNode(t, ro, "through http.md")
 	h.waitReady(t)
 	// Once its first sync as the owner is done, the view is this one's.
 	if !eventually(readyTimeout, func() bool {

@@ -173,8 +173,8 @@ func TestManyProcessesOneVault(t *testing.T) {
 		reads[len(reads)/2].Round(time.Microsecond), reads[len(reads)*9/10].Round(time.Microsecond), len(reads))
 
 	// A call is answered by the owner: no sync of its own.
-	code, out, errOut := runProc(t, env, append([]string{"call", "get_node", `{"id":"shared-3.md"}`}, args...)...)
-	if code != 0 || !strings.Contains(out, `"id":"shared-3.md"`) {
+	code, out, errOut := runProc(t, env, append([]string{"call", "get_node", `{"id":"shared 3.md"}`}, args...)...)
+	if code != 0 || !strings.Contains(out, `"id":"shared 3.md"`) {
 		t.Fatalf("call: exit %d, stdout %.300s; stderr:\n%s", code, out, errOut)
 	}
 	if _, synced := findLog(errOut, "vault: sync done"); synced {
@@ -198,12 +198,12 @@ func TestManyProcessesOneVault(t *testing.T) {
 		t.Fatalf("only %d of 60 writes acknowledged around the SIGKILL", len(acked))
 	}
 	for _, id := range acked {
-		if !fileExists(vault, id) {
+		if !noteFileExists(vault, id) {
 			t.Errorf("acknowledged %s is not in the vault", id)
 		}
 		mustNode(t, b.c, id)
 	}
-	mustNode(t, b.c, "shared-3.md") // from before the kill
+	mustNode(t, b.c, "shared 3.md") // from before the kill
 
 	// A sync asks the owner to sync.
 	writeFile(t, vault, "outside/Edited Meanwhile.md", "written by another program")

@@ -64,7 +64,7 @@ func TestShim(t *testing.T) {
 			initialize(t, c)
 			var n node
 			callTool(t, c, "create_node", map[string]any{"title": "Via Shim", "content": "through the shim"}).decode(t, &n)
-			if n.ID != "via-shim.md" || !strings.Contains(readFile(t, vault, "via-shim.md"), "through the shim") {
+			if n.ID != "via shim.md" || !strings.Contains(readFile(t, vault, "Via Shim.md"), "through the shim") {
 				t.Fatalf("create_node through the shim: %+v", n)
 			}
 
@@ -79,7 +79,7 @@ func TestShim(t *testing.T) {
 				t.Errorf("call while the server is down: %v, want the shim's \"cannot reach\" error", err)
 			}
 			h2 := startHTTP(t, st, vault, h.addr)
-			if n := getNode(t, c, map[string]any{"id": "via-shim.md"}); n == nil || n.Title != "Via Shim" {
+			if n := getNode(t, c, map[string]any{"id": "via shim.md"}); n == nil || n.Title != "Via Shim" {
 				t.Errorf("get_node after the restart: %+v; shim stderr:\n%s", n, sp.stderr.String())
 			}
 			h = h2

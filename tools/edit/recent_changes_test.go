@@ -85,12 +85,12 @@ func TestRecentChangesListsExactlyTheScriptedSequence(t *testing.T) {
 	want := []string{
 		"modified b.md",
 		"created e.md",
-		"deleted new.md",
+		"deleted New.md",
 		"deleted a.md",
-		"renamed d.md -> d2.md",
+		"renamed d.md -> D2.md", // the file name is the title
 		"renamed c.md -> sub/c2.md",
 		"modified b.md",
-		"created new.md",
+		"created New.md",
 		"modified a.md",
 	}
 	all := f.recent(t, map[string]any{"limit": 100})
@@ -108,7 +108,7 @@ func TestRecentChangesListsExactlyTheScriptedSequence(t *testing.T) {
 		"created, 4 bytes",
 		"",
 		"deleted, was 9 bytes",
-		"renamed from d.md; +18 bytes (4 → 22)", // the title went into the frontmatter
+		"renamed from d.md",
 		"renamed from c.md",
 		"modified: -4 bytes (8 → 4)",
 		"",

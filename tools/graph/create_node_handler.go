@@ -10,14 +10,15 @@ import (
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
-// CreateNodeHandler answers create_node with the created NodeResponse.
+// CreateNodeHandler answers create_node with CreateResponse: the created
+// node, plus "relinked" when the create rewrote other notes.
 func CreateNodeHandler(d Deps) server.ToolHandlerFunc {
 	return tools.Handle(d.handling(), CreateNodeSpec(), func(ctx context.Context, in CreateNodeInput) (any, error) {
 		tags := in.Tags
 		if tags == nil {
 			tags = []string{}
 		}
-		node, err := d.Writer.Create(ctx, core.NewNote{Title: in.Title, Content: in.Content, Tags: tags, Directory: in.Directory})
+		res, err := d.Writer.Create(ctx, core.NewNote{Title: in.Title, Content: in.Content, Tags: tags, Directory: in.Directory})
 		if errors.Is(err, core.ErrExists) {
 			where := "the vault root"
 			if in.Directory != "" {
@@ -28,6 +29,10 @@ func CreateNodeHandler(d Deps) server.ToolHandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return nodeResponse(*node), nil
+		out := CreateResponse{NodeResponse: nodeResponse(res.NodeView)}
+		if len(res.Relinked) > 0 {
+			out.Relinked = relinkedResponse(res.Relinked)
+		}
+		return out, nil
 	})
 }

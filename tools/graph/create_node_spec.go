@@ -41,7 +41,7 @@ type WrittenUpdate struct {
 func CreateNodeSpec() mcp.Tool {
 	return mcp.NewTool(CreateNodeName,
 		mcp.WithDescription("Create {directory}/{title}.md (title made file-safe, folders created) and return the note. Never overwrites: "+
-			"NODE_EXISTS if the file exists."),
+			"NODE_EXISTS if the file exists. Adds relinked: [{id, links}] if it rewrote other notes' links."),
 		mcp.WithString("title", mcp.Required(),
 			mcp.Description("Title, also the file name")),
 		mcp.WithString("content", mcp.Required(),
@@ -52,7 +52,7 @@ func CreateNodeSpec() mcp.Tool {
 		mcp.WithString("directory",
 			mcp.Description("Vault folder, e.g. 'notes/drafts'")),
 		mcp.WithSchemaAdditionalProperties(false),
-		tools.OutputSchema[WrittenNote](),
+		tools.OutputSchema[WrittenNote](), // relinked, rare, is told by the description (tools/list budget)
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:        "Create a note",
 			ReadOnlyHint: mcp.ToBoolPtr(false),

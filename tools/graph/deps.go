@@ -19,7 +19,7 @@ type Reader interface {
 
 // Writer is what create_node, update_node and delete_node need.
 type Writer interface {
-	Create(ctx context.Context, n core.NewNote) (*core.NodeView, error)
+	Create(ctx context.Context, n core.NewNote) (*core.CreateResult, error)
 	Update(ctx context.Context, id string, u core.NoteUpdate) (*core.UpdateResult, error)
 	Delete(ctx context.Context, id string) (bool, error)
 }

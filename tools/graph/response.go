@@ -69,6 +69,16 @@ type UpdateResponse struct {
 	Renamed *RenameResponse `json:"renamed,omitempty"`
 }
 
+// CreateResponse is create_node's answer: the created node and, when the
+// create rewrote other notes so that no link changes meaning (a bare link
+// the new note would have taken over is written longer), those notes by
+// ID with how many of their links changed (issue 45.5). Without such
+// notes the answer is exactly spec 000's NodeResponse.
+type CreateResponse struct {
+	NodeResponse
+	Relinked []RelinkedResponse `json:"relinked,omitempty"`
+}
+
 // RenameResponse reports a rename done by update_node: the node's ID
 // changed from From to To, and FilesChanged other notes were rewritten so
 // that their LinksChanged links still point at it.
