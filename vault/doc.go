@@ -153,7 +153,8 @@
 // newFileFolderPath). A delete follows the vault's Obsidian setting for deleted
 // files (.obsidian/app.json trashOption): the note moves to the vault's
 // .trash folder ("system", the default, and "local") or is deleted
-// ("none"). Writes that add, move or delete a note keep the meaning of
+// ("none"); a delete by ID (delete_node) then removes the folders it left
+// empty. Writes that add, move or delete a note keep the meaning of
 // every other link (linkplan.go); a rename is journaled (journal.go). A link
 // rewritten to follow its note keeps its form: a markdown link stays one,
 // URL-escaped as it was (or in <>), with its text, heading and title; a

@@ -11,7 +11,7 @@ import (
 
 // TestDeleteFollowsTrashOption: a delete moves the note to the vault's
 // .trash (Obsidian's "system" default and "local"), numbering names the
-// trash holds already, or deletes it ("none"); folders left empty stay.
+// trash holds already, or deletes it ("none"); folders left empty go.
 func TestDeleteFollowsTrashOption(t *testing.T) {
 	for _, tc := range []struct {
 		name, settings string
@@ -36,7 +36,7 @@ func TestDeleteFollowsTrashOption(t *testing.T) {
 				assert.Nil(t, storeNote(t, store, id))
 			}
 			_, err := os.Stat(filepath.Join(root, "a"))
-			require.NoError(t, err, "the folder left empty stays, as in Obsidian")
+			require.True(t, os.IsNotExist(err), "the folder the delete left empty is gone")
 			trash := filepath.Join(root, ".trash")
 			if !tc.trashed {
 				_, err := os.Stat(trash)
@@ -76,4 +76,38 @@ func TestRenameFollowsNewLinkFormat(t *testing.T) {
 			assert.Equal(t, []string{"d/new.md", "d/new.md", "d/new.md", "d/new.md"}, noteTargets(storeNote(t, store, "b/link.md")))
 		})
 	}
+}
+
+// TestDeleteNodeLeavesNoEmptyFolder: delete_node removes the folders it
+// left empty, up to the first that holds anything, never the root nor the
+// folder new notes go to; the path-based delete (kb's delete_note) keeps
+// its folders (a knowledge base's folders are its scope).
+func TestDeleteNodeLeavesNoEmptyFolder(t *testing.T) {
+	root, w, _ := syncedWriter(t, map[string]string{
+		"a/b/c/Deep.md":      "deep",
+		"a/Keep.md":          "keeps a",
+		"h/i/Hidden.md":      "x",
+		"h/i/.keep":          "a hidden file",
+		"Inbox/x/Only.md":    "x",
+		"kb/sub/Note.md":     "x",
+		"Root.md":            "root",
+		".obsidian/app.json": `{"newFileLocation":"folder","newFileFolderPath":"Inbox"}`,
+	})
+	for _, id := range []string{"a/b/c/deep.md", "h/i/hidden.md", "inbox/x/only.md", "root.md"} {
+		ok, err := w.Delete(t.Context(), id)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	exists := func(rel string) bool {
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		return err == nil
+	}
+	assert.False(t, exists("a/b"), "a/b/c and a/b went")
+	assert.True(t, exists("a/Keep.md"))
+	assert.True(t, exists("h/i"), "a folder with a hidden file stays")
+	assert.False(t, exists("Inbox/x"))
+	assert.True(t, exists("Inbox"), "the new-note folder stays")
+	assert.True(t, exists("."), "the root stays")
+	require.NoError(t, w.DeleteFile(t.Context(), "kb/sub/Note.md"))
+	assert.True(t, exists("kb/sub"), "the path-based delete keeps its folder")
 }

@@ -558,8 +558,9 @@ func (w *Writer) NotePath(rel string) (string, error) {
 	return w.m.existingNoteCase(rel)
 }
 
-// Delete removes the note with this ID, file and node; false when there
-// is no such note (core.NoteWriter; delete_node answers {deleted: false}).
+// Delete removes the note with this ID, file and node, and the folders
+// that leaves empty (removeEmptyFolders); false when there is no such
+// note (core.NoteWriter; delete_node answers {deleted: false}).
 func (w *Writer) Delete(ctx context.Context, id string) (bool, error) {
 	if err := w.lock(ctx); err != nil {
 		return false, err
@@ -572,7 +573,30 @@ func (w *Writer) Delete(ctx context.Context, id string) (bool, error) {
 	if err := onlyNotes(e, "deleted"); err != nil {
 		return false, err
 	}
-	return true, w.deleteLocked(ctx, e.path)
+	if err := w.deleteLocked(ctx, e.path); err != nil {
+		return true, err
+	}
+	w.m.removeEmptyFolders(dirOf(e.path))
+	return true, nil
+}
+
+// removeEmptyFolders removes dir when it is empty, then its parent when
+// that is empty, and so on up to (not including) the vault root, stopping
+// at the first folder that holds anything (a hidden file too) and at the
+// folder the vault's Obsidian settings put new notes in (newNoteDir): a
+// delete_node leaves no folder it emptied behind (issue 45). The removal
+// is the system's "remove an empty folder", so a file written meanwhile
+// keeps its folder. A failure (most often: not empty) ends it quietly:
+// the note is deleted either way. m.mu must be held.
+func (m *Mirror) removeEmptyFolders(dir string) {
+	keep := m.newNoteDir()
+	for dir != "" && dir != keep {
+		if err := m.fs.RemoveDir(dir); err != nil {
+			m.log.Debug("vault: the folder stays", "folder", dir, "err", err)
+			return
+		}
+		dir = dirOf(dir)
+	}
 }
 
 // DeleteFile removes the note at the vault-relative path rel; a missing
