@@ -423,3 +423,52 @@ func BenchmarkStagedWrite100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpen100k measures a restart's load of a 100k-note project
+// from disk (graph.build, load.go): one op opens the state folder written
+// once and lists its notes' states, as a restart does, which builds the
+// whole graph from the note records (and starts no background load). cpu-s/op is the process's CPU time, the figure to compare
+// on a busy machine.
+//
+//	go test -run '^$' -bench Open100k -benchtime 5x ./memstore/
+func BenchmarkOpen100k(b *testing.B) {
+	dir := b.TempDir()
+	notes := make([]core.Note, benchNotes)
+	for i := range notes {
+		notes[i] = vaultNote(i, benchNotes)
+	}
+	slices.SortFunc(notes, func(a, b core.Note) int { return strings.Compare(a.ID, b.ID) })
+	s, err := memstore.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.UpsertNotesStaged(b.Context(), benchProject, notes, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Close(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	notes = nil
+	runtime.GC()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := procstat.CPU()
+	for range b.N {
+		s, err := memstore.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		if err := s.NoteStates(b.Context(), benchProject, func(core.NoteState) error { n++; return nil }); err != nil || n != benchNotes {
+			b.Fatal(n, err)
+		}
+		b.StopTimer()
+		if err := s.Close(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric((procstat.CPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+}

@@ -123,13 +123,29 @@ func (s *Store) lockForWrite(project string) (*graph, error) {
 // not nil, hears how many more notes have been stored, every progressStep
 // notes and at the end. It returns the nodes written (in batch order) and
 // the other nodes whose links' targets changed: what Store.persist must
-// write.
+// write. A node's kind (a note, an attachment, a canvas) is its ID's
+// (core.KindOf): every step takes them alike.
+//
+// Its steps, in order: store the notes (storeNodes), link them (linkNodes),
+// resolve the links written earlier that wait for a note of the batch by
+// its ID (resolveArrivals), then those that wait for one by a key it
+// claims (claimKeys).
 func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes int), records recordView) (written []*node, retargeted map[*node]struct{}) {
 	w := newWrite(g)
-	written = make([]*node, len(batch))
-	retargeted = map[*node]struct{}{}
+	written = g.storeNodes(w, batch, analyses, passed)
+	g.linkNodes(w, batch, written)
+	g.resolveArrivals(w, written, records)
+	retargeted = g.claimKeys(w, batch, written)
+	w.commit()
+	g.pending.sweep(g)
+	return written, retargeted
+}
 
-	// Store the notes, detaching what a replaced note had.
+// storeNodes stores the notes of batch, detaching what a replaced note
+// had, with their entity, keyword analysis and tags; the nodes, in batch
+// order.
+func (g *graph) storeNodes(w *write, batch []core.Note, analyses noteTerms, passed func(notes int)) []*node {
+	written := make([]*node, len(batch))
 	for i := range batch {
 		n := &batch[i]
 		if passed != nil && i > 0 && i%progressStep == 0 {
@@ -160,10 +176,13 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	if passed != nil {
 		passed(len(batch) - (len(batch)-1)/progressStep*progressStep)
 	}
+	return written
+}
 
-	// Link them: a Target that exists after the batch is an edge, any
-	// other link is unresolved under its Key, and pending on its Target
-	// when it has one.
+// linkNodes links the nodes written: a Target that exists after the
+// batch is an edge, any other link is unresolved under its Key, and
+// pending on its Target when it has one.
+func (g *graph) linkNodes(w *write, batch []core.Note, written []*node) {
 	for i, nd := range written {
 		setLinks(nd, batch[i].Links, g.notes)
 		g.setTargets(nd)
@@ -179,10 +198,12 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 			}
 		}
 	}
+}
 
-	// Links written earlier with a Target this batch writes resolve to it,
-	// as they would have in one batch with it, when their records name it
-	// (see pendingLinks): nothing to rewrite.
+// resolveArrivals resolves the links written earlier with a Target this
+// batch writes, as they would have in one batch with it, when their
+// records name it (see pendingLinks): nothing to rewrite.
+func (g *graph) resolveArrivals(w *write, written []*node, records recordView) {
 	var found []pendingLink
 	var arrivals []*node
 	var doubts []int // indexes in found of entries to check against the record
@@ -197,47 +218,52 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 			}
 		}
 	}
-	if len(found) > 0 {
-		names := make([]bool, len(found))
-		for i := range names {
-			names[i] = true
-		}
-		if len(doubts) > 0 {
-			// A failed read resolves none of them: the write's commit fails
-			// the same way.
-			err := records(func(get func(id string) []byte) {
-				for _, i := range doubts {
-					names[i] = recordNames(get(found[i].linker.ID), int(found[i].link), arrivals[i].ID)
-				}
-			})
-			if err != nil {
-				for _, i := range doubts {
-					names[i] = false
-				}
+	if len(found) == 0 {
+		return
+	}
+	names := make([]bool, len(found))
+	for i := range names {
+		names[i] = true
+	}
+	if len(doubts) > 0 {
+		// A failed read resolves none of them: the write's commit fails
+		// the same way.
+		err := records(func(get func(id string) []byte) {
+			for _, i := range doubts {
+				names[i] = recordNames(get(found[i].linker.ID), int(found[i].link), arrivals[i].ID)
 			}
-		}
-		arrived := map[*node]struct{}{}
-		for i, p := range found {
-			if !names[i] {
-				continue
+		})
+		if err != nil {
+			for _, i := range doubts {
+				names[i] = false
 			}
-			linker, nd := p.linker, arrivals[i]
-			l := &linker.links[p.link]
-			l.target = nd
-			w.edges.set(&linker.out, nd, true)
-			w.edges.set(&nd.in, linker, true)
-			if !linker.waitsFor(l.key) {
-				g.removeUnresolved(l.key, linker)
-			}
-			arrived[linker] = struct{}{}
-		}
-		for linker := range arrived {
-			g.setTargets(linker)
 		}
 	}
+	arrived := map[*node]struct{}{}
+	for i, p := range found {
+		if !names[i] {
+			continue
+		}
+		linker, nd := p.linker, arrivals[i]
+		l := &linker.links[p.link]
+		l.target = nd
+		w.edges.set(&linker.out, nd, true)
+		w.edges.set(&nd.in, linker, true)
+		if !linker.waitsFor(l.key) {
+			g.removeUnresolved(l.key, linker)
+		}
+		arrived[linker] = struct{}{}
+	}
+	for linker := range arrived {
+		g.setTargets(linker)
+	}
+}
 
-	// Resolve waiting links to the notes claiming their keys; the
-	// smallest ID wins a key claimed twice.
+// claimKeys resolves the waiting links to the nodes of the batch claiming
+// their keys (the smallest ID wins a key claimed twice) and returns the
+// linkers whose records must be rewritten.
+func (g *graph) claimKeys(w *write, batch []core.Note, written []*node) map[*node]struct{} {
+	retargeted := map[*node]struct{}{}
 	claims := map[string]*node{}
 	for i, nd := range written {
 		for _, k := range batch[i].Keys {
@@ -263,10 +289,7 @@ func (g *graph) upsert(batch []core.Note, analyses noteTerms, passed func(notes 
 	for linker := range retargeted {
 		g.setTargets(linker)
 	}
-
-	w.commit()
-	g.pending.sweep(g)
-	return written, retargeted
+	return retargeted
 }
 
 // recordView runs fn with a reader of the project's note records (nil
