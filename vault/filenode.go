@@ -90,8 +90,8 @@ type canvasNode struct {
 // those of its file cards (each an embed of the file, by vault path) and
 // of its text cards' markdown, in card order. A file that is not JSON is
 // a canvas with no cards and a warning. The spans of a canvas's links are
-// not in its file's bytes (a card's text is a JSON string): a rename does
-// not rewrite them (applyRewrite skips fixed spans).
+// not in its file's bytes (a card's text is a JSON string): a rename
+// rewrites them by card (applyCanvasRewrite).
 func parseCanvas(rel string, raw []byte) parsedNote {
 	var out parsedNote
 	n := &out.note
@@ -121,6 +121,7 @@ func parseCanvas(rel string, raw []byte) parsedNote {
 			spans = append(spans, linkSpan{
 				written: f,
 				fixed:   true,
+				card:    true,
 				link:    core.Link{Raw: f + c.Subpath, Key: key, Heading: heading, Embed: true},
 			})
 		case "text":

@@ -471,7 +471,7 @@ func linkRefs(p *parsedNote) ([]linkRef, []linkText) {
 	texts := make([]linkText, len(p.spans))
 	for i, s := range p.spans {
 		refs[i] = linkRef{key: s.link.Key}
-		texts[i] = linkText{markdown: s.markdown, written: s.written}
+		texts[i] = linkText{markdown: s.markdown, card: s.card, written: s.written}
 	}
 	return refs, texts
 }

@@ -45,6 +45,7 @@ type journalFile struct {
 	Path     string            `json:"path"`
 	Wiki     map[string]string `json:"wiki,omitempty"`
 	Markdown map[string]string `json:"markdown,omitempty"`
+	Card     map[string]string `json:"card,omitempty"` // a canvas's file cards
 }
 
 func journalFiles(plans []*fileRewrite) []journalFile {
@@ -52,7 +53,12 @@ func journalFiles(plans []*fileRewrite) []journalFile {
 	for _, p := range plans {
 		f := journalFile{From: p.from, Path: p.path}
 		for lt, t := range p.texts {
-			if lt.markdown {
+			if lt.card {
+				if f.Card == nil {
+					f.Card = map[string]string{}
+				}
+				f.Card[lt.written] = t
+			} else if lt.markdown {
 				if f.Markdown == nil {
 					f.Markdown = map[string]string{}
 				}
@@ -76,6 +82,9 @@ func (f journalFile) plan() *fileRewrite {
 	}
 	for w, t := range f.Markdown {
 		p.texts[linkText{markdown: true, written: w}] = t
+	}
+	for w, t := range f.Card {
+		p.texts[linkText{card: true, written: w}] = t
 	}
 	return p
 }

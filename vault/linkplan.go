@@ -167,6 +167,7 @@ func hasNoteExt(w string) bool {
 // text: in one note, links written alike resolve alike.
 type linkText struct {
 	markdown bool
+	card     bool // a canvas's file card: written is a vault path
 	written  string
 }
 
@@ -224,8 +225,11 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 			want := v.follow(before)
 			if before != nil && v.movedTo[before] != nil {
 				// A link to the moved note shows its new name, even where
-				// the old text would still find it (a case-only rename).
-				if t, ok := v.textFor(lt.written, want, dirAfter); ok {
+				// the old text would still find it (a case-only rename); a
+				// canvas's file card, its new vault path.
+				if lt.card {
+					fr.texts[lt] = want.path
+				} else if t, ok := v.textFor(lt.written, want, dirAfter); ok {
 					fr.texts[lt] = t
 				}
 				continue
@@ -249,8 +253,8 @@ func (m *Mirror) planRewrites(ctx context.Context, ch setChange) []*fileRewrite 
 				}
 				continue
 			}
-			if v.resolve(l.key, dirAfter) == want || before == nil {
-				continue // unchanged, or a ghost link that may be filled
+			if v.resolve(l.key, dirAfter) == want || before == nil || lt.card {
+				continue // unchanged, a ghost link that may be filled, or a file card (a whole path)
 			}
 			if want == nil {
 				// Keep it unresolved: name the deleted note by its whole path.

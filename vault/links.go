@@ -24,8 +24,12 @@ type linkSpan struct {
 	markdown     bool
 	angle        bool // markdown destination written as <path>
 	// fixed marks a link whose offsets are not in its file's bytes (a
-	// canvas's cards, parseCanvas): renames leave it as it is.
+	// canvas's cards, parseCanvas): a rename rewrites such links through
+	// applyCanvasRewrite, not in place.
 	fixed bool
+	// card marks a canvas's file card: its text is a vault path, which a
+	// rename rewrites to the moved note's whole new path.
+	card bool
 }
 
 // LinkKey returns the resolution key of a link target written by name or

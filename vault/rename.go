@@ -195,6 +195,9 @@ func (m *Mirror) rewriteFilesCounted(plans []*fileRewrite, opts confine.WriteOpt
 // new targets, and how many links changed. It parses raw afresh, so it
 // applies as well to a file an editor changed since the plan was made.
 func applyRewrite(plan *fileRewrite, raw []byte) ([]byte, int) {
+	if core.KindOf(plan.path) == core.KindCanvas {
+		return applyCanvasRewrite(plan, raw)
+	}
 	p := parseNote(plan.path, raw)
 	var edits []linkEdit
 	for _, s := range p.spans {

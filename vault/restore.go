@@ -332,13 +332,16 @@ func (m *Mirror) writtenTexts(ctx context.Context, e *entry) []linkText {
 	if e.texts != nil || len(e.links) == 0 {
 		return e.texts
 	}
-	if n := m.pending[e.id]; n != nil && n.Hash == e.hash {
+	// A canvas's file card is not told apart from a markdown link by its
+	// Raw text (a bare vault path): a canvas's are read from its file.
+	card := core.KindOf(e.path) == core.KindCanvas
+	if n := m.pending[e.id]; !card && n != nil && n.Hash == e.hash {
 		if t := textsOf(n.Links, e); t != nil {
 			e.texts = t
 			return t
 		}
 	}
-	if e.id != "" {
+	if e.id != "" && !card {
 		notes, err := m.cfg.Store.GetNotes(ctx, m.cfg.Project, []string{e.id})
 		if err == nil && len(notes) == 1 && notes[0].Hash == e.hash {
 			if t := textsOf(notes[0].Links, e); t != nil {
