@@ -23,6 +23,10 @@ type NoteResult struct {
 	KB         *KnowledgeBase
 	Note       NoteVersion
 	Validation Validation
+	// Relinked are the other notes the create rewrote so that the bare
+	// links the new note would take over keep their target, sorted by ID
+	// (create_note; none when the Files cannot say).
+	Relinked []core.Relinked
 }
 
 // NoteChange is what update_note and append_note answer.
@@ -206,14 +210,20 @@ func (s *Service) CreateNote(ctx context.Context, kbName, notePath, content stri
 	if !v.Passed {
 		return nil, violation(v, ref)
 	}
-	n, err := s.files.CreateFile(ctx, rel, []byte(content))
+	var n *core.Note
+	var relinked []core.Relinked
+	if r, ok := s.files.(FileCreateReporter); ok {
+		n, relinked, err = r.CreateFileReporting(ctx, rel, []byte(content))
+	} else {
+		n, err = s.files.CreateFile(ctx, rel, []byte(content))
+	}
 	if err != nil {
 		return nil, s.pathRefused("note_path", notePath, rel, err)
 	}
 	if n != nil && n.Path != "" {
 		rel = n.Path
 	}
-	return &NoteResult{KB: kb, Note: NoteVersion{Path: rel, Content: content, Version: versionOf(n, content)}, Validation: v}, nil
+	return &NoteResult{KB: kb, Note: NoteVersion{Path: rel, Content: content, Version: versionOf(n, content)}, Validation: v, Relinked: relinked}, nil
 }
 
 // UpdateNote replaces a note's content after machine validation. With

@@ -55,6 +55,14 @@ type Files interface {
 	NotePath(rel string) (string, error)
 }
 
+// FileCreateReporter is Files whose create also says which other notes it
+// rewrote so that the bare links the new note would take over keep their
+// target, sorted by ID (*vault.Writer has it). CreateNote uses it when
+// the Files has it.
+type FileCreateReporter interface {
+	CreateFileReporting(ctx context.Context, rel string, content []byte) (*core.Note, []core.Relinked, error)
+}
+
 // Config says which vault a Service manages.
 type Config struct {
 	// Root is the vault folder, opened once (New) and held until Close.

@@ -265,24 +265,31 @@ func truncUTF8(s string, n int) string {
 // content; core.ErrExists when a note is there (or at a path that looks
 // the same: letter case, Unicode form).
 func (w *Writer) CreateFile(ctx context.Context, rel string, content []byte) (*core.Note, error) {
+	note, _, err := w.CreateFileReporting(ctx, rel, content)
+	return note, err
+}
+
+// CreateFileReporting is CreateFile that also returns the other notes it
+// rewrote so that the links the new note would take over keep their
+// target (createLocked), sorted by ID.
+func (w *Writer) CreateFileReporting(ctx context.Context, rel string, content []byte) (*core.Note, []core.Relinked, error) {
 	rel, err := w.m.cleanNewNotePath(rel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := w.lock(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer w.unlock()
 	dir, err := w.m.existingDirCase(dirOf(rel))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel = joinPath(dir, path.Base(rel))
 	if w.m.takenBy(rel) != nil {
-		return nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
+		return nil, nil, fmt.Errorf("vault: create %s: %w", rel, core.ErrExists)
 	}
-	note, _, err := w.createLocked(ctx, rel, content)
-	return note, err
+	return w.createLocked(ctx, rel, content)
 }
 
 // createLocked keeps the meaning of the links the new note would take

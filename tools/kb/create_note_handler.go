@@ -14,11 +14,15 @@ func CreateNoteHandler(d Deps) server.ToolHandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return CreateNoteResponse{
+		out := CreateNoteResponse{
 			KnowledgeBase:               res.KB,
 			Note:                        noteResponse(res.Note),
 			MachineValidation:           res.Validation,
 			ValidationInstructionForLLM: instructionCreate,
-		}, nil
+		}
+		for _, r := range res.Relinked {
+			out.Relinked = append(out.Relinked, RelinkedNote{Path: r.Path, Links: r.Links})
+		}
+		return out, nil
 	})
 }

@@ -369,6 +369,32 @@ func TestNotesWrittenByTheToolsAreInTheGraphAtOnce(t *testing.T) {
 	}
 }
 
+// A note create_note writes takes over a bare link of another note when
+// it is nearer to it ([[Backprop]] in its folder): that link is written
+// longer so that it keeps its target, and the answer lists the note
+// rewritten, by vault path as move_note's; with nothing rewritten the
+// answer has no relinked, spec 002's shape exactly (issue 45.5).
+func TestCreateNoteListsTheNotesItRelinked(t *testing.T) {
+	f := newFixture(t, map[string]string{
+		"research/ai/concepts/backprop.md": "# Backprop\n",
+		"research/ai/papers/p.md":          "See [[backprop]] and [[backprop|again]].",
+	})
+	c := f.client
+	ok(t, c, "add_knowledge_base", specAddKB, nil)
+	var created kb.CreateNoteResponse
+	raw := ok(t, c, "create_note", createArgs("papers/backprop.md", "# Another\n"), &created)
+	if !reflect.DeepEqual(created.Relinked, []kb.RelinkedNote{{Path: "research/ai/papers/p.md", Links: 2}}) {
+		t.Fatalf("relinked: %s", raw)
+	}
+	if got, _ := f.read(t, "research/ai/papers/p.md"); got != "See [[concepts/backprop]] and [[concepts/backprop|again]]." {
+		t.Fatalf("the linking note: %q", got)
+	}
+	raw = ok(t, c, "create_note", createArgs("concepts/lonely.md", "# Lonely\n"), nil)
+	if strings.Contains(raw, "relinked") {
+		t.Fatalf("relinked must be left out when no note was rewritten: %s", raw)
+	}
+}
+
 // TestReadOnlyHintsAreTruthful calls every tool that declares itself
 // read-only and checks that no file changed; every other tool must change
 // one when it succeeds.

@@ -59,6 +59,10 @@ type CreateNoteResponse struct {
 	Note                        NoteResponse         `json:"note"`
 	MachineValidation           kbase.Validation     `json:"machine_validation"`
 	ValidationInstructionForLLM string               `json:"validation_instruction_for_llm"`
+	// Relinked are the other notes rewritten so that the bare links the
+	// new note would take over keep their target ([[Name]] written
+	// longer), by vault-relative path as move_note's; left out when none.
+	Relinked []RelinkedNote `json:"relinked,omitempty"`
 }
 
 // NoteChangeResponse is the answer of update_note and append_note.
@@ -90,8 +94,8 @@ type LinksUpdated struct {
 	Relinked []RelinkedNote `json:"relinked"`
 }
 
-// RelinkedNote is a note move_note rewrote so that its links to the moved
-// note still resolve.
+// RelinkedNote is a note move_note (or create_note) rewrote so that its
+// links keep their target.
 type RelinkedNote struct {
 	Path  string `json:"path"`
 	Links int    `json:"links"`
