@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -66,6 +67,14 @@ func canvasCards(raw []byte) ([]canvasCardAt, error) {
 		if _, err := d.Token(); err != nil { // ']'
 			return nil, err
 		}
+	}
+	// The object ends, and nothing follows it (as json.Unmarshal, which
+	// parseCanvas reads the canvas with, wants).
+	if t, err := d.Token(); err != nil || t != json.Delim('}') {
+		return nil, fmt.Errorf("canvas is not a whole JSON object")
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, fmt.Errorf("canvas has more than one JSON value")
 	}
 	return cards, nil
 }

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,6 +89,18 @@ func TestJournalKeepsCanvasCards(t *testing.T) {
 	assert.Equal(t, `{"nodes":[{"type":"file","file":"b/X.md"},{"type":"text","text":"[[X]]"}]}`, string(out))
 	_, n = applyRewrite(files[0].plan(), []byte("not json"))
 	assert.Zero(t, n, "a canvas that is not JSON is left as it is")
+
+	// Cards that are not objects, nested values naming the path, keys
+	// repeated: only a card's own "file" (the last one) changes.
+	odd := "{\"meta\":{\"nodes\":[{\"type\":\"file\",\"file\":\"a/X.md\"}]},\"nodes\":[1, \"x\", null, [], {\"type\" : \"file\", \"file\":\"old\", \"file\" :\t\"a/X.md\", \"more\":[{\"file\":\"a/X.md\"}]}]}"
+	out, n = applyRewrite(files[0].plan(), []byte(odd))
+	assert.Equal(t, 1, n)
+	assert.Equal(t, strings.Replace(odd, "\"file\" :\t\"a/X.md\"", "\"file\" :\t\"b/X.md\"", 1), string(out))
+	for _, bad := range []string{"", "[]", "{", `{"nodes":[{"type":"file","file":"a/X.md"`, `{"nodes":[{"type":"file","file":"a/X.md"}]`, `{"nodes":[{"type":"file","file":"a/X.md"}]} {}`} {
+		out, n = applyRewrite(files[0].plan(), []byte(bad))
+		assert.Zero(t, n, bad)
+		assert.Equal(t, bad, string(out))
+	}
 }
 
 // A canvas restored from the store (its links' texts not kept) is read
