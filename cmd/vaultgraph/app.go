@@ -18,6 +18,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/docindex"
 	"github.com/vaultgraph/vaultgraph/entity"
+	"github.com/vaultgraph/vaultgraph/internal/vaultidentity"
 	"github.com/vaultgraph/vaultgraph/kb"
 	"github.com/vaultgraph/vaultgraph/memory"
 	"github.com/vaultgraph/vaultgraph/memstore"
@@ -143,7 +144,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		prepareOneShot(store)
 	}
 	served := cfg.ServedProjects()
-	if err := identify(ctx, cfg, served, store, opts.adopt, logger); err != nil {
+	if err := vaultidentity.Identify(ctx, cfg, served, store, opts.adopt, logger); err != nil {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}

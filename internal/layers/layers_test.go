@@ -30,6 +30,7 @@ var (
 	services = []string{
 		"vault/...", "kb/...", "entity/...", "embedding/...", "semantic/...", "docindex/...",
 		"noteedit/...", "activity/...", "memory/...", "confine/...", "progresslog/...",
+		"internal/vaultidentity",
 	}
 	driver = "github.com/neo4j/neo4j-go-driver/..."
 	mcpGo  = "github.com/mark3labs/mcp-go/..."

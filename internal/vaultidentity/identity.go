@@ -1,4 +1,10 @@
-package main
+// Package vaultidentity gives every served vault its identity before the
+// store is used: the UUID and project key kept in the vault's
+// .vaultgraph/vault.json (see vault.Identity), checked against the
+// projects the store has recorded, and the adoption of an older or moved
+// vault's project (sync --adopt). It knows the store only through
+// core.StoreProvider: cmd opens the store and calls Identify.
+package vaultidentity
 
 import (
 	"context"
@@ -13,11 +19,11 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// errIdentity marks a vault whose identity clashes with the store's
+// ErrIdentity marks a vault whose identity clashes with the store's
 // records; the message says what to do.
-var errIdentity = errors.New("vault identity")
+var ErrIdentity = errors.New("vault identity")
 
-// identify gives every served project its vault's identity (see
+// Identify gives every served project its vault's identity (see
 // vault.Identity): the UUID kept in the vault's .vaultgraph/vault.json and
 // the project key its notes carry in the store. A vault without one gets
 // a new one, except that a vault whose embedded state already holds notes
@@ -26,13 +32,13 @@ var errIdentity = errors.New("vault identity")
 // vault's. On a shared store (Neo4j) such notes might be another vault's,
 // so they are left alone and a log line says how to adopt them.
 //
-// It refuses, with errIdentity, a vault whose project key the store has
+// It refuses, with ErrIdentity, a vault whose project key the store has
 // recorded for another vault, and a copy of a vault served on the same
 // host (same identity, another folder that still holds it). adopt, when
 // not empty, makes the primary vault the project with that key (its
 // record's ID when there is one): the way to claim the notes, memories and
 // history of an older vaultgraph's project, or of a vault moved or copied.
-func identify(ctx context.Context, cfg *config.Config, served []config.ProjectConfig, store core.StoreProvider, adopt string, logger *slog.Logger) error {
+func Identify(ctx context.Context, cfg *config.Config, served []config.ProjectConfig, store core.StoreProvider, adopt string, logger *slog.Logger) error {
 	host, _ := os.Hostname()
 	records, err := store.ListProjects(ctx)
 	if err != nil {
@@ -70,7 +76,7 @@ func identify(ctx context.Context, cfg *config.Config, served []config.ProjectCo
 			}
 		}
 		if p.ID != "" && p.ID != id.ID {
-			return fmt.Errorf("%w: the configuration gives the vault %s the id %s, but its %s says %s; remove one of them", errIdentity, p.Path, p.ID, vault.IdentityFile, id.ID)
+			return fmt.Errorf("%w: the configuration gives the vault %s the id %s, but its %s says %s; remove one of them", ErrIdentity, p.Path, p.ID, vault.IdentityFile, id.ID)
 		}
 		if adopt != "" && i == 0 {
 			if id, err = adoptProject(ctx, store, records, p.Path, id, adopt); err != nil {
@@ -95,7 +101,7 @@ func adoptProject(ctx context.Context, store core.StoreProvider, records []core.
 	}
 	if !found {
 		if n, err := store.CountNotes(ctx, adopt); err != nil || n == 0 {
-			return id, fmt.Errorf("%w: there is no project %q in the store to adopt (vaultgraph status lists the projects)", errIdentity, adopt)
+			return id, fmt.Errorf("%w: there is no project %q in the store to adopt (vaultgraph status lists the projects)", ErrIdentity, adopt)
 		}
 	}
 	id.Key = adopt
@@ -118,10 +124,10 @@ func checkIdentity(records []core.Project, id vault.Identity, host, path string)
 		case r.Key == id.Key && r.ID != id.ID && !legacyRecord(r):
 			return fmt.Errorf("%w: project %q in the store is another vault's (id %s, last served from %s:%s); this vault (%s) is %s. "+
 				"If this vault is that one, moved or copied, run 'vaultgraph sync --vault %s --adopt %s' once; otherwise delete %s in this vault to give it an identity of its own",
-				errIdentity, r.Key, r.ID, r.Host, r.Path, path, id.ID, path, r.Key, vault.IdentityFile)
+				ErrIdentity, r.Key, r.ID, r.Host, r.Path, path, id.ID, path, r.Key, vault.IdentityFile)
 		case r.ID == id.ID && r.Host == host && r.Path != "" && r.Path != path && sameIdentityAt(r.Path, id.ID):
 			return fmt.Errorf("%w: the vault %s is a copy of %s (both carry identity %s in %s, and both would write project %q); delete %s in the copy to give it an identity of its own, or serve only one of them",
-				errIdentity, path, r.Path, id.ID, vault.IdentityFile, id.Key, vault.IdentityFile)
+				ErrIdentity, path, r.Path, id.ID, vault.IdentityFile, id.Key, vault.IdentityFile)
 		}
 	}
 	return nil
