@@ -15,6 +15,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
+	"github.com/vaultgraph/vaultgraph/semantic"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -151,7 +152,7 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 			r.ok("graph: every note of the vault is in the graph with its file's content")
 		}
 	}
-	if prog, ok := readProgress(vaultStateDir(cfg.StateDir, p.Path)); ok && !prog.Done {
+	if prog, ok := semantic.ReadProgressFile(vaultStateDir(cfg.StateDir, p.Path)); ok && !prog.Done {
 		r.note("embedding: %d of %d notes still wait for a vector of %s (serve or sync --watch embeds them; search uses keywords and the static table meanwhile)", prog.Total-prog.Embedded, prog.Total, prog.Model)
 	}
 	return r.result()

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -28,10 +26,6 @@ import (
 // complete) while search already works on what is embedded, plus keyword
 // relevance for the rest.
 const firstPassBudget = 20 * time.Second
-
-// progressFileName is the file in the vault's state folder where the
-// indexer records its progress with the embedder's model, for status.
-const progressFileName = "embedding-progress.json"
 
 // search is semantic search wired for one store: nil fields when no
 // embedding provider is configured.
@@ -93,7 +87,11 @@ func newSearch(cfg *config.Config, project string, store core.StoreProvider, sta
 		icfg.Lease = l
 	}
 	if stateDir != "" {
-		icfg.OnProgress = func(p semantic.Progress) { writeProgress(stateDir, p, logger) }
+		icfg.OnProgress = func(p semantic.Progress) {
+			if err := semantic.WriteProgressFile(stateDir, p); err != nil {
+				logger.Debug("semantic: progress file not written", "err", err)
+			}
+		}
 	}
 	indexer, err := semantic.NewIndexer(icfg)
 	if err != nil {
@@ -150,43 +148,6 @@ func (s search) firstVectors(ctx context.Context, oneShot bool, logger *slog.Log
 	default:
 		logger.Warn("semantic: embedding notes failed; search sees what is embedded", "err", err)
 	}
-}
-
-// embeddingProgress is the progress file's content.
-type embeddingProgress struct {
-	Model     string    `json:"model"`
-	Embedded  int       `json:"embedded"`
-	Total     int       `json:"total"`
-	NotesPerS float64   `json:"notes_per_s"`
-	Done      bool      `json:"done"`
-	Updated   time.Time `json:"updated"`
-}
-
-// writeProgress replaces the progress file (temporary file, rename); a
-// failure is logged at debug level: the file only informs status.
-func writeProgress(dir string, p semantic.Progress, logger *slog.Logger) {
-	b, _ := json.Marshal(embeddingProgress{Model: p.Model, Embedded: p.Embedded, Total: p.Total,
-		NotesPerS: p.Rate, Done: p.Done, Updated: p.Updated.UTC()})
-	if err := os.MkdirAll(dir, 0o700); err == nil {
-		tmp := filepath.Join(dir, progressFileName+".tmp")
-		if err = os.WriteFile(tmp, b, 0o600); err == nil {
-			err = os.Rename(tmp, filepath.Join(dir, progressFileName))
-		}
-		if err == nil {
-			return
-		}
-		logger.Debug("semantic: progress file not written", "err", err)
-	}
-}
-
-// readProgress reads the progress file of dir; ok is false when there is
-// none.
-func readProgress(dir string) (p embeddingProgress, ok bool) {
-	b, err := os.ReadFile(filepath.Join(dir, progressFileName))
-	if err != nil || json.Unmarshal(b, &p) != nil {
-		return p, false
-	}
-	return p, true
 }
 
 // mirrorStore is the store the vault mirror writes through: it wakes the

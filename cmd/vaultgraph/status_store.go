@@ -16,6 +16,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/embedding"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
+	"github.com/vaultgraph/vaultgraph/semantic"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -55,7 +56,7 @@ func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
 	if len(served) == 0 || cfg.Embedding.Provider == embedding.ProviderNone {
 		return
 	}
-	p, ok := readProgress(vaultStateDir(cfg.StateDir, served[0].Path))
+	p, ok := semantic.ReadProgressFile(vaultStateDir(cfg.StateDir, served[0].Path))
 	fmt.Fprintln(w)
 	switch {
 	case !ok:
