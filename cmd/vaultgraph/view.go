@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,7 +44,7 @@ serve --http serves the same view at /view, behind the HTTP tokens.`,
   vaultgraph view --vault ~/notes --open --listen 127.0.0.1:8766`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !isLoopbackListen(listen) {
+			if !view.LoopbackListen(listen) {
 				return usagef(cmd, "--listen %q is not a loopback address: view serves this machine only; for others, use serve --http with http.tokens (the view is at /view)", listen)
 			}
 			cfg, logger, err := loadConfig(cmd, s, true)
@@ -58,20 +57,6 @@ serve --http serves the same view at /view, behind the HTTP tokens.`,
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:0", "loopback address to serve the view on (port 0: any free port)")
 	cmd.Flags().BoolVar(&open, "open", false, "open the view in the system's browser")
 	return cmd
-}
-
-// isLoopbackListen reports whether addr's host is a loopback address or
-// localhost.
-func isLoopbackListen(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 // runView serves the web view alone until ctx ends.
@@ -124,7 +109,7 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 	mux.Handle(view.PathPrefix, v.Handler())
 	mux.Handle("/{$}", http.RedirectHandler(view.PathPrefix, http.StatusSeeOther))
 	srv := &http.Server{
-		Handler:           loopbackHost(mux),
+		Handler:           view.LoopbackOnly(mux),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -167,23 +152,6 @@ func runView(ctx context.Context, cfg *config.Config, logger *slog.Logger, s str
 		return fmt.Errorf("shut down the view: %w", err)
 	}
 	return nil
-}
-
-// loopbackHost refuses a request whose Host is not a loopback name (a
-// page of another site rebound to 127.0.0.1: DNS rebinding), as serve
-// --http does for /mcp and /view.
-func loopbackHost(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
-		if !isLoopbackListen(net.JoinHostPort(strings.Trim(host, "[]"), "0")) {
-			http.Error(w, "this local server answers only to localhost or 127.0.0.1 (DNS rebinding protection)", http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // startView builds the web view over the owned app's store and graph
