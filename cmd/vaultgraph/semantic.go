@@ -18,15 +18,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/semantic"
 )
 
-// firstPassBudget bounds the first pass of vectors a long-lived process
-// (serve, sync --watch) makes after its first sync (firstPass): the fast
-// tier's vectors, which the built-in provider gives a large vault within
-// it, or, for a provider without one, the model's; a pass that needs
-// longer finishes in the background (batches are stored as they
-// complete) while search already works on what is embedded, plus keyword
-// relevance for the rest.
-const firstPassBudget = 20 * time.Second
-
 // search is semantic search wired for one store: nil fields when no
 // embedding provider is configured.
 type search struct {
@@ -34,31 +25,7 @@ type search struct {
 	fast     core.Embedder // the built-in provider's fast tier (static table); nil otherwise
 	indexer  *semantic.Indexer
 	searcher *semantic.Searcher
-	first    *firstPass // nil without a provider
-}
-
-// firstPass is the quick first pass of vectors after the first sync: the
-// fast tier's vectors for every note without any (or, without a fast
-// tier, the model's, within firstPassBudget). It runs once; a search
-// waits for it (semantic.WithPrepare), a read that needs no vectors never
-// does.
-type firstPass struct {
-	once sync.Once
-	done chan struct{}
-	run  func(ctx context.Context)
-}
-
-// do runs the pass, or waits for the run another caller started, until
-// ctx ends.
-func (f *firstPass) do(ctx context.Context) {
-	f.once.Do(func() {
-		defer close(f.done)
-		f.run(ctx)
-	})
-	select {
-	case <-f.done:
-	case <-ctx.Done():
-	}
+	first    *semantic.FirstPass // nil without a provider
 }
 
 // newSearch builds the configured embedder (and its fast tier, if it has
@@ -98,8 +65,8 @@ func newSearch(cfg *config.Config, project string, store core.StoreProvider, sta
 		return search{}, err
 	}
 	s := search{embedder: embedder, fast: fast, indexer: indexer}
-	s.first = &firstPass{done: make(chan struct{}), run: func(ctx context.Context) { s.firstVectors(ctx, oneShot, logger) }}
-	opts := []semantic.SearcherOption{semantic.WithPrepare(s.first.do)}
+	s.first = semantic.NewFirstPass(indexer, oneShot, logger)
+	opts := []semantic.SearcherOption{semantic.WithPrepare(s.first.Do)}
 	if floor, ok := semantic.RelevanceFloor(embedder); ok {
 		opts = append(opts, semantic.WithRelevanceFloor(floor))
 	}
@@ -120,36 +87,6 @@ func newSearch(cfg *config.Config, project string, store core.StoreProvider, sta
 	return s, nil
 }
 
-// firstVectors is the first pass's work (see firstPass); a failure is
-// logged, not returned: search still answers with what is embedded, and a
-// running indexer retries.
-func (s search) firstVectors(ctx context.Context, oneShot bool, logger *slog.Logger) {
-	ix := s.indexer
-	pass := ix.IndexFast
-	switch {
-	case oneShot && s.fast == nil:
-		// Nothing quick to make: count what search will miss.
-		if _, err := ix.CountStale(ctx); err != nil && ctx.Err() == nil {
-			logger.Warn("semantic: counting the notes to embed failed", "err", err)
-		}
-		return
-	case s.fast == nil:
-		pass = ix.IndexStale
-	}
-	ctx, cancel := context.WithTimeout(ctx, firstPassBudget)
-	defer cancel()
-	_, err := pass(ctx)
-	switch {
-	case err == nil:
-	case errors.Is(err, context.DeadlineExceeded):
-		logger.Info("semantic: the first pass of vectors continues in the background (or at the next serve)", "waited_s", firstPassBudget.Seconds(),
-			"notes_waiting", max(ix.Pending(), 0))
-	case ctx.Err() != nil:
-	default:
-		logger.Warn("semantic: embedding notes failed; search sees what is embedded", "err", err)
-	}
-}
-
 // mirrorStore is the store the vault mirror writes through: it wakes the
 // indexer whenever notes are written.
 func (s search) mirrorStore(store core.StoreProvider) core.GraphStore {
@@ -167,11 +104,11 @@ func (s search) graphOptions() []core.GraphOption {
 	return []core.GraphOption{core.WithSearcher(s.searcher)}
 }
 
-// firstVectors runs the first pass of vectors (firstPass), or waits for
-// the one running; a no-op without an embedding provider.
+// firstVectors runs the first pass of vectors (semantic.FirstPass), or
+// waits for the one running; a no-op without an embedding provider.
 func (a *app) firstVectors(ctx context.Context) {
 	if a.search.first != nil {
-		a.search.first.do(ctx)
+		a.search.first.Do(ctx)
 	}
 }
 
