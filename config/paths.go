@@ -1,10 +1,13 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // expandPath expands a leading ~ to the home folder and makes p absolute,
@@ -61,4 +64,18 @@ func UserFile() string {
 		return filepath.Join(p, "config.yaml")
 	}
 	return ""
+}
+
+// VaultStateDir is the embedded store's folder for one vault inside the
+// state directory: the vault folder's name plus a hash of its absolute path,
+// so several vaults never share (or lock each other out of) one state file.
+func VaultStateDir(stateDir, vaultPath string) string {
+	sum := sha256.Sum256([]byte(vaultPath))
+	name := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' {
+			return r
+		}
+		return '-'
+	}, filepath.Base(vaultPath))
+	return filepath.Join(stateDir, name+"-"+hex.EncodeToString(sum[:4]))
 }

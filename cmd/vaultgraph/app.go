@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/activity"
 	"github.com/vaultgraph/vaultgraph/config"
@@ -84,7 +80,7 @@ func openStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, obs
 		}
 		return s, nil
 	default:
-		dir := vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
+		dir := config.VaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
 		s, err := memstore.Open(dir, memstore.WithLogger(logger))
 		if err != nil {
 			return nil, fmt.Errorf("open embedded store in %s: %w", dir, err)
@@ -148,7 +144,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	sem, err := newSearch(cfg, served[0].Key, store, vaultStateDir(cfg.StateDir, served[0].Path), opts.oneShot, logger)
+	sem, err := newSearch(cfg, served[0].Key, store, config.VaultStateDir(cfg.StateDir, served[0].Path), opts.oneShot, logger)
 	if err != nil {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -185,7 +181,7 @@ func openApp(ctx context.Context, cfg *config.Config, logger *slog.Logger, optio
 			Ignore:    cfg.Ignore,
 			FileNames: cfg.Naming.FileName,
 			Logger:    logger.With("project", p.Key),
-			LintLog:   filepath.Join(vaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
+			LintLog:   filepath.Join(config.VaultStateDir(cfg.StateDir, pc.Path), "lint-logged"),
 			Observer:  opts.observer,
 			Changes:   logged(rec.Record, a.viewFeed, i == 0),
 
@@ -385,20 +381,6 @@ func (a *app) close(ctx context.Context) {
 	if err := a.store.Close(context.WithoutCancel(ctx)); err != nil {
 		a.logger.Warn("closing the store", "err", err)
 	}
-}
-
-// vaultStateDir is the embedded store's folder for one vault inside the
-// state directory: the vault folder's name plus a hash of its absolute path,
-// so several vaults never share (or lock each other out of) one state file.
-func vaultStateDir(stateDir, vaultPath string) string {
-	sum := sha256.Sum256([]byte(vaultPath))
-	name := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' {
-			return r
-		}
-		return '-'
-	}, filepath.Base(vaultPath))
-	return filepath.Join(stateDir, name+"-"+hex.EncodeToString(sum[:4]))
 }
 
 // embeddedStagedBatch is how many notes a first sync into the embedded

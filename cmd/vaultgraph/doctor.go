@@ -152,7 +152,7 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 			r.ok("graph: every note of the vault is in the graph with its file's content")
 		}
 	}
-	if prog, ok := semantic.ReadProgressFile(vaultStateDir(cfg.StateDir, p.Path)); ok && !prog.Done {
+	if prog, ok := semantic.ReadProgressFile(config.VaultStateDir(cfg.StateDir, p.Path)); ok && !prog.Done {
 		r.note("embedding: %d of %d notes still wait for a vector of %s (serve or sync --watch embeds them; search uses keywords and the static table meanwhile)", prog.Total-prog.Embedded, prog.Total, prog.Model)
 	}
 	return r.result()
@@ -191,7 +191,7 @@ func doctorStore(ctx context.Context, cfg *config.Config, logger *slog.Logger, r
 		}
 		return s, nil
 	default:
-		dir := vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
+		dir := config.VaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
 		s, err := memstore.Open(dir, memstore.WithLogger(logger))
 		if errors.Is(err, memstore.ErrStateLocked) {
 			r.ok("store: embedded in %s, held by a running vaultgraph (serve or sync); the graph is compared when none runs", dir)

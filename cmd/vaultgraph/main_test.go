@@ -233,14 +233,6 @@ func TestRootWithoutArgumentsPrintsHelp(t *testing.T) {
 	assert.Contains(t, r.stdout, "Available Commands:")
 }
 
-func TestEachVaultGetsItsOwnStateFolder(t *testing.T) {
-	a := vaultStateDir("/state", "/home/me/My Notes")
-	b := vaultStateDir("/state", "/srv/My Notes")
-	assert.NotEqual(t, a, b, "vaults with the same folder name must not share state")
-	assert.Equal(t, a, vaultStateDir("/state", "/home/me/My Notes"), "the folder must be stable across runs")
-	assert.True(t, strings.HasPrefix(a, "/state/My-Notes-"), a)
-}
-
 // Issue 23: a non-loopback address without tokens is a configuration
 // error, reported before the store is opened or the vault synced.
 func TestServeOffLoopbackWithoutTokensExitsTwoAtOnce(t *testing.T) {

@@ -36,7 +36,7 @@ func shared(cfg *config.Config) bool {
 
 // stateDirOf is the embedded store's folder of cfg's primary vault.
 func stateDirOf(cfg *config.Config) string {
-	return vaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
+	return config.VaultStateDir(cfg.StateDir, cfg.ServedProjects()[0].Path)
 }
 
 // ownerOptions are what a command asks of the process it owns the store

@@ -56,7 +56,7 @@ func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
 	if len(served) == 0 || cfg.Embedding.Provider == embedding.ProviderNone {
 		return
 	}
-	p, ok := semantic.ReadProgressFile(vaultStateDir(cfg.StateDir, served[0].Path))
+	p, ok := semantic.ReadProgressFile(config.VaultStateDir(cfg.StateDir, served[0].Path))
 	fmt.Fprintln(w)
 	switch {
 	case !ok:
@@ -146,7 +146,7 @@ func writeEmbeddedStatus(w io.Writer, cfg *config.Config) {
 		fmt.Fprintf(w, "store: embedded in %s (no vault configured, so no state to show)\n", cfg.StateDir)
 		return
 	}
-	dir := vaultStateDir(cfg.StateDir, served[0].Path)
+	dir := config.VaultStateDir(cfg.StateDir, served[0].Path)
 	fmt.Fprintf(w, "store: embedded in %s\n", dir)
 	fi, err := os.Stat(filepath.Join(dir, memstore.StateFileName))
 	switch {

@@ -160,7 +160,7 @@ func startView(own *ownerRole, auth view.AuthOptions) (*view.View, error) {
 	a := own.App().app
 	cache := ""
 	if dir := a.cfg.StateDir; dir != "" {
-		cache = filepath.Join(vaultStateDir(dir, a.cfg.ServedProjects()[0].Path), view.CacheFileName)
+		cache = filepath.Join(config.VaultStateDir(dir, a.cfg.ServedProjects()[0].Path), view.CacheFileName)
 	}
 	v, err := view.New(view.Options{
 		Project: a.primary.Key, Store: a.store, Graph: a.graph, Feed: a.viewFeed, Changes: a.store,
