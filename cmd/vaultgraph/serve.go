@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -268,7 +264,7 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 		return f.serveAsOwner(own)
 	}
 	f.logger.Info("serving through the vault's owning process", "pid", w.PID, "version", w.Version, "http", true)
-	f.view.Set(relayView(w.PID))
+	f.view.Set(view.Relayed(w.PID))
 	c.OnOwn(func(own *ownerRole) {
 		f.logger.Info("took over the vault's store; the HTTP clients carry on")
 		f.startView(own, nil)
@@ -332,28 +328,6 @@ func (f *httpFront) serveShared(ctx context.Context, opts ownerOptions) error {
 // forwardAttempts bounds the starts of an HTTP front's forwarding server
 // (each waits up to 30 s for an owner to answer).
 const forwardAttempts = 5
-
-// relayView answers /view/ on an HTTP front that relays to another
-// process: the web view is served by the process that owns the store (it
-// reads the store in process), so this one shows it once it takes the
-// store over; until then the page says so and reloads by itself.
-func relayView(ownerPID int) http.Handler {
-	msg := fmt.Sprintf("this vaultgraph server (pid %d) relays its MCP clients to the process that owns the vault's store (pid %d), and serves the web view only once it owns the store itself: open the view of that process (serve --http's /view/ or vaultgraph view) or stop it", os.Getpid(), ownerPID)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Retry-After", "10")
-		w.Header().Set("Cache-Control", "no-store")
-		if strings.HasPrefix(r.URL.Path, view.PathPrefix+"api/") {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Refresh", "10")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = io.WriteString(w, "<!doctype html><title>vaultgraph</title><p>"+html.EscapeString(msg)+". This page reloads by itself.</p>")
-	})
-}
 
 // serveStdioShared serves stdio on a store shared with other processes:
 // as its owner when this process takes the lock first (stdio is then
