@@ -123,9 +123,9 @@ func TestIndexerThroughNoteTextsStoresWhatGetNotesGives(t *testing.T) {
 	require.Equal(t, vectors(stores[1]), vectors(stores[0]))
 	for _, q := range []string{"body 7 word7", "shared words", "Note 12"} {
 		qv, _ := hashEmbedder{}.Embed(ctx, []string{q})
-		a, err := stores[0].VectorSearch(ctx, "p", "hash-16", qv[0], 20)
+		a, err := stores[0].VectorSearch(ctx, "p", semantic.NoteModel(hashEmbedder{}), qv[0], 20)
 		require.NoError(t, err)
-		b, err := stores[1].VectorSearch(ctx, "p", "hash-16", qv[0], 20)
+		b, err := stores[1].VectorSearch(ctx, "p", semantic.NoteModel(hashEmbedder{}), qv[0], 20)
 		require.NoError(t, err)
 		require.NotEmpty(t, a)
 		require.Equal(t, b, a, "query %q", q)

@@ -198,7 +198,7 @@ func TestReplicasBehindARoundRobinBalancer(t *testing.T) {
 		}
 	}
 	l.waitUpdated(t, uri, "a write through the other replica")
-	path := filepath.Join(vault, filepath.FromSlash(lastID))
+	path := noteFilePath(vault, lastID)
 	body, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -209,14 +209,18 @@ func fileExists(vault, rel string) bool {
 // noteFileExists reports whether the note with this ID (its path
 // lowercased: "notes/my note.md" for "notes/My Note.md") has its file in
 // the vault.
-func noteFileExists(vault, id string) bool {
-	found := false
+func noteFileExists(vault, id string) bool { return noteFilePath(vault, id) != "" }
+
+// noteFilePath is the path of the file of note id (IDs are the path in lower
+// case; the file is named after the note's title), or "" when none exists.
+func noteFilePath(vault, id string) string {
+	found := ""
 	_ = filepath.WalkDir(vault, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found {
+		if err != nil || found != "" {
 			return filepath.SkipAll
 		}
 		if rel, err := filepath.Rel(vault, p); err == nil && !d.IsDir() && strings.EqualFold(filepath.ToSlash(rel), id) {
-			found = true
+			found = p
 		}
 		return nil
 	})
