@@ -251,7 +251,7 @@ func (c *Changes) changed(ids []string, deleted bool) {
 		_ = n.srv.SendNotificationToSpecificClient(n.session, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": n.uri})
 	}
 	for _, n := range streams {
-		notifyStream(n.session, n.uri)
+		NotifyStream(n.session, n.uri)
 	}
 	if listChanged {
 		for _, srv := range servers {
@@ -260,11 +260,12 @@ func (c *Changes) changed(ids []string, deleted bool) {
 	}
 }
 
-// notifyStream sends notifications/resources/updated for uri on the
+// NotifyStream sends notifications/resources/updated for uri on the
 // subscriptions/listen stream session serves (mcp-go tags it with the
 // stream's subscription ID as it writes it). A stream whose queue is full
-// misses it, as mcp-go's own sends do.
-func notifyStream(session server.ClientSession, uri string) {
+// misses it, as mcp-go's own sends do. A relaying front (server.Forward)
+// sends its streams' updates through it too.
+func NotifyStream(session server.ClientSession, uri string) {
 	if h, ok := session.(server.SessionWithStreamableHTTPConfig); ok {
 		h.UpgradeToSSEWhenReceiveNotification()
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/vaultgraph/vaultgraph/metrics"
+	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/tools"
 )
 
@@ -594,7 +595,7 @@ func (f *Forward) resourceUpdated(uri string) {
 	}
 	f.subMu.Unlock()
 	for _, s := range streams {
-		notifyListenStream(s, uri)
+		resources.NotifyStream(s, uri)
 	}
 	srv := f.srv.Load()
 	if srv == nil {
@@ -606,24 +607,3 @@ func (f *Forward) resourceUpdated(uri string) {
 }
 
 var _ Surface = (*Forward)(nil)
-
-// notifyListenStream sends notifications/resources/updated for uri on the
-// subscriptions/listen stream session serves (mcp-go tags it with the
-// stream's subscription ID as it writes it); a full queue misses it, as
-// mcp-go's own sends do.
-func notifyListenStream(session mcpserver.ClientSession, uri string) {
-	if h, ok := session.(mcpserver.SessionWithStreamableHTTPConfig); ok {
-		h.UpgradeToSSEWhenReceiveNotification()
-	}
-	n := mcp.JSONRPCNotification{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		Notification: mcp.Notification{
-			Method: string(mcp.MethodNotificationResourceUpdated),
-			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"uri": uri}},
-		},
-	}
-	select {
-	case session.NotificationChannel() <- n:
-	default:
-	}
-}
