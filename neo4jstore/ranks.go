@@ -3,7 +3,6 @@ package neo4jstore
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -216,8 +215,12 @@ func (s *Neo4jStore) rankLoop(project string, j *rankJob) {
 		}
 		s.ranks.mu.Unlock()
 	}
+	// Wake the reads that poked the loop since its last round (during
+	// the retry pause above): they read again and start a new loop.
 	s.ranks.mu.Lock()
 	j.running = false
+	close(j.round)
+	j.round = make(chan struct{})
 	s.ranks.mu.Unlock()
 }
 
@@ -382,23 +385,25 @@ func (s *Neo4jStore) pageRankHubs(ctx context.Context, project string, limit int
 	if !rk.current() {
 		round := s.rankPoke(project)
 		if wait := s.rankWait(project, rk); wait > 0 {
-			t := time.NewTimer(wait)
+			// Every wait here is bounded: a loop that ends on a failure
+			// wakes its waiters, but a read must not hang on Neo4j's
+			// recovery either (the answer then carries the warning).
+			waitCtx, cancel := context.WithTimeout(ctx, wait)
 			select {
 			case <-round:
-			case <-t.C:
-			case <-ctx.Done():
+			case <-waitCtx.Done():
 			}
-			t.Stop()
-			for rk.ranked < 0 && ctx.Err() == nil { // the first ranking: wait for it
+			for rk.ranked < 0 && waitCtx.Err() == nil { // the first ranking: wait for it
 				if rk, err = s.readRanking(ctx, project, fetch); err != nil || rk.ranked >= 0 {
 					break
 				}
 				select {
 				case <-s.rankPoke(project):
 				case <-time.After(rankPoll):
-				case <-ctx.Done():
+				case <-waitCtx.Done():
 				}
 			}
+			cancel()
 			if err == nil && ctx.Err() == nil {
 				rk, err = s.readRanking(ctx, project, fetch)
 			}
@@ -438,11 +443,11 @@ func (rk storedRanking) warning() string {
 }
 
 // rankWait is how long a read that found rk behind waits for this
-// process's loop: until the first ranking exists (bounded by the call's
-// context), up to rankReadWait when computations are quick, else not.
+// process's loop: until the first ranking exists (at most a call's
+// Config.Timeout), up to rankReadWait when computations are quick, else not.
 func (s *Neo4jStore) rankWait(project string, rk storedRanking) time.Duration {
 	if rk.ranked < 0 {
-		return time.Duration(math.MaxInt64)
+		return s.cfg.Timeout
 	}
 	s.ranks.mu.Lock()
 	took := s.ranks.jobLocked(project).took
