@@ -45,6 +45,7 @@ var (
 	stmtRanksRead               = stmt("ranks_read")
 	stmtRanksState              = stmt("ranks_state")
 	stmtRanksGraph              = stmt("ranks_graph")
+	stmtRanksHold               = stmt("ranks_hold")
 	stmtRanksSave               = stmt("ranks_save")
 	stmtSchemaUnresolvedKey     = stmt("schema_unresolved_key")
 	stmtSchemaGraphMetaKey      = stmt("schema_graph_meta_key")
