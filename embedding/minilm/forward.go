@@ -15,6 +15,14 @@ type state struct {
 	tmp           []float32 // rows × hidden
 	inter         []float32 // rows × intermediate
 	heads         []headScratch
+	q             quantized // the input of the product being computed
+}
+
+// quantized is rows of activations as uint8 with, per row, a scale and an
+// offset: x[t][i] ≈ lo[t] + scale[t]·q[t][i] (asymmetric, per token).
+type quantized struct {
+	q         []uint8
+	scale, lo []float32
 }
 
 // headScratch is one worker's attention buffers.
@@ -40,6 +48,12 @@ func (s *state) reset(m *model, n, workers int) {
 	s.ctx = grow(s.ctx, s.rows*h.Hidden)
 	s.tmp = grow(s.tmp, s.rows*h.Hidden)
 	s.inter = grow(s.inter, s.rows*h.Intermediate)
+	if cap(s.q.q) < 2*s.rows*h.Intermediate {
+		s.q.q = make([]uint8, 2*s.rows*h.Intermediate)
+	}
+	if cap(s.q.scale) < s.rows {
+		s.q.scale, s.q.lo = make([]float32, s.rows), make([]float32, s.rows)
+	}
 	for len(s.heads) < workers {
 		s.heads = append(s.heads, headScratch{})
 	}
@@ -79,17 +93,17 @@ func (m *model) forward(s *state, ids []int32, workers int, out []float32, done 
 		default:
 		}
 		l := &m.layers[li]
-		matmul(s.qkv, 3*H, s.h, H, s.rows, l.qkv, workers)
+		s.matmul(s.qkv, 3*H, s.h, H, l.qkv, workers)
 		parallel(h.Heads, workers, func(worker, lo, hi int) {
 			for hd := lo; hd < hi; hd++ {
 				s.attention(hd, H, dh, scale, &s.heads[worker])
 			}
 		})
-		matmul(s.tmp, H, s.ctx, H, s.rows, l.attOut, workers)
+		s.matmul(s.tmp, H, s.ctx, H, l.attOut, workers)
 		addNorm(s.h, s.tmp, s.rows, H, l.attLN, eps)
-		matmul(s.inter, h.Intermediate, s.h, H, s.rows, l.inter, workers)
+		s.matmul(s.inter, h.Intermediate, s.h, H, l.inter, workers)
 		gelu(s.inter[:s.n*h.Intermediate], s.tmp)
-		matmul(s.tmp, H, s.inter, h.Intermediate, s.rows, l.out, workers)
+		s.matmul(s.tmp, H, s.inter, h.Intermediate, l.out, workers)
 		addNorm(s.h, s.tmp, s.rows, H, l.outLN, eps)
 	}
 	clear(out)
@@ -141,7 +155,9 @@ func (s *state) attention(hd, H, dh int, scale float32, hs *headScratch) {
 		}
 		mx := float32(math.Inf(-1))
 		for _, x := range row[:s.n] {
-			mx = max(mx, x)
+			if x > mx { // not max(): its NaN and ±0 rules cost a third of attention
+				mx = x
+			}
 		}
 		for j, x := range row[:s.n] {
 			row[j] = (x - mx) * scale
@@ -175,9 +191,101 @@ func (s *state) attention(hd, H, dh int, scale float32, hs *headScratch) {
 	}
 }
 
-// matmul computes out[t][j] = x[t]·W[j]·scale[j] + bias[j] for rows rows
+// matmul computes out[t][j] = x[t]·W[j]·scale[j] + bias[j] for the
+// state's rows of x: x is quantised per row to uint8 (quantize), the
+// products run in int8 with exact int32 sums (dotsQ: VNNI, AVX2 or Go), and
+// each sum is scaled back:
+//
+//	x[t]·W[j] ≈ wscale[j]·(xscale[t]·(q[t]·W[j]) + lo[t]·ΣW[j])
+//
+// ReferenceProducts selects matmulF32 instead (float32 activations).
+func (s *state) matmul(out []float32, ldo int, x []float32, ldx int, l linear, workers int) {
+	if referenceProducts {
+		matmulF32(out, ldo, x, ldx, s.rows, l, workers)
+		return
+	}
+	n, k := l.w.rows, l.w.cols
+	q := &s.q
+	quantize(x, ldx, s.rows, k, q)
+	const block = 64 // weight rows per pass over the activations (≤ 96 KB)
+	parallel(n/4, workers, func(_, lo, hi int) {
+		var o [16]int32
+		for jb := 4 * lo; jb < 4*hi; jb += block {
+			je := min(jb+block, 4*hi)
+			// A tile's 4 activation rows are 2 tokens' high and low bytes.
+			for t0 := 0; t0 < s.rows; t0 += 2 {
+				xt := q.q[2*t0*k:]
+				xs := (*[2]float32)(q.scale[t0:])
+				xl := (*[2]float32)(q.lo[t0:])
+				for j := jb; j < je; j += 4 {
+					dotsQ(xt, k, l.w.data[j*k:], k, k, &o)
+					ws := (*[4]float32)(l.w.scale[j:])
+					sum := (*[4]float32)(l.w.fsum[j:])
+					b := (*[4]float32)(l.bias[j:])
+					for r := range 2 {
+						row := (*[4]float32)(out[(t0+r)*ldo+j:])
+						hi, lo := (*[4]int32)(o[8*r:]), (*[4]int32)(o[8*r+4:])
+						for c := range 4 {
+							d := float32(hi[c]) + float32(lo[c])*(1.0/256)
+							row[c] = ws[c]*(xs[r]*d+xl[r]*sum[c]) + b[c]
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// referenceProducts makes matmul use float32 activations (matmulF32), the
+// forward pass before int8 products; tests compare the two.
+var referenceProducts = false
+
+// minCosineToReference is the least cosine between a vector of the int8
+// products and the float32 products' over the parity texts.
+const minCosineToReference = 0.999
+
+// quantize writes rows rows of x (k wide, stride ldx) into q, each row as
+// two rows of bytes on the row's range [min, max]: the high byte in 255
+// steps, the low byte the remainder in 256 steps of the high one's, so
+// that x ≈ lo' + scale·(high + low/256) with lo' = min - scale/2. One byte
+// alone loses too much (cosine 0.996 to the float32 products on the
+// parity texts; two: see minCosineToReference).
+func quantize(x []float32, ldx, rows, k int, q *quantized) {
+	for t := range rows {
+		row := x[t*ldx : t*ldx+k]
+		lo, hi := row[0], row[0]
+		for _, v := range row {
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+		qh := q.q[2*t*k : (2*t+1)*k]
+		ql := q.q[(2*t+1)*k : (2*t+2)*k]
+		if !(hi > lo) { // constant row (or NaN): lo alone is exact
+			q.scale[t], q.lo[t] = 0, lo
+			clear(qh)
+			clear(ql)
+			continue
+		}
+		s := (hi - lo) / 255
+		inv := 255 / (hi - lo)
+		q.scale[t], q.lo[t] = s, lo-s/2
+		for i, v := range row {
+			f := (v - lo) * inv
+			h := int32(f + 0.5)
+			h = max(0, min(h, 255))
+			l := int32((f-float32(h))*256 + 128.5)
+			qh[i], ql[i] = uint8(h), uint8(max(0, min(l, 255)))
+		}
+	}
+}
+
+// matmulF32 computes out[t][j] = x[t]·W[j]·scale[j] + bias[j] for rows rows
 // of x (ldx, ldo in elements), the weights' rows split across workers.
-func matmul(out []float32, ldo int, x []float32, ldx int, rows int, l linear, workers int) {
+func matmulF32(out []float32, ldo int, x []float32, ldx int, rows int, l linear, workers int) {
 	n, k := l.w.rows, l.w.cols
 	parallel(n/2, workers, func(_, lo, hi int) {
 		var o [8]float32

@@ -42,3 +42,21 @@ func dotsF32Go(x []float32, ldx int, w []float32, ldw int, k int, out *[8]float3
 		out[2*r], out[2*r+1] = s0+t0, s1+t1
 	}
 }
+
+// dotsQGo is the portable tile of quantised activations (uint8, 4 rows)
+// and int8 weights (4 rows): out[4*r+c] = x[r]·w[c], exact in int32 (k ≤
+// 65536, so no sum can overflow). Every path (VNNI, AVX2, Go) gives the
+// same sums. k is a positive multiple of 64.
+func dotsQGo(x []uint8, ldx int, w []int8, ldw int, k int, out *[16]int32) {
+	for r := range 4 {
+		xr := x[r*ldx : r*ldx+k]
+		for c := range 4 {
+			wc := w[c*ldw : c*ldw+k]
+			var s int32
+			for i, v := range xr {
+				s += int32(v) * int32(wc[i])
+			}
+			out[4*r+c] = s
+		}
+	}
+}

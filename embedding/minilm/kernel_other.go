@@ -18,3 +18,7 @@ func expInPlace(x []float32) {
 		x[i] = expf(v)
 	}
 }
+
+func dotsQ(x []uint8, ldx int, w []int8, ldw int, k int, out *[16]int32) {
+	dotsQGo(x, ldx, w, ldw, k, out)
+}

@@ -45,6 +45,19 @@ type qmat struct {
 	rows, cols int
 	data       []int8
 	scale      []float32
+	fsum       []float32 // Σ data over each row: the activations' offset's share of a product
+}
+
+// rowSums fills q.sum.
+func (q *qmat) rowSums() {
+	q.fsum = make([]float32, q.rows)
+	for r := range q.rows {
+		var s int32
+		for _, v := range q.data[r*q.cols : (r+1)*q.cols] {
+			s += int32(v)
+		}
+		q.fsum[r] = float32(s)
+	}
 }
 
 // linear is a dense layer: y = x Wᵀ + bias.
@@ -144,6 +157,7 @@ func stack(ls ...linear) linear {
 		out.w.scale = append(out.w.scale, l.w.scale...)
 		out.bias = append(out.bias, l.bias...)
 	}
+	out.w.rowSums()
 	return out
 }
 
@@ -196,7 +210,9 @@ func (r *reader) qmat(name string, rows, cols int) qmat {
 	// int8 and byte have the same size and alignment; the weights are
 	// read in place, never written.
 	data := unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
-	return qmat{rows: rows, cols: cols, data: data, scale: scale}
+	q := qmat{rows: rows, cols: cols, data: data, scale: scale}
+	q.rowSums()
+	return q
 }
 
 func (r *reader) linear(name string, out, in int) linear {

@@ -1,0 +1,105 @@
+package minilm
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestQuantKernelsMatchGo checks every int8 tile the CPU has (VNNI, AVX2)
+// against the portable one: the sums are exact, so they must be equal.
+func TestQuantKernelsMatchGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	paths := map[string]*bool{"vnni": &useVNNI, "avx2": &useAVX2}
+	for name, flag := range paths {
+		if !*flag {
+			t.Logf("%s: not on this CPU", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			saved := map[string]bool{"vnni": useVNNI, "avx2": useAVX2}
+			defer func() { useVNNI, useAVX2 = saved["vnni"], saved["avx2"] }()
+			useVNNI = name == "vnni"
+			for _, k := range []int{64, 384, 1536} {
+				for range 5 {
+					ldx, ldw := k+64*r.IntN(3), k+64*r.IntN(3)
+					x := make([]uint8, 3*ldx+k)
+					w := make([]int8, 3*ldw+k)
+					for i := range x {
+						x[i] = uint8(r.IntN(256))
+					}
+					for i := range w {
+						w[i] = int8(r.IntN(255) - 127)
+					}
+					// Extremes too: saturating paths would differ here.
+					x[0], w[0], x[1], w[1] = 255, 127, 255, 127
+					var got, want [16]int32
+					dotsQ(x, ldx, w, ldw, k, &got)
+					dotsQGo(x, ldx, w, ldw, k, &want)
+					require.Equal(t, want, got, "k=%d", k)
+				}
+			}
+		})
+	}
+}
+
+// TestInt8ProductsMatchReference compares the int8 products (the default)
+// with the float32-activation products they replaced on many texts:
+// queries, notes of the eval vaults cut at 256 tokens, short and odd texts.
+func TestInt8ProductsMatchReference(t *testing.T) {
+	e, err := New(WithWorkers(1))
+	require.NoError(t, err)
+	texts := parityTexts(t)
+	got, err := e.Embed(t.Context(), texts)
+	require.NoError(t, err)
+	referenceProducts = true
+	want, err := e.Embed(t.Context(), texts)
+	referenceProducts = false
+	require.NoError(t, err)
+	worst, sum, n := 1.0, 0.0, 0
+	for i := range texts {
+		c := cosine(got[i], want[i])
+		if math.IsNaN(c) { // a text without tokens: zero vectors both
+			continue
+		}
+		n++
+		if c < worst {
+			worst = c
+		}
+		sum += c
+	}
+	t.Logf("%d texts: cosine int8 vs float32 products: min %.6f, mean %.6f", len(texts), worst, sum/float64(n))
+	require.GreaterOrEqual(t, worst, minCosineToReference)
+}
+
+// parityTexts are the texts of the kernel parity test: the reference
+// sentences and the eval vault's notes with their first lines (query-sized
+// texts); every fourth note in CI, all of them with VAULTGRAPH_SOAK=1.
+func parityTexts(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	for _, c := range loadReference(t).Cases {
+		texts = append(texts, c.Text)
+	}
+	paths, err := filepath.Glob("../testdata/evalvault/*/*.md")
+	require.NoError(t, err)
+	step := 4
+	if os.Getenv("VAULTGRAPH_SOAK") != "" {
+		step = 1
+	}
+	for i := 0; i < len(paths); i += step {
+		p := paths[i]
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		texts = append(texts, string(b))
+		// The note's first line alone: a query-sized text.
+		first, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+		texts = append(texts, first)
+	}
+	return texts
+}
