@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 	"log/slog"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -498,52 +497,13 @@ func (ix *Indexer) embedBatch(ctx context.Context, e core.Embedder, batch []core
 	}
 	k := 0
 	for i := range out {
-		out[i].Vector = combineWindows(vecs[k : k+counts[i]])
+		out[i].Vector = CombineWindows(vecs[k : k+counts[i]])
 		k += counts[i]
 	}
 	if err := ix.cfg.Store.SetNoteVectors(ctx, ix.cfg.Project, NoteModel(e), out); err != nil {
 		return 0, fmt.Errorf("semantic: store %d vectors: %w", len(out), err)
 	}
 	return len(out), nil
-}
-
-// combineWindows returns a note's vector from its windows' vectors: the
-// one vector, or their mean, normalised (zero when every window's is).
-func combineWindows(vecs [][]float32) []float32 {
-	if len(vecs) == 1 {
-		return vecs[0]
-	}
-	var out []float32
-	for _, v := range vecs {
-		if len(v) == 0 {
-			continue
-		}
-		if out == nil {
-			out = make([]float32, len(v))
-		}
-		var n float64
-		for _, x := range v {
-			n += float64(x) * float64(x)
-		}
-		if n == 0 || len(v) != len(out) {
-			continue
-		}
-		scale := float32(1 / math.Sqrt(n))
-		for j, x := range v {
-			out[j] += x * scale
-		}
-	}
-	var n float64
-	for _, x := range out {
-		n += float64(x) * float64(x)
-	}
-	if n > 0 {
-		scale := float32(1 / math.Sqrt(n))
-		for j := range out {
-			out[j] *= scale
-		}
-	}
-	return out
 }
 
 // readBatch reads the notes of ids that exist and returns the texts e

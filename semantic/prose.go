@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,8 +12,9 @@ import (
 // vectors are stored (NoteModel), so a change of shaping makes every
 // stored vector stale and the indexer re-embeds the vault in the
 // background, as after a change of model. "prose1" (issue 49.5): prose
-// only, long notes in windows.
-const TextVersion = "prose1"
+// only, long notes in windows whose vectors are averaged; "prose2": the
+// windows weighed by their place (CombineWindows).
+const TextVersion = "prose2"
 
 // NoteModel is the model id note vectors of e are stored under: e's model
 // and TextVersion. Queries are embedded by e as they are; only the notes'
@@ -441,4 +443,48 @@ func Windows(title, content string, tokens func(string) int, maxTokens, maxWindo
 	}
 	emit()
 	return windows
+}
+
+// CombineWindows returns a note's vector from its windows' vectors, in
+// the note's order (Windows): the one vector, or the normalised sum of the
+// normalised window vectors with window k (from 0) weighing 1/(k+1), so
+// the note's opening, where most notes say what they are about, counts
+// most and every later window still adds what it says (zero when every
+// window's vector is). Measured against the plain mean on every eval
+// corpus: docs/SEARCH.md, "Long notes are read by what they say".
+func CombineWindows(vecs [][]float32) []float32 {
+	if len(vecs) == 1 {
+		return vecs[0]
+	}
+	var out []float32
+	for k, v := range vecs {
+		if len(v) == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]float32, len(v))
+		}
+		var n float64
+		for _, x := range v {
+			n += float64(x) * float64(x)
+		}
+		if n == 0 || len(v) != len(out) {
+			continue
+		}
+		scale := float32(1 / (math.Sqrt(n) * float64(k+1)))
+		for j, x := range v {
+			out[j] += x * scale
+		}
+	}
+	var n float64
+	for _, x := range out {
+		n += float64(x) * float64(x)
+	}
+	if n > 0 {
+		scale := float32(1 / math.Sqrt(n))
+		for j := range out {
+			out[j] *= scale
+		}
+	}
+	return out
 }

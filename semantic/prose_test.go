@@ -2,6 +2,7 @@ package semantic_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -180,4 +181,18 @@ func TestRelevanceFloor(t *testing.T) {
 	hits, err = down.Search(ctx, "word2", 5)
 	require.NoError(t, err)
 	require.NotEmpty(t, hits, "keywords alone: no floor")
+}
+
+func TestCombineWindows(t *testing.T) {
+	one := []float32{3, 4}
+	require.Equal(t, one, semantic.CombineWindows([][]float32{one}), "one window: its vector")
+	// Window k weighs 1/(k+1), each normalised first: (1,0) + (0,1)/2.
+	v := semantic.CombineWindows([][]float32{{2, 0}, {0, 5}, {}, {0, 0}})
+	require.InDelta(t, 2/math.Sqrt(5), v[0], 1e-6)
+	require.InDelta(t, 1/math.Sqrt(5), v[1], 1e-6)
+	// The third window counts a third.
+	v = semantic.CombineWindows([][]float32{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})
+	n := math.Sqrt(1 + 0.25 + 1.0/9)
+	require.InDeltaSlice(t, []float64{1 / n, 0.5 / n, 1 / (3 * n)}, []float64{float64(v[0]), float64(v[1]), float64(v[2])}, 1e-6)
+	require.Equal(t, []float32{0, 0}, semantic.CombineWindows([][]float32{{0, 0}, {0, 0}}), "no direction: zero")
 }
