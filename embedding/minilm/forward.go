@@ -217,6 +217,9 @@ func (s *state) matmul(out []float32, ldo int, x []float32, ldx int, l linear, w
 				xt := q.q[2*t0*k:]
 				xs := (*[2]float32)(q.scale[t0:])
 				xl := (*[2]float32)(q.lo[t0:])
+				if dotsQOut(xt, k, l.w.data[jb*k:], k, k, out[t0*ldo+jb:], ldo, q.scale[t0:], q.lo[t0:], l.w.scale[jb:], l.w.fsum[jb:], l.bias[jb:], (je-jb)/4) {
+					continue
+				}
 				for j := jb; j < je; j += 4 {
 					dotsQ(xt, k, l.w.data[j*k:], k, k, &o)
 					ws := (*[4]float32)(l.w.scale[j:])
@@ -253,15 +256,7 @@ const minCosineToReference = 0.999
 func quantize(x []float32, ldx, rows, k int, q *quantized) {
 	for t := range rows {
 		row := x[t*ldx : t*ldx+k]
-		lo, hi := row[0], row[0]
-		for _, v := range row {
-			if v < lo {
-				lo = v
-			}
-			if v > hi {
-				hi = v
-			}
-		}
+		lo, hi := minMax(row)
 		qh := q.q[2*t*k : (2*t+1)*k]
 		ql := q.q[(2*t+1)*k : (2*t+2)*k]
 		if !(hi > lo) { // constant row (or NaN): lo alone is exact
@@ -271,15 +266,8 @@ func quantize(x []float32, ldx, rows, k int, q *quantized) {
 			continue
 		}
 		s := (hi - lo) / 255
-		inv := 255 / (hi - lo)
 		q.scale[t], q.lo[t] = s, lo-s/2
-		for i, v := range row {
-			f := (v - lo) * inv
-			h := int32(f + 0.5)
-			h = max(0, min(h, 255))
-			l := int32((f-float32(h))*256 + 128.5)
-			qh[i], ql[i] = uint8(h), uint8(max(0, min(l, 255)))
-		}
+		quantizeRow(row, lo, 255/(hi-lo), qh, ql)
 	}
 }
 

@@ -1,5 +1,7 @@
 package minilm
 
+import "math"
+
 // The inner loops of the forward pass: tiles of dot products of 4 rows of
 // activations with 2 rows of weights, contiguous along the reduction. On
 // amd64 with AVX2 and FMA they run in assembly (kernel_amd64.s, 8 floats
@@ -58,5 +60,33 @@ func dotsQGo(x []uint8, ldx int, w []int8, ldw int, k int, out *[16]int32) {
 			}
 			out[4*r+c] = s
 		}
+	}
+}
+
+// minMaxGo returns the least and greatest of x (len(x) > 0).
+func minMaxGo(x []float32) (lo, hi float32) {
+	lo, hi = x[0], x[0]
+	for _, v := range x {
+		if v < lo { // not min(): its NaN and ±0 rules make it several times slower
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return lo, hi
+}
+
+// quantizeRowGo writes x's high and low bytes (see quantize): f =
+// (x-lo)·inv, high = round(f), low = round((f-high)·256 + 128), rounded
+// half to even (as the CPU's conversions) and clamped to [0, 255].
+func quantizeRowGo(x []float32, lo, inv float32, qh, ql []uint8) {
+	qh, ql = qh[:len(x)], ql[:len(x)]
+	for i, v := range x {
+		f := float32(v-lo) * inv
+		h := float32(math.RoundToEven(float64(f)))
+		l := float32(math.RoundToEven(float64(float32((f-h)*256) + 128)))
+		qh[i] = uint8(max(0, min(h, 255)))
+		ql[i] = uint8(max(0, min(l, 255)))
 	}
 }

@@ -19,6 +19,27 @@ var useVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL &
 func dotsQVNNI(x *uint8, ldx int, w *int8, ldw int, k int, out *[16]int32)
 
 //go:noescape
+func dotsQVNNIOut(x *uint8, ldx int, w *int8, ldw int, k int, out *float32, ldo int, xs, xl, ws, fsum, bias *float32, groups int)
+
+// dotsQOut computes matmul's output for 2 tokens (x: their high and low
+// byte rows) and weight rows [j, j+4·groups) (w, ws, fsum, bias and out
+// start at row j), scaling included. It reports false when the CPU has no
+// fused tile (the caller scales dotsQ's sums itself).
+func dotsQOut(x []uint8, ldx int, w []int8, ldw int, k int, out []float32, ldo int, xs, xl []float32, ws, fsum, bias []float32, groups int) bool {
+	if !useVNNI || groups <= 0 {
+		return false
+	}
+	n := 4 * groups
+	_ = x[3*ldx+k-1]
+	_ = w[(n-1)*ldw+k-1]
+	_ = out[ldo+n-1]
+	_, _, _, _, _ = xs[1], xl[1], ws[n-1], fsum[n-1], bias[n-1]
+	dotsQVNNIOut(unsafe.SliceData(x), ldx, unsafe.SliceData(w), ldw, k, unsafe.SliceData(out), ldo,
+		unsafe.SliceData(xs), unsafe.SliceData(xl), unsafe.SliceData(ws), unsafe.SliceData(fsum), unsafe.SliceData(bias), groups)
+	return true
+}
+
+//go:noescape
 func dotsQAVX2(x *uint8, ldx int, w *int8, ldw int, k int, out *[8]int32)
 
 // dotsQ is dotsQGo's tile (4 activation rows × 4 weight rows of int8
@@ -83,4 +104,28 @@ func expInPlace(x []float32) {
 	for i, v := range x {
 		x[i] = expf(v)
 	}
+}
+
+//go:noescape
+func minMaxAVX2(x *float32, n int) (lo, hi float32)
+
+//go:noescape
+func quantRowAVX2(x *float32, n int, lo, inv float32, qh, ql *uint8)
+
+// minMax returns the least and greatest of x (len(x) > 0).
+func minMax(x []float32) (lo, hi float32) {
+	if useAVX2 && len(x)%8 == 0 {
+		return minMaxAVX2(unsafe.SliceData(x), len(x))
+	}
+	return minMaxGo(x)
+}
+
+// quantizeRow is quantizeRowGo, in assembly where the CPU has AVX2.
+func quantizeRow(x []float32, lo, inv float32, qh, ql []uint8) {
+	if useAVX2 && len(x)%8 == 0 {
+		_, _ = qh[len(x)-1], ql[len(x)-1]
+		quantRowAVX2(unsafe.SliceData(x), len(x), lo, inv, unsafe.SliceData(qh), unsafe.SliceData(ql))
+		return
+	}
+	quantizeRowGo(x, lo, inv, qh, ql)
 }

@@ -287,6 +287,164 @@ vnniloop:
 	VZEROUPPER
 	RET
 
+// func dotsQVNNIOut(x *uint8, ldx int, w *int8, ldw int, k int, out *float32, ldo int, xs, xl, ws, fsum, bias *float32, groups int)
+// dotsQVNNI's tile over groups of 4 weight rows (w, ws, fsum, bias and out
+// advance by 4 rows per group), with x's rows the high and low bytes of 2
+// tokens and matmul's scaling fused: for token r and weight row c,
+// out[r·ldo+c] = ws[c]·(xs[r]·(hi + lo/256) + xl[r]·fsum[c]) + bias[c].
+TEXT ·dotsQVNNIOut(SB), NOSPLIT, $0-104
+	MOVQ ldx+8(FP), AX
+	MOVQ w+16(FP), DI
+	MOVQ ldw+24(FP), BX
+	MOVQ groups+96(FP), DX
+	MOVQ out+40(FP), R13
+	MOVQ ws+72(FP), R10
+	MOVQ fsum+80(FP), R11
+	MOVQ bias+88(FP), R12
+	MOVQ xs+56(FP), R9
+	VBROADCASTSS (R9), X28
+	VBROADCASTSS 4(R9), X30
+	MOVQ xl+64(FP), R9
+	VBROADCASTSS (R9), X29
+	VBROADCASTSS 4(R9), X31
+	MOVL $0x3b800000, R9 // 1/256
+	MOVQ R9, X3
+	VBROADCASTSS X3, X27
+
+vnniogroup:
+	MOVQ x+0(FP), SI
+	LEAQ (SI)(AX*2), R8 // x row 2
+	LEAQ (DI)(BX*2), R9 // w row 2
+	MOVQ k+32(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+
+vnnioloop:
+	VMOVDQU8 (DI), Z20
+	VMOVDQU8 (DI)(BX*1), Z21
+	VMOVDQU8 (R9), Z22
+	VMOVDQU8 (R9)(BX*1), Z23
+	VMOVDQU8 (SI), Z16
+	VPDPBUSD Z20, Z16, Z0
+	VPDPBUSD Z21, Z16, Z1
+	VPDPBUSD Z22, Z16, Z2
+	VPDPBUSD Z23, Z16, Z3
+	VMOVDQU8 (SI)(AX*1), Z17
+	VPDPBUSD Z20, Z17, Z4
+	VPDPBUSD Z21, Z17, Z5
+	VPDPBUSD Z22, Z17, Z6
+	VPDPBUSD Z23, Z17, Z7
+	VMOVDQU8 (R8), Z18
+	VPDPBUSD Z20, Z18, Z8
+	VPDPBUSD Z21, Z18, Z9
+	VPDPBUSD Z22, Z18, Z10
+	VPDPBUSD Z23, Z18, Z11
+	VMOVDQU8 (R8)(AX*1), Z19
+	VPDPBUSD Z20, Z19, Z12
+	VPDPBUSD Z21, Z19, Z13
+	VPDPBUSD Z22, Z19, Z14
+	VPDPBUSD Z23, Z19, Z15
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, DI
+	ADDQ $64, R9
+	SUBQ $64, CX
+	JNZ  vnnioloop
+
+	// Fold each 512-bit sum to 256 bits, then reduce as reduceI.
+	VEXTRACTI64X4 $1, Z0, Y16
+	VPADDD Y16, Y0, Y0
+	VEXTRACTI64X4 $1, Z1, Y16
+	VPADDD Y16, Y1, Y1
+	VEXTRACTI64X4 $1, Z2, Y16
+	VPADDD Y16, Y2, Y2
+	VEXTRACTI64X4 $1, Z3, Y16
+	VPADDD Y16, Y3, Y3
+	VEXTRACTI64X4 $1, Z4, Y16
+	VPADDD Y16, Y4, Y4
+	VEXTRACTI64X4 $1, Z5, Y16
+	VPADDD Y16, Y5, Y5
+	VEXTRACTI64X4 $1, Z6, Y16
+	VPADDD Y16, Y6, Y6
+	VEXTRACTI64X4 $1, Z7, Y16
+	VPADDD Y16, Y7, Y7
+	VEXTRACTI64X4 $1, Z8, Y16
+	VPADDD Y16, Y8, Y8
+	VEXTRACTI64X4 $1, Z9, Y16
+	VPADDD Y16, Y9, Y9
+	VEXTRACTI64X4 $1, Z10, Y16
+	VPADDD Y16, Y10, Y10
+	VEXTRACTI64X4 $1, Z11, Y16
+	VPADDD Y16, Y11, Y11
+	VEXTRACTI64X4 $1, Z12, Y16
+	VPADDD Y16, Y12, Y12
+	VEXTRACTI64X4 $1, Z13, Y16
+	VPADDD Y16, Y13, Y13
+	VEXTRACTI64X4 $1, Z14, Y16
+	VPADDD Y16, Y14, Y14
+	VEXTRACTI64X4 $1, Z15, Y16
+	VPADDD Y16, Y15, Y15
+	VPHADDD Y1, Y0, Y0
+	VPHADDD Y3, Y2, Y2
+	VPHADDD Y5, Y4, Y4
+	VPHADDD Y7, Y6, Y6
+	VPHADDD Y2, Y0, Y0
+	VPHADDD Y6, Y4, Y4
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VPERM2I128 $0x31, Y4, Y0, Y2
+	VPADDD Y2, Y1, Y1
+	VMOVUPS (R10), X24
+	VMOVUPS (R11), X25
+	VMOVUPS (R12), X26
+	VCVTDQ2PS Y1, Y1
+	VEXTRACTF128 $1, Y1, X2
+	VFMADD231PS X27, X2, X1 // hi + lo/256
+	VMULPS X28, X1, X1
+	VFMADD231PS X25, X29, X1
+	VFMADD213PS X26, X24, X1
+	VMOVUPS X1, (R13)
+	VPHADDD Y9, Y8, Y8
+	VPHADDD Y11, Y10, Y10
+	VPHADDD Y13, Y12, Y12
+	VPHADDD Y15, Y14, Y14
+	VPHADDD Y10, Y8, Y8
+	VPHADDD Y14, Y12, Y12
+	VPERM2I128 $0x20, Y12, Y8, Y1
+	VPERM2I128 $0x31, Y12, Y8, Y2
+	VPADDD Y2, Y1, Y1
+	MOVQ ldo+48(FP), CX
+	VCVTDQ2PS Y1, Y1
+	VEXTRACTF128 $1, Y1, X2
+	VFMADD231PS X27, X2, X1 // hi + lo/256
+	VMULPS X30, X1, X1
+	VFMADD231PS X25, X31, X1
+	VFMADD213PS X26, X24, X1
+	VMOVUPS X1, (R13)(CX*4)
+	SUBQ k+32(FP), DI   // back to this group's first row (the loop moved it by k)
+	LEAQ (DI)(BX*4), DI // next 4 weight rows
+	ADDQ $16, R10
+	ADDQ $16, R11
+	ADDQ $16, R12
+	ADDQ $16, R13
+	DECQ DX
+	JNZ  vnniogroup
+	VZEROUPPER
+	RET
+
 // func dotsQAVX2(x *uint8, ldx int, w *int8, ldw int, k int, out *[8]int32)
 // 4 rows of uint8 × 2 rows of int8, 16 bytes of k per step widened to
 // 16 bits, VPMADDWD into 32-bit sums (exact: no saturation). Output order
@@ -346,5 +504,83 @@ q2loop:
 	VPERM2I128 $0x31, Y4, Y0, Y2
 	VPADDD Y2, Y1, Y1
 	VMOVDQU Y1, (DX)
+	VZEROUPPER
+	RET
+
+// func minMaxAVX2(x *float32, n int) (lo, hi float32)
+// The least and greatest of n (a positive multiple of 8) floats.
+TEXT ·minMaxAVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VMOVUPS (SI), Y0
+	VMOVAPS Y0, Y1
+
+mmloop:
+	VMOVUPS (SI), Y2
+	VMINPS Y2, Y0, Y0
+	VMAXPS Y2, Y1, Y1
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JNZ  mmloop
+	VEXTRACTF128 $1, Y0, X2
+	VMINPS X2, X0, X0
+	VPERMILPS $0x4e, X0, X2
+	VMINPS X2, X0, X0
+	VPERMILPS $0xb1, X0, X2
+	VMINPS X2, X0, X0
+	VMOVSS X0, lo+16(FP)
+	VEXTRACTF128 $1, Y1, X2
+	VMAXPS X2, X1, X1
+	VPERMILPS $0x4e, X1, X2
+	VMAXPS X2, X1, X1
+	VPERMILPS $0xb1, X1, X2
+	VMAXPS X2, X1, X1
+	VMOVSS X1, hi+20(FP)
+	VZEROUPPER
+	RET
+
+// Constants of quantRowAVX2.
+DATA qc<>+0(SB)/4, $0x43800000 // 256
+DATA qc<>+4(SB)/4, $0x43000000 // 128
+GLOBL qc<>(SB), RODATA|NOPTR, $8
+
+// func quantRowAVX2(x *float32, n int, lo, inv float32, qh, ql *uint8)
+// quantizeRowGo for n (a positive multiple of 8) floats: f = (x-lo)·inv,
+// high byte round(f), low byte round((f-high)·256 + 128), both rounded to
+// nearest even and saturated to [0, 255].
+TEXT ·quantRowAVX2(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS lo+16(FP), Y8
+	VBROADCASTSS inv+20(FP), Y9
+	MOVQ qh+24(FP), DI
+	MOVQ ql+32(FP), R8
+	LEAQ qc<>(SB), DX
+	VBROADCASTSS 0(DX), Y10
+	VBROADCASTSS 4(DX), Y11
+
+qloop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y8, Y0, Y0
+	VMULPS Y9, Y0, Y0        // f
+	VROUNDPS $0, Y0, Y1      // high, nearest even
+	VSUBPS Y1, Y0, Y2
+	VMULPS Y10, Y2, Y2
+	VADDPS Y11, Y2, Y2       // (f-high)·256 + 128
+	VCVTPS2DQ Y1, Y1
+	VCVTPS2DQ Y2, Y2
+	VEXTRACTI128 $1, Y1, X3
+	VPACKUSDW X3, X1, X1
+	VPACKUSWB X1, X1, X1
+	VMOVQ X1, (DI)
+	VEXTRACTI128 $1, Y2, X3
+	VPACKUSDW X3, X2, X2
+	VPACKUSWB X2, X2, X2
+	VMOVQ X2, (R8)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	ADDQ $8, R8
+	SUBQ $8, CX
+	JNZ  qloop
 	VZEROUPPER
 	RET

@@ -22,3 +22,11 @@ func expInPlace(x []float32) {
 func dotsQ(x []uint8, ldx int, w []int8, ldw int, k int, out *[16]int32) {
 	dotsQGo(x, ldx, w, ldw, k, out)
 }
+
+func dotsQOut(x []uint8, ldx int, w []int8, ldw int, k int, out []float32, ldo int, xs, xl []float32, ws, fsum, bias []float32, groups int) bool {
+	return false
+}
+
+func minMax(x []float32) (lo, hi float32) { return minMaxGo(x) }
+
+func quantizeRow(x []float32, lo, inv float32, qh, ql []uint8) { quantizeRowGo(x, lo, inv, qh, ql) }

@@ -103,3 +103,58 @@ func parityTexts(t *testing.T) []string {
 	}
 	return texts
 }
+
+// TestQuantizeRowMatchesGo checks the assembly quantisation (where the CPU
+// has AVX2) against the portable one: the bytes must be equal.
+func TestQuantizeRowMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []int{8, 384, 1536} {
+		for range 20 {
+			x := make([]float32, k)
+			spread := float32(math.Exp(r.NormFloat64() * 2))
+			for i := range x {
+				x[i] = float32(r.NormFloat64()) * spread
+			}
+			x[r.IntN(k)] *= 20 // an outlier, as BERT's hidden states have
+			lo, hi := minMax(x)
+			glo, ghi := minMaxGo(x)
+			require.Equal(t, [2]float32{glo, ghi}, [2]float32{lo, hi})
+			inv := 255 / (hi - lo)
+			gh, gl := make([]uint8, k), make([]uint8, k)
+			wh, wl := make([]uint8, k), make([]uint8, k)
+			quantizeRow(x, lo, inv, gh, gl)
+			quantizeRowGo(x, lo, inv, wh, wl)
+			require.Equal(t, wh, gh, "high bytes, k=%d", k)
+			require.Equal(t, wl, gl, "low bytes, k=%d", k)
+		}
+	}
+}
+
+// TestProductPathsAgree embeds the reference sentences on every path this
+// CPU has (VNNI with fused scaling, AVX2, portable Go): the integer sums
+// are equal, only the scaling's float rounding may differ.
+func TestProductPathsAgree(t *testing.T) {
+	e, err := New(WithWorkers(1))
+	require.NoError(t, err)
+	var texts []string
+	for _, c := range loadReference(t).Cases {
+		if c.Text != "" && len(c.Text) < 200 { // short: the Go path is slow
+			texts = append(texts, c.Text)
+		}
+	}
+	savedVNNI, savedAVX2 := useVNNI, useAVX2
+	defer func() { useVNNI, useAVX2 = savedVNNI, savedAVX2 }()
+	want, err := e.Embed(t.Context(), texts)
+	require.NoError(t, err)
+	for _, path := range []struct {
+		name       string
+		vnni, avx2 bool
+	}{{"avx2", false, savedAVX2}, {"go", false, false}} {
+		useVNNI, useAVX2 = path.vnni, path.avx2
+		got, err := e.Embed(t.Context(), texts)
+		require.NoError(t, err)
+		for i := range texts {
+			require.Greater(t, cosine(got[i], want[i]), 0.999999, "%s: %.40q", path.name, texts[i])
+		}
+	}
+}
