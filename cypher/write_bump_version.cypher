@@ -5,7 +5,8 @@
 // never race on the same ghost node or degree count.
 //
 // The write is logged as (:GraphChange {project, version, ids, writer}):
-// $changed lists the notes whose existence, title or tags it may change
+// $changed lists the notes whose existence, title or tags it may change,
+// and so the sources of the links it draws or removes, or their targets
 // (null: too many to list), so other processes' note catalogs follow it by
 // reading those notes only (neo4jstore/catalog.go); $writer names the
 // Store that wrote it, so a process tells other replicas' writes from its

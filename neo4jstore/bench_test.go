@@ -177,6 +177,16 @@ func BenchmarkReads(b *testing.B) {
 			name string
 			op   func(rng *rand.Rand) error
 		}{
+			{"Version", func(*rand.Rand) error { // the floor: one round trip reading the change counter
+				return s.read(ctx, "bench version", func(t txn) error {
+					_, err := t.single(stmtGraphVersion, map[string]any{"project": project})
+					return err
+				})
+			}},
+			{"NoteContextDepth1", func(rng *rand.Rand) error {
+				_, err := s.NoteContext(ctx, project, ids[rng.IntN(len(ids))], core.ContextQuery{Direction: core.DirectionBoth, Limit: 20, Balanced: true})
+				return err
+			}},
 			{"GetNote", func(rng *rand.Rand) error {
 				_, err := s.GetNote(ctx, project, ids[rng.IntN(len(ids))])
 				return err

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
@@ -31,9 +33,15 @@ import (
 // get_node at depth 1. With a current catalog the statements leave the
 // titles out and return the counter instead.
 //
+// Links: the catalog also holds every LINKS_TO relationship (links.go),
+// from which find_path answers in process once one round trip has found
+// the counter at the catalog's version (ShortestPath).
+//
 // Following writes: every write transaction records, beside its bump of
-// the counter, the IDs of the notes whose existence, title or tags it may
-// change ((:GraphChange {project, version, ids}), write_bump_version). A
+// the counter, the IDs of the notes whose existence, title, tags or links
+// it may change ((:GraphChange {project, version, ids}),
+// write_bump_version); every link a write adds or removes has an end among
+// them, except the links a staged write draws (see catchUpCatalog). A
 // catalog that finds the counter moved reads the changes after its own
 // version and then those notes' rows (catalog_changes, catalog_rows: two
 // index seeks), and becomes a new catalog at the newer version; this
@@ -43,14 +51,35 @@ import (
 // a write changed more notes than it lists (maxChangeIDs), or when the
 // changes add up to more than catalogMaxDelta notes.
 //
-// Cost: about 200 bytes per note (100k notes: ~20 MB); a catch-up costs
-// two round trips and O(notes) in process (the position lists are
-// rebuilt), about a millisecond at 100k.
+// Cost: about 200 bytes per note (100k notes: ~20 MB) and 16 bytes per
+// link (691k links: ~11 MB); a catch-up costs two round trips and
+// O(notes + links) in process (the position lists are rebuilt), a few
+// milliseconds at 100k.
 type catalog struct {
 	version int64
 	ids     []string           // every note ID, ascending
 	titles  []string           // titles[i] is the title of ids[i]
 	tags    map[string][]int32 // normalised tag → ascending positions in ids
+
+	// links are the project's LINKS_TO relationships at version, nil when
+	// not known (the catalog was loaded while a staged write was drawing
+	// links). linksPending: a staged write was drawing links when the
+	// catalog caught up, so links may lack some of them (its link
+	// transactions list no notes); linksDirty are the notes whose links to
+	// read again once no staged write is pending (see catchUpCatalog).
+	// Only links known and not pending answer reads (pathLinks).
+	links        *links
+	linksPending bool
+	linksDirty   []string
+}
+
+// pathLinks returns the catalog's links when they are complete at its
+// version, else nil.
+func (c *catalog) pathLinks() *links {
+	if c.linksPending {
+		return nil
+	}
+	return c.links
 }
 
 // title returns the title of note id, if the catalog holds it.
@@ -77,10 +106,12 @@ func (c *catalog) addTitles(titles map[string]string, notes ...core.Note) {
 	}
 }
 
-// catalogRow is one note's entry in a catalog.
+// catalogRow is one note's entry in a catalog: with in and out, the IDs
+// of the notes linking to it and of those it links to.
 type catalogRow struct {
-	title string
-	tags  []string
+	title   string
+	tags    []string
+	out, in []string
 }
 
 // apply returns a new catalog at version: c with the notes of changed
@@ -140,6 +171,10 @@ func (c *catalog) apply(version int64, changed map[string]*catalogRow) *catalog 
 	for t, list := range added {
 		next.tags[t] = list
 	}
+	if c.links != nil {
+		next.links = c.links.apply(next.ids, moved, changed)
+	}
+	next.linksPending, next.linksDirty = c.linksPending, c.linksDirty
 	return next
 }
 
@@ -341,6 +376,7 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 		ids     []string
 		whole   bool
 		count   int
+		pending int64
 	)
 	err := s.read(ctx, "note catalog changes", func(t txn) error {
 		r, err := t.single(stmtCatalogChanges, map[string]any{
@@ -349,7 +385,7 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 		if err != nil || r == nil {
 			return err
 		}
-		version = num(r.Values[0])
+		version, pending = num(r.Values[0]), num(r.Values[2])
 		changes, _ := r.Values[1].([]any)
 		count, whole, ids = len(changes), false, ids[:0]
 		for _, c := range changes {
@@ -374,8 +410,21 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 		whole:
 		return nil, nil
 	}
+	// Links: a staged write draws them in transactions that list no notes,
+	// after one that lists the new notes and counts the write as pending.
+	// While any is pending the notes listed are kept (linksDirty) and read
+	// again once none is; the links are not used meanwhile.
+	var dirty []string
+	switch {
+	case cat.links == nil && pending == 0:
+		return nil, nil // loaded while links were being drawn: load again
+	case cat.links != nil && pending > 0:
+		dirty = distinct(append(slices.Clone(cat.linksDirty), ids...))
+	case cat.links != nil:
+		ids = append(ids, cat.linksDirty...)
+	}
 	ids = distinct(ids)
-	if len(ids) > catalogMaxDelta {
+	if len(ids) > catalogMaxDelta || len(dirty) > catalogMaxDelta {
 		return nil, nil
 	}
 	changed := make(map[string]*catalogRow, len(ids))
@@ -392,7 +441,8 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 				changed[id] = nil
 			}
 			for _, r := range records {
-				changed[str(r.Values[0])] = &catalogRow{title: str(r.Values[1]), tags: strs(r.Values[2])}
+				changed[str(r.Values[0])] = &catalogRow{title: str(r.Values[1]), tags: strs(r.Values[2]),
+					out: strs(r.Values[3]), in: strs(r.Values[4])}
 			}
 			return nil
 		})
@@ -400,7 +450,9 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 			return nil, err
 		}
 	}
-	return cat.apply(version, changed), nil
+	next := cat.apply(version, changed)
+	next.linksPending, next.linksDirty = pending > 0, dirty
+	return next, nil
 }
 
 // loadCatalog reads the counter, then every note's ID, title and tags in
@@ -410,14 +462,21 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog, error) {
 	cat := &catalog{tags: map[string][]int32{}}
 	err := s.read(ctx, "load note catalog", func(t txn) error {
-		r, err := t.single(stmtGraphVersion, map[string]any{"project": project})
+		r, err := t.single(stmtCatalogVersion, map[string]any{"project": project})
 		if err != nil {
 			return err
 		}
 		cat.version = num(r.Values[0])
+		pending := num(r.Values[1])
 		records, err := t.collect(stmtCatalogLoad, map[string]any{"project": project})
 		if err != nil {
 			return err
+		}
+		// The index's order is Neo4j's string order; the catalog's (binary
+		// searches, catch-ups, path tie-breaks) is Go's, which differs for
+		// some characters outside the BMP.
+		if !slices.IsSortedFunc(records, func(a, b *neo4j.Record) int { return cmp.Compare(str(a.Values[0]), str(b.Values[0])) }) {
+			slices.SortFunc(records, func(a, b *neo4j.Record) int { return cmp.Compare(str(a.Values[0]), str(b.Values[0])) })
 		}
 		cat.ids = make([]string, len(records))
 		cat.titles = make([]string, len(records))
@@ -428,6 +487,18 @@ func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog,
 			for _, tag := range distinctTags(strs(r.Values[1])) {
 				cat.tags[tag] = append(cat.tags[tag], int32(i))
 			}
+		}
+		cat.links = nil
+		if pending == 0 {
+			var src, dst []int32
+			for i, r := range records {
+				for _, id := range strs(r.Values[3]) {
+					if j, ok := slices.BinarySearch(cat.ids, id); ok {
+						src, dst = append(src, int32(i)), append(dst, int32(j))
+					}
+				}
+			}
+			cat.links = buildLinks(len(cat.ids), src, dst)
 		}
 		return nil
 	})

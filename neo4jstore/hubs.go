@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -25,7 +26,18 @@ func (s *Neo4jStore) Hubs(ctx context.Context, project string, metric core.HubMe
 	default:
 		return nil, fmt.Errorf("neo4jstore: hubs: %w", core.InvalidArgument("metric must be one of in_degree, out_degree, pagerank, got %q", metric))
 	}
+	key := hubKey{project: project, metric: metric, limit: limit}
+	if hubs, version, ok := s.hubAnswers.get(key); ok {
+		current, err := s.graphVersion(ctx, project)
+		if err != nil {
+			return nil, err
+		}
+		if current == version {
+			return hubs, nil
+		}
+	}
 	hubs := []core.Hub{}
+	var version int64
 	// A degree changing while the index is read can deliver a note twice
 	// (at its old and its new place), and a repeat would take one of the
 	// limit's rows: read a few more and cut after dropping repeats (the
@@ -35,6 +47,14 @@ func (s *Neo4jStore) Hubs(ctx context.Context, project string, metric core.HubMe
 		fetch += hubRepeatSlack
 	}
 	err := s.read(ctx, "hubs", func(t txn) error {
+		// The counter first: degrees read after it are as new or newer,
+		// and a later call that finds the counter unchanged knows no write
+		// committed since, so the answer is exact at it.
+		r, err := t.single(stmtGraphVersion, map[string]any{"project": project})
+		if err != nil || r == nil {
+			return err
+		}
+		version = num(r.Values[0])
 		records, err := t.collect(st, map[string]any{"project": project, "limit": fetch})
 		if err != nil {
 			return err
@@ -60,5 +80,46 @@ func (s *Neo4jStore) Hubs(ctx context.Context, project string, metric core.HubMe
 	if err != nil {
 		return nil, err
 	}
-	return hubs, nil
+	s.hubAnswers.put(key, hubs, version)
+	return slices.Clone(hubs), nil
+}
+
+// hubAnswers keeps the last answer of Hubs by degree for each project,
+// metric and limit with the change counter it was read at: a call finds
+// the counter unchanged in one short round trip (graph_version) and gives
+// the answer again, instead of reading the degree index (get_hubs
+// in_degree at 100k notes: 0.86 ms p50 through stdio against the embedded
+// store's 0.09). At most hubAnswersMax answers are kept.
+type hubAnswers struct {
+	mu      sync.Mutex
+	answers map[hubKey]hubAnswer
+}
+
+type hubKey struct {
+	project string
+	metric  core.HubMetric
+	limit   int
+}
+
+type hubAnswer struct {
+	version int64
+	hubs    []core.Hub
+}
+
+const hubAnswersMax = 64
+
+func (h *hubAnswers) get(key hubKey) ([]core.Hub, int64, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a, ok := h.answers[key]
+	return slices.Clone(a.hubs), a.version, ok
+}
+
+func (h *hubAnswers) put(key hubKey, hubs []core.Hub, version int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.answers == nil || len(h.answers) >= hubAnswersMax {
+		h.answers = map[hubKey]hubAnswer{}
+	}
+	h.answers[key] = hubAnswer{version: version, hubs: hubs}
 }

@@ -37,6 +37,7 @@ var (
 	stmtCatalogChanges          = stmt("catalog_changes")
 	stmtChangesFollow           = stmt("changes_follow")
 	stmtCatalogRows             = stmt("catalog_rows")
+	stmtCatalogVersion          = stmt("catalog_version")
 	stmtSchemaGraphChangeKey    = stmt("schema_graph_change_key")
 	stmtSchemaLeaseKey          = stmt("schema_lease_key")
 	stmtSchemaGraphRankKey      = stmt("schema_graph_rank_key")

@@ -49,6 +49,7 @@ type Neo4jStore struct {
 
 	keywordStats keywordStats // IDF statistics of keyword search, see search.go
 	catalogs     catalogs     // note IDs and tags for random and tagged picks, see catalog.go
+	hubAnswers   hubAnswers   // get_hubs by degree, by change counter, see hubs.go
 
 	brk     *breaker     // see breaker.go
 	tlsConf *tls.Config  // trusted CAs of Config.TLSCAFile; nil: the system's

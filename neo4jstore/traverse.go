@@ -64,9 +64,10 @@ func (s *Neo4jStore) Neighbors(ctx context.Context, project, id string, dir core
 const maxTiedPaths = 64
 
 // ShortestPath returns the lexicographically smallest of the shortest
-// paths from source to target (see core.GraphReader): path_shortest reads
-// up to maxTiedPaths+1 of them; when there are more, path_walk finds the
-// smallest without enumerating them.
+// paths from source to target (see core.GraphReader): from the catalog's
+// links when they are current (catalog.shortestPath), else path_shortest
+// reads up to maxTiedPaths+1 of them; when there are more, path_walk finds
+// the smallest without enumerating them.
 func (s *Neo4jStore) ShortestPath(ctx context.Context, project, source, target string) ([]string, error) {
 	if source == target {
 		titles, err := s.ResolveTitles(ctx, project, []string{source})
@@ -74,6 +75,21 @@ func (s *Neo4jStore) ShortestPath(ctx context.Context, project, source, target s
 			return nil, err
 		}
 		return []string{source}, nil
+	}
+	// With a catalog whose links are complete, the search runs in process
+	// if the catalog is as current as the database (one round trip for
+	// the counter); a catalog behind it catches up in the background.
+	if cat := s.catalog(project); cat != nil {
+		if l := cat.pathLinks(); l != nil {
+			version, err := s.graphVersion(ctx, project)
+			if err != nil {
+				return nil, err
+			}
+			if version == cat.version {
+				return cat.shortestPath(l, source, target), nil
+			}
+			s.staleCatalog(project, cat)
+		}
 	}
 	p := map[string]any{"project": project, "source": source, "target": target, "limit": int64(maxTiedPaths + 1)}
 	var path []string
@@ -105,4 +121,18 @@ func (s *Neo4jStore) ShortestPath(ctx context.Context, project, source, target s
 		return nil, err
 	}
 	return path, nil
+}
+
+// graphVersion reads the project's change counter: one round trip, which
+// a read answered from the catalog makes to know the catalog is current.
+func (s *Neo4jStore) graphVersion(ctx context.Context, project string) (int64, error) {
+	var version int64
+	err := s.read(ctx, "change counter", func(t txn) error {
+		r, err := t.single(stmtGraphVersion, map[string]any{"project": project})
+		if err == nil && r != nil {
+			version = num(r.Values[0])
+		}
+		return err
+	})
+	return version, err
 }

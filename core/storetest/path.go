@@ -2,11 +2,14 @@ package storetest
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vaultgraph/vaultgraph/core"
 )
 
 var pathCases = []testCase{
@@ -112,6 +115,74 @@ var pathCases = []testCase{
 				reachable++
 			}
 			assert.Equal(e.t, want, e.path(p, from, to), "path %s -> %s", from, to)
+		}
+	}},
+	{"paths follow relinks, deletes and re-creations, asked again after each", func(e *env) {
+		// Stores that answer paths from a copy of the links kept in
+		// process (neo4jstore's catalog) must give the same paths right
+		// after each write and once the copy has caught up with it.
+		p := e.project()
+		rng := rand.New(rand.NewPCG(5, 9))
+		written := randomGraph(rng, 30, 2) // what each note's links say
+		e.upsert(p, graphNotes(written)...)
+		ids := slices.Sorted(maps.Keys(written))
+		exists := map[string]bool{}
+		for _, id := range ids {
+			exists[id] = true
+		}
+		existing := func() []string {
+			return slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !exists[id] })
+		}
+		check := func(round int) {
+			e.t.Helper()
+			adj := map[string][]string{} // the links that resolve
+			for _, id := range existing() {
+				adj[id] = slices.DeleteFunc(slices.Clone(written[id]), func(t string) bool { return !exists[t] })
+			}
+			for range 40 {
+				from, to := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
+				assert.Equal(e.t, referencePath(adj, from, to), e.path(p, from, to), "round %d: %s -> %s", round, from, to)
+			}
+		}
+		relink := func(id string) core.Note {
+			live := existing()
+			written[id] = nil
+			n := mkNote(id)
+			for range rng.IntN(5) {
+				t := live[rng.IntN(len(live))]
+				written[id] = append(written[id], t)
+				n.Links = append(n.Links, linkTo(t))
+			}
+			return n
+		}
+		check(0)
+		for round := 1; round <= 9; round++ {
+			live := existing()
+			switch round % 3 {
+			case 0: // relink three notes
+				var notes []core.Note
+				for range 3 {
+					notes = append(notes, relink(live[rng.IntN(len(live))]))
+				}
+				e.upsert(p, notes...)
+			case 1: // delete two: links to them stop resolving
+				gone := []string{live[rng.IntN(len(live))], live[rng.IntN(len(live))]}
+				e.delete(p, gone...)
+				for _, id := range gone {
+					exists[id], written[id] = false, nil
+				}
+			case 2: // re-create the deleted: the links to them resolve again
+				var notes []core.Note
+				for _, id := range ids {
+					if !exists[id] {
+						exists[id] = true
+						notes = append(notes, relink(id))
+					}
+				}
+				e.upsert(p, notes...)
+			}
+			check(round)
+			check(round)
 		}
 	}},
 }
