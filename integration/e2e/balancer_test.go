@@ -118,6 +118,7 @@ func (c *replicaCounter) seen() []string {
 // alternating between them: discovery, tools/list, 50 tool calls (writes
 // through one replica read back through the other at once), resources.
 func TestReplicasBehindARoundRobinBalancer(t *testing.T) {
+	t.Parallel()
 	st := neo4jStore(t)
 	vault := copyVault(t, nil)
 	worker := startProc(t, processEnv(t, st), nil, append([]string{"sync", "--watch", "--vault", vault}, st.args...)...)

@@ -14,6 +14,7 @@ import (
 // budget apply to both, and get_index_stats counts memories, golden rules
 // and their namespaces.
 func TestSearchCoversDocumentsAndMemories(t *testing.T) {
+	t.Parallel()
 	forEachStore(t, func(t *testing.T, st store) {
 		vault := copyVault(t, nil)
 		docs := t.TempDir()

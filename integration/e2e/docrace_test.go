@@ -31,6 +31,7 @@ const docCanary = "CANARY-d0c5 outside the roots"
 // index is read back (search_with_budget with a large budget, and a search
 // per source file).
 func TestDocumentSymlinkRace(t *testing.T) {
+	t.Parallel()
 	seconds := 4
 	if v, err := strconv.Atoi(os.Getenv(docRaceEnv)); err == nil && v > 0 {
 		seconds = v

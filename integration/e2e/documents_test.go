@@ -124,6 +124,7 @@ func documentSearchName(t *testing.T, c *client.Client) string {
 }
 
 func TestDocumentToolsEndToEnd(t *testing.T) {
+	t.Parallel()
 	forEachStore(t, func(t *testing.T, st store) {
 		vault := copyVault(t, map[string]string{"guides/setup.md": "# Setup\n\n## Authentication\n\nConfigure OAuth tokens and the login callback URL.\n\n## Storage\n\nBackups of the postgres database run nightly to object storage.\n"})
 		docs := t.TempDir()

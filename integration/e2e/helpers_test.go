@@ -61,8 +61,24 @@ var bin string
 
 func TestMain(m *testing.M) { os.Exit(testMain(m)) }
 
+// suiteParallel is the suite's -parallel when the command line sets none
+// (go test's default is GOMAXPROCS, 2 on CI's machine). Its tests mostly
+// wait: for processes to start, sync and exit, for watchers, for Neo4j,
+// whose subtests also wait for each other (neo4jMu) while they hold a
+// slot. With 2 slots two such waits left the machine idle and the suite
+// ran nearly one test at a time.
+const suiteParallel = "4"
+
 func testMain(m *testing.M) int {
 	flag.Parse()
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet {
+		if err := flag.Set("test.parallel", suiteParallel); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: -parallel:", err)
+			return 1
+		}
+	}
 	dir, err := os.MkdirTemp("", "vaultgraph-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -118,7 +134,11 @@ func neo4jStore(t *testing.T) store {
 	neo4jMu.Lock()
 	t.Cleanup(neo4jMu.Unlock) // registered first, so released after t's processes are gone
 	srv.Clean(t)
-	env := []string{"VAULTGRAPH_NEO4J_URI=" + srv.URI}
+	// A Neo4j call's timeout is 30 s by default; on a machine loaded far
+	// beyond CI (load 40 on 2 cores) a sync's first write of 13 notes ran
+	// past it. The suite times no call: 2 minutes, as neo4jstore's tests.
+	// A test about timeouts appends its own (the last value wins).
+	env := []string{"VAULTGRAPH_NEO4J_URI=" + srv.URI, "VAULTGRAPH_NEO4J_TIMEOUT=2m"}
 	if srv.User != "" { // an empty user means auth is off: the default neo4j/"" is accepted
 		env = append(env, "VAULTGRAPH_NEO4J_USER="+srv.User, "VAULTGRAPH_NEO4J_PASSWORD="+srv.Password)
 	}
@@ -128,14 +148,17 @@ func neo4jStore(t *testing.T) store {
 	return store{name: "neo4j", args: []string{"--store", "neo4j"}, env: env, neo4j: srv}
 }
 
-// forEachStore runs fn in one subtest per store: embedded (in parallel
-// with other tests) and Neo4j (serialized by neo4jMu).
+// forEachStore runs fn in one subtest per store, both in parallel with
+// other tests: embedded, and Neo4j (serialized with the other Neo4j
+// subtests by neo4jMu). A caller that needs both done wraps it in a
+// t.Run (parallel subtests end before their parent's t.Run returns).
 func forEachStore(t *testing.T, fn func(t *testing.T, st store)) {
 	t.Run("embedded", func(t *testing.T) {
 		t.Parallel()
 		fn(t, embeddedStore(t))
 	})
 	t.Run("neo4j", func(t *testing.T) {
+		t.Parallel()
 		fn(t, neo4jStore(t))
 	})
 }

@@ -16,6 +16,7 @@ import (
 // signed-in scope makes the shim sign in again for it (step-up). The token
 // never appears in the shim's output.
 func TestShimSignsInToAnOAuthServer(t *testing.T) {
+	t.Parallel()
 	idp := testidp.Start(t, "https://vault.example.test/mcp")
 	st := embeddedStore(t)
 	vault := copyVault(t, nil)

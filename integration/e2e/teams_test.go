@@ -19,6 +19,7 @@ import (
 // is refused with a message saying what to do, and --adopt makes a vault
 // the project of an older vaultgraph ("default").
 func TestVaultsOnOneNeo4jNeverOverwriteEachOther(t *testing.T) {
+	t.Parallel()
 	st := neo4jStore(t)
 	env := processEnv(t, st)
 	one := copyVault(t, map[string]string{"only-in-one.md": "first vault"})
@@ -116,6 +117,7 @@ func TestVaultsOnOneNeo4jNeverOverwriteEachOther(t *testing.T) {
 // and each change is seen by the first. The figures are the time from a
 // write's answer to the other replica seeing it.
 func TestReplicasOfOneVaultBehaveAsOneServer(t *testing.T) {
+	t.Parallel()
 	st := neo4jStore(t)
 	vault := copyVault(t, nil)
 	worker := startProc(t, processEnv(t, st), nil, append([]string{"sync", "--watch", "--vault", vault}, st.args...)...)
