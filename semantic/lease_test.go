@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/integration/neo4jtest"
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 	"github.com/vaultgraph/vaultgraph/semantic"
 )
@@ -89,7 +90,7 @@ func TestEmbeddingLeaseOnePassPerVault(t *testing.T) {
 		st, err := ixA.IndexStale(ctx)
 		doneA <- result{st, err}
 	}()
-	<-ea.started // A holds the lease and is inside its first batch
+	testwait.Recv(t, ea.started, "A's first batch") // A holds the lease and is inside its first batch
 	st, err := ixB.IndexStale(ctx)
 	require.NoError(t, err)
 	require.True(t, st.Elsewhere, "B skips while A holds the lease")
@@ -97,7 +98,7 @@ func TestEmbeddingLeaseOnePassPerVault(t *testing.T) {
 	require.Zero(t, eb.texts.Load(), "B embedded nothing")
 	require.Equal(t, 6, ixB.Pending(), "B counts what waits")
 	close(ea.release)
-	ra := <-doneA
+	ra := testwait.Recv(t, doneA, "A's pass")
 	require.NoError(t, ra.err)
 	require.False(t, ra.st.Elsewhere)
 	require.Equal(t, 6, ra.st.Embedded)

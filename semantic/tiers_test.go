@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/semantic"
 )
@@ -111,7 +112,7 @@ func TestSlowPassYieldsToNewNotes(t *testing.T) {
 	require.Eventually(t, func() bool { return ix.Pending() == 0 && len(vectorIDs(t, s, "best")) == 41 },
 		20*time.Second, 5*time.Millisecond, "and every note its best vector in the end")
 	cancel()
-	<-done
+	testwait.Recv(t, done, "the indexer's end after cancel")
 }
 
 // gatedEmbedder waits for a token (or a closed gate) before each call.

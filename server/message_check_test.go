@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/server"
 )
@@ -225,7 +226,7 @@ func TestSubscriptionsAreVettedAndBounded(t *testing.T) {
 // bounds what the relay keeps too.
 func TestRelayKeepsOnlyAcceptedSubscriptions(t *testing.T) {
 	c, owners := relayWithOwners(t)
-	first := <-owners
+	first := testwait.Recv(t, owners, "the first owner's connection")
 	c.send(t, rawInit)
 	first.answer(t, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"vaultgraph","version":"1"}}`)
 	c.read(t)
@@ -247,7 +248,7 @@ func TestRelayKeepsOnlyAcceptedSubscriptions(t *testing.T) {
 	c.read(t)
 	_ = first.conn.Close()
 
-	second := <-owners
+	second := testwait.Recv(t, owners, "the second owner's connection")
 	second.answer(t, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"vaultgraph","version":"1"}}`)
 	if m := second.read(t); string(m["method"]) != `"notifications/initialized"` {
 		t.Fatalf("after initialize: %v", m)

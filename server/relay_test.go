@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 	"github.com/vaultgraph/vaultgraph/server"
 )
 
@@ -83,7 +84,7 @@ const rawInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protoc
 // owner hands over, a request it had not run goes to the next owner.
 func TestRelayCarriesTheSessionAcrossOwners(t *testing.T) {
 	c, owners := relayWithOwners(t)
-	first := <-owners
+	first := testwait.Recv(t, owners, "the first owner's connection")
 	c.send(t, rawInit)
 	first.answer(t, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"vaultgraph","version":"1"}}`)
 	if line := string(c.read(t)); !strings.Contains(line, `"id":0`) {
@@ -102,7 +103,7 @@ func TestRelayCarriesTheSessionAcrossOwners(t *testing.T) {
 	if line := string(c.read(t)); !strings.Contains(line, `"id":2`) || !strings.Contains(line, `-32003`) || !strings.Contains(line, "stopped before answering") {
 		t.Fatalf("a request the killed owner had: %s", line)
 	}
-	second := <-owners
+	second := testwait.Recv(t, owners, "the second owner's connection")
 	id := second.answer(t, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"vaultgraph","version":"1"}}`)
 	if !strings.Contains(id, "vaultgraph-relay-") {
 		t.Fatalf("replayed initialize has the client's ID %s", id)
@@ -122,7 +123,7 @@ func TestRelayCarriesTheSessionAcrossOwners(t *testing.T) {
 	second.read(t)
 	second.write(t, `{"jsonrpc":"2.0","method":"`+server.MethodHandover+`"}`)
 	_ = second.conn.Close()
-	third := <-owners
+	third := testwait.Recv(t, owners, "the third owner's connection")
 	third.answer(t, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"vaultgraph","version":"1"}}`)
 	third.answer(t, "resources/subscribe", `{}`)
 	third.answer(t, "tools/call", `{"content":[{"type":"text","text":"{}"}]}`)

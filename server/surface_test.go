@@ -13,6 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 	"github.com/vaultgraph/vaultgraph/resources"
 	"github.com/vaultgraph/vaultgraph/server"
 )
@@ -321,7 +322,7 @@ func TestResourcesWaitForTheFirstSync(t *testing.T) {
 	}
 	finished.Store(true)
 	first.Finish()
-	if ok := <-listed; !ok {
+	if ok := testwait.Recv(t, listed, "the resources/list answer"); !ok {
 		t.Fatal("resources/list answered before the first sync was done")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 	"github.com/vaultgraph/vaultgraph/memstore"
 )
 
@@ -31,10 +32,10 @@ func TestWriteWaitsForTheFirstSync(t *testing.T) {
 			_, err := m.Writer().Create(ctx, core.NewNote{Title: "b", Content: "links [[a]]"})
 			done <- err
 		}()
-		<-waiting // the write reports that it waits
+		testwait.Recv(t, waiting, "the write's report that it waits")
 		_, err := m.Sync(t.Context())
 		require.NoError(t, err)
-		require.NoError(t, <-done)
+		require.NoError(t, testwait.Recv(t, done, "the waiting write"))
 		_, err = m.Writer().Create(t.Context(), core.NewNote{Title: "c"})
 		require.NoError(t, err)
 	})

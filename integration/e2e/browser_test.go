@@ -100,6 +100,21 @@ func waitJS(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(browserTimeout))
 }
 
+// pickResult picks the search result id in the list #list as a mouse
+// does (the page acts on mousedown), and waits until done holds. The list
+// is drawn again for each answer while the query is typed, so a node found
+// first may be gone when clicked ("Could not find node with given id"
+// under load); the pick is repeated on the current node while the list is
+// shown.
+func pickResult(list, id, done string) chromedp.Action[chromedp.Void] {
+	return waitJS(fmt.Sprintf(`(() => {
+  const ul = document.querySelector(%q);
+  const li = ul && ul.querySelector('li[data-id=' + JSON.stringify(%q) + ']');
+  if (li && !ul.classList.contains("hidden")) li.dispatchEvent(new MouseEvent("mousedown", {bubbles: true, cancelable: true}));
+  return %s;
+})()`, list, id, done))
+}
+
 // artifactsDir is where the browser tests write screenshots:
 // VAULTGRAPH_ARTIFACTS, else a folder in the system's temporary
 // directory (kept after the run, logged).

@@ -155,8 +155,7 @@ func TestWebView(t *testing.T) {
 		t.Run("search finds a note and its neighbourhood is drawn", func(t *testing.T) {
 			run(t, ctx, "search", chromedp.SendKeys(chromedp.CSS("#search"), "zanzibar"),
 				chromedp.WaitVisible(chromedp.CSS(`#results li[data-id="focus/hub.md"]`)),
-				chromedp.Click(chromedp.CSS(`#results li[data-id="focus/hub.md"]`)),
-				waitJS(`window.vgState.focus === "focus/hub.md" && window.vgState.mode === "focus"`))
+				pickResult("#results", "focus/hub.md", `window.vgState.focus === "focus/hub.md" && window.vgState.mode === "focus"`))
 			s := pageState(t, ctx)
 			if want := []string{"focus/alpha.md", "focus/beta.md", "focus/gamma.md"}; !slices.Equal(s.Around, want) {
 				t.Errorf("neighbours drawn: %v, want %v", s.Around, want)
@@ -261,8 +260,7 @@ func TestWebView(t *testing.T) {
 				waitJS(`window.vgState.focus === "focus/gamma.md"`),
 				chromedp.SendKeys(chromedp.CSS("#path-to"), "Delta"),
 				chromedp.WaitVisible(chromedp.CSS(`#path-results li[data-id="focus/delta.md"]`)),
-				chromedp.Click(chromedp.CSS(`#path-results li[data-id="focus/delta.md"]`)),
-				waitJS(`window.vgState.path.length > 0`))
+				pickResult("#path-results", "focus/delta.md", `window.vgState.path.length > 0`))
 			s := pageState(t, ctx)
 			if want := []string{"focus/gamma.md", "focus/hub.md", "focus/alpha.md", "focus/delta.md"}; !slices.Equal(s.Path, want) {
 				t.Errorf("path %v, want %v", s.Path, want)
@@ -338,8 +336,7 @@ func TestWebViewExampleScreenshot(t *testing.T) {
 		waitJS(`window.vgState && window.vgState.drawn && window.vgState.total === 13`))
 	run(t, ctx, "focus the search service", chromedp.SendKeys(chromedp.CSS("#search"), "search service"),
 		chromedp.WaitVisible(chromedp.CSS(`#results li[data-id="projects/search service.md"]`)),
-		chromedp.Click(chromedp.CSS(`#results li[data-id="projects/search service.md"]`)),
-		waitJS(`window.vgState.focus === "projects/search service.md" && window.vgState.mode === "focus" && document.querySelector("#note-title").textContent === "Search Service"`))
+		pickResult("#results", "projects/search service.md", `window.vgState.focus === "projects/search service.md" && window.vgState.mode === "focus" && document.querySelector("#note-title").textContent === "Search Service"`))
 	p := screenshot(t, ctx, "example")
 	if os.Getenv("VAULTGRAPH_UPDATE_SCREENSHOT") != "" {
 		b, err := os.ReadFile(p)
