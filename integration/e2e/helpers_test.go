@@ -71,6 +71,7 @@ const suiteParallel = "4"
 
 func testMain(m *testing.M) int {
 	flag.Parse()
+	neo4jtest.Warm() // Neo4j starts while the binary is built
 	parallelSet := false
 	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
 	if !parallelSet {

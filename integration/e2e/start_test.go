@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,10 +78,15 @@ func TestServeAnswersDuringFirstSync(t *testing.T) {
 		if !syncedBefore && (len(got) == 0 || !strings.Contains(got[0], "first sync")) {
 			t.Errorf("a read sent during the first sync heard no progress: %q", got)
 		}
-		if notice := strings.Contains(r.text, "still syncing"); notice == syncedAfter {
-			t.Errorf("answer carries the first-sync notice: %v, sync done when it came: %v; answer %.300s", notice, syncedAfter, r.text)
+		// The notice is in the answer's _warnings: inside an object answer,
+		// after a null one (the note not stored yet: a sync slower than
+		// the read's wait, as under heavy load).
+		notice := strings.Contains(r.text, "still syncing") ||
+			slices.ContainsFunc(r.warnings, func(w string) bool { return strings.Contains(w, "still syncing") })
+		if notice == syncedAfter {
+			t.Errorf("answer carries the first-sync notice: %v, sync done when it came: %v; answer %.300s %q", notice, syncedAfter, r.text, r.warnings)
 		}
-		if !strings.Contains(r.text, `"id":"`+hub+`"`) && !strings.Contains(r.text, "still syncing") {
+		if !strings.Contains(r.text, `"id":"`+hub+`"`) && !notice {
 			t.Errorf("get_node %s after the first sync: %.300s", hub, r.text)
 		}
 		t.Logf("read with a progress token: %d progress notifications, sync done by the answer: %v", len(got), syncedAfter)
@@ -110,7 +116,9 @@ func TestServeAnswersDuringFirstSync(t *testing.T) {
 		}
 		c := httpClient(t, "http://"+addr+"/mcp", rwToken)
 		initialize(t, c) // MCP answers during the sync too
-		p.waitLog(t, "vault: sync done", readyTimeout)
+		// The sync of startVaultNotes notes, race detector on, took over
+		// readyTimeout beside the whole suite at load 40 on 2 cores.
+		p.waitLog(t, "vault: sync done", 2*readyTimeout)
 		(&httpServer{proc: p, addr: addr}).waitReady(t)
 		mustNode(t, c, hub)
 	})

@@ -44,6 +44,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -117,13 +118,7 @@ var (
 // when a backend is present but broken it fails t.
 func Get(t testing.TB) *Server {
 	t.Helper()
-	acquireOnce.Do(func() {
-		shared, sharedSkip, sharedErr = acquire()
-		if sharedErr == nil {
-			// Once per binary, so CI logs show which Neo4j ran even without -v.
-			fmt.Fprintf(os.Stderr, "neo4j: %s %s version %s\n", shared.Source, shared.URI, shared.Version)
-		}
-	})
+	acquireOnce.Do(acquireShared)
 	if sharedErr != nil {
 		if sharedSkip && !required() {
 			t.Skipf("neo4j unavailable: %v", sharedErr)
@@ -137,10 +132,39 @@ func Get(t testing.TB) *Server {
 	return shared
 }
 
+func acquireShared() {
+	shared, sharedSkip, sharedErr = acquire()
+	if sharedErr == nil {
+		// Once per binary, so CI logs show which Neo4j ran even without -v.
+		fmt.Fprintf(os.Stderr, "neo4j: %s %s version %s\n", shared.Source, shared.URI, shared.Version)
+	}
+}
+
+// Warm starts acquiring the shared server in the background, so that its
+// start (a JVM: half a minute on an idle 2-core machine, minutes on a
+// loaded one) overlaps other work (building a binary, the tests that need
+// no Neo4j) instead of delaying the first test that calls Get. Get waits
+// for it. Warm does nothing when -test.run selects tests (they may need no
+// Neo4j); call it after flag.Parse. Main calls it.
+func Warm() {
+	if f := flag.Lookup("test.run"); !flag.Parsed() || f != nil && f.Value.String() != "" {
+		return
+	}
+	warmOnce.Do(func() { go acquireOnce.Do(acquireShared) })
+}
+
+var warmOnce sync.Once
+
 // Main runs the tests, then stops a container or launcher that Get started.
-// Use it from TestMain: os.Exit(neo4jtest.Main(m)).
+// Use it from TestMain: os.Exit(neo4jtest.Main(m)). It warms the shared
+// server first (Warm).
 func Main(m *testing.M) int {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	Warm()
 	code := m.Run()
+	acquireOnce.Do(func() {}) // a warm start still under way: wait for it, so it is stopped below
 	stopMu.Lock()
 	stop := stopShared
 	stopShared = nil
