@@ -340,6 +340,10 @@ func layerNorm(h []float32, rows, width int, ln norm, eps float32) {
 // gelu is BERT's exact GELU, x·Φ(x) = x/2·(1 + erf(x/√2)), with erf as
 // erff computes it; the exponentials of a block run at once (expInPlace).
 func gelu(x []float32, tmp []float32) {
+	if n := len(x) &^ 7; useAVX2 && n > 0 {
+		geluAsm(x[:n])
+		x = x[n:]
+	}
 	const block = 256
 	var t [block]float32
 	for lo := 0; lo < len(x); lo += block {

@@ -129,3 +129,9 @@ func quantizeRow(x []float32, lo, inv float32, qh, ql []uint8) {
 	}
 	quantizeRowGo(x, lo, inv, qh, ql)
 }
+
+//go:noescape
+func geluAVX2(x *float32, n int)
+
+// geluAsm is gelu's loop for len(x) a multiple of 8, in assembly.
+func geluAsm(x []float32) { geluAVX2(unsafe.SliceData(x), len(x)) }

@@ -584,3 +584,101 @@ qloop:
 	JNZ  qloop
 	VZEROUPPER
 	RET
+
+// Constants of geluAVX2, one float32 each.
+DATA gc<>+0(SB)/4, $0x3f3504f3 // √2/2
+DATA gc<>+4(SB)/4, $0x3ea7ba05 // p
+DATA gc<>+8(SB)/4, $0x3f87dc22 // a5
+DATA gc<>+12(SB)/4, $0xbfba00e3 // a4
+DATA gc<>+16(SB)/4, $0x3fb5f0e3 // a3
+DATA gc<>+20(SB)/4, $0xbe91a98e // a2
+DATA gc<>+24(SB)/4, $0x3e827906 // a1
+DATA gc<>+28(SB)/4, $0x3f000000 // 1/2
+DATA gc<>+32(SB)/4, $0x80000000 // sign
+DATA gc<>+36(SB)/4, $0x7fffffff // abs
+GLOBL gc<>(SB), RODATA|NOPTR, $40
+
+// func geluAVX2(x *float32, n int)
+// gelu's formula for n (a positive multiple of 8) floats in place, the
+// operations in the Go code's order (e^x as expAVX2), so the results are
+// the Go loop's.
+TEXT ·geluAVX2(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	LEAQ expc<>(SB), DX
+	LEAQ gc<>(SB), R8
+	VBROADCASTSS 0(DX), Y8   // log2e
+	VBROADCASTSS 4(DX), Y9   // ln2 hi
+	VBROADCASTSS 8(DX), Y10  // ln2 lo
+	VBROADCASTSS 36(DX), Y11 // 1
+	VBROADCASTSS 40(DX), Y12 // -87
+	VBROADCASTSS 44(DX), Y13 // 88
+	VPBROADCASTD 48(DX), Y14 // 127
+
+geluloop:
+	VMOVUPS (SI), Y0            // v
+	VBROADCASTSS 0(R8), Y1
+	VMULPS Y1, Y0, Y1           // a = v·√2/2
+	VMULPS Y1, Y1, Y5
+	VBROADCASTSS 32(R8), Y2
+	VXORPS Y2, Y5, Y5           // -a²
+	VBROADCASTSS 36(R8), Y2
+	VANDPS Y2, Y1, Y1           // |a|
+	VBROADCASTSS 4(R8), Y2
+	VMULPS Y2, Y1, Y1
+	VADDPS Y11, Y1, Y1
+	VDIVPS Y1, Y11, Y4          // t = 1/(1 + p·|a|)
+	// e = e^(-a²), as expAVX2
+	VMAXPS Y12, Y5, Y5
+	VMINPS Y13, Y5, Y5
+	VMULPS Y8, Y5, Y1
+	VROUNDPS $0, Y1, Y1
+	VFNMADD231PS Y9, Y1, Y5
+	VFNMADD231PS Y10, Y1, Y5
+	VBROADCASTSS 12(DX), Y2
+	VBROADCASTSS 16(DX), Y3
+	VFMADD213PS Y3, Y5, Y2
+	VBROADCASTSS 20(DX), Y3
+	VFMADD213PS Y3, Y5, Y2
+	VBROADCASTSS 24(DX), Y3
+	VFMADD213PS Y3, Y5, Y2
+	VBROADCASTSS 28(DX), Y3
+	VFMADD213PS Y3, Y5, Y2
+	VBROADCASTSS 32(DX), Y3
+	VFMADD213PS Y3, Y5, Y2
+	VFMADD213PS Y11, Y5, Y2
+	VFMADD213PS Y11, Y5, Y2
+	VCVTPS2DQ Y1, Y1
+	VPADDD Y14, Y1, Y1
+	VPSLLD $23, Y1, Y1
+	VMULPS Y1, Y2, Y5           // e
+	// poly = t·(a1 + t·(a2 + t·(a3 + t·(a4 + t·a5))))
+	VBROADCASTSS 8(R8), Y6
+	VMULPS Y4, Y6, Y6
+	VBROADCASTSS 12(R8), Y7
+	VADDPS Y7, Y6, Y6
+	VMULPS Y4, Y6, Y6
+	VBROADCASTSS 16(R8), Y7
+	VADDPS Y7, Y6, Y6
+	VMULPS Y4, Y6, Y6
+	VBROADCASTSS 20(R8), Y7
+	VADDPS Y7, Y6, Y6
+	VMULPS Y4, Y6, Y6
+	VBROADCASTSS 24(R8), Y7
+	VADDPS Y7, Y6, Y6
+	VMULPS Y4, Y6, Y6
+	VMULPS Y5, Y6, Y6
+	VSUBPS Y6, Y11, Y6          // y = 1 - poly·e
+	VBROADCASTSS 32(R8), Y2
+	VANDPS Y0, Y2, Y2
+	VXORPS Y2, Y6, Y6           // y = -y where v < 0
+	VADDPS Y11, Y6, Y6
+	VBROADCASTSS 28(R8), Y2
+	VMULPS Y2, Y0, Y0
+	VMULPS Y6, Y0, Y0           // v/2·(1 + y)
+	VMOVUPS Y0, (SI)
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JNZ  geluloop
+	VZEROUPPER
+	RET

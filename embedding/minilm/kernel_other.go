@@ -30,3 +30,5 @@ func dotsQOut(x []uint8, ldx int, w []int8, ldw int, k int, out []float32, ldo i
 func minMax(x []float32) (lo, hi float32) { return minMaxGo(x) }
 
 func quantizeRow(x []float32, lo, inv float32, qh, ql []uint8) { quantizeRowGo(x, lo, inv, qh, ql) }
+
+func geluAsm(x []float32) { panic("minilm: no gelu assembly on this architecture") }
