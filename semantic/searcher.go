@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/vaultgraph/vaultgraph/core"
 	"github.com/vaultgraph/vaultgraph/embedding/hybrid"
 )
@@ -45,7 +47,13 @@ type Searcher struct {
 	floor      float64
 	weight     float64
 	log        *slog.Logger
+	queries    *lru.Cache[string, []float32] // query → its vector of embedder's model
 }
+
+// queryCacheSize bounds the query-vector cache: 512 vectors of 384 floats
+// are 0.8 MB. A model repeats and refines queries; a repeated one skips the
+// transformer (~2-6 CPU-ms) and costs a scan only.
+const queryCacheSize = 512
 
 // WithRelevanceFloor makes a search leave out the notes scoring below
 // floor (the fused score), as long as the query was embedded (a search
@@ -95,7 +103,11 @@ func NewSearcher(project string, store core.SearchStore, embedder core.Embedder,
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Searcher{project: project, store: store, embedder: embedder, weight: hybrid.DefaultVectorWeight, log: logger}
+	queries, err := lru.New[string, []float32](queryCacheSize)
+	if err != nil {
+		return nil, err
+	}
+	s := &Searcher{project: project, store: store, embedder: embedder, weight: hybrid.DefaultVectorWeight, log: logger, queries: queries}
 	for _, o := range opts {
 		o(s)
 	}
@@ -178,13 +190,10 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 // and false without an error when the embedder failed (the search goes on
 // with keywords).
 func (s *Searcher) vectorHalf(ctx context.Context, query string, n int) ([]core.ScoredID, bool, error) {
-	vecs, err := s.embedder.Embed(ctx, []string{query})
-	if err == nil && len(vecs) != 1 {
-		err = core.NewProviderError("embed query", fmt.Errorf("%d vectors for 1 text", len(vecs)))
-	}
+	vec, err := s.queryVector(ctx, query)
 	switch {
 	case err == nil:
-		hits, err := s.store.VectorSearch(ctx, s.project, NoteModel(s.embedder), vecs[0], n)
+		hits, err := s.store.VectorSearch(ctx, s.project, NoteModel(s.embedder), vec, n)
 		if err != nil {
 			return nil, false, fmt.Errorf("semantic: vector search: %w", err)
 		}
@@ -196,6 +205,24 @@ func (s *Searcher) vectorHalf(ctx context.Context, query string, n int) ([]core.
 			"provider", s.embedder.Name(), "err", err)
 		return nil, false, nil
 	}
+}
+
+// queryVector returns query's vector of the embedder's model, from the
+// cache when the query was embedded recently (vectors are never written
+// after they are cached: stores only read a query's vector).
+func (s *Searcher) queryVector(ctx context.Context, query string) ([]float32, error) {
+	if v, ok := s.queries.Get(query); ok {
+		return v, nil
+	}
+	vecs, err := s.embedder.Embed(ctx, []string{query})
+	if err == nil && len(vecs) != 1 {
+		err = core.NewProviderError("embed query", fmt.Errorf("%d vectors for 1 text", len(vecs)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.queries.Add(query, vecs[0])
+	return vecs[0], nil
 }
 
 // fastHalf returns the n nearest notes by their fast vectors, scores mapped

@@ -307,3 +307,35 @@ func TestSearchFallsBackToKeywordsWhenTheEmbedderFails(t *testing.T) {
 	_, err = searcher.Search(cancelled, "word3", 5)
 	assert.Error(t, err, "a cancelled search is an error, not a degraded answer")
 }
+
+// TestARepeatedQueryIsEmbeddedOnce: the query-vector cache answers a
+// repeated query without the embedder, with the same hits; a failure is
+// not cached.
+func TestARepeatedQueryIsEmbeddedOnce(t *testing.T) {
+	ctx, s := t.Context(), memstore.New()
+	require.NoError(t, s.UpsertNotes(ctx, "p", notes(5)))
+	e := &fakeEmbedder{model: "m"}
+	_, err := newIndexer(t, s, e, 8).IndexStale(ctx)
+	require.NoError(t, err)
+	q := &fakeEmbedder{model: "m"}
+	searcher, err := semantic.NewSearcher("p", s, q, nil)
+	require.NoError(t, err)
+	first, err := searcher.Search(ctx, "word3", 5)
+	require.NoError(t, err)
+	again, err := searcher.Search(ctx, "word3", 5)
+	require.NoError(t, err)
+	assert.Equal(t, first, again)
+	assert.EqualValues(t, 1, q.texts.Load(), "the repeated query came from the cache")
+	_, err = searcher.Search(ctx, "word4", 5)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, q.texts.Load(), "another query is embedded")
+
+	down := &fakeEmbedder{model: "m", failFrom: 1}
+	searcher, err = semantic.NewSearcher("p", s, down, nil)
+	require.NoError(t, err)
+	for range 2 {
+		_, err = searcher.Search(ctx, "word3", 5)
+		require.NoError(t, err)
+	}
+	assert.EqualValues(t, 2, down.calls.Load(), "a failed embedding is tried again")
+}
