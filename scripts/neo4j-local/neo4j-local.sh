@@ -85,8 +85,24 @@ classpath_ok() {
   done
 }
 
+# A prepared classpath and launcher are also kept outside the checkout, per
+# Neo4j version, pom and launcher source, so that a fresh clone on a machine
+# that prepared them before (CI's, a developer's) skips Maven and javac: about
+# 100 s on a 2-core machine.
+shared="${XDG_CACHE_HOME:-$HOME/.cache}/vaultgraph-neo4j-local/$version-$(cat "$here/pom.xml" "$src" | sha256sum | cut -c1-16)"
+
 build() {
   mkdir -p "$cache"
+  if ! classpath_ok && [[ -s "$shared/classpath.txt" && -f "$shared/classes/.built" ]]; then
+    cp "$shared/classpath.txt" "$cpfile.tmp.$$" && mv -f "$cpfile.tmp.$$" "$cpfile"
+    if classpath_ok; then
+      rm -rf "$classes" "$cache/classes.tmp.$$"
+      cp -R "$shared/classes" "$cache/classes.tmp.$$"
+      touch "$cache/classes.tmp.$$/.built"
+      mv "$cache/classes.tmp.$$" "$classes"
+      log "using the launcher prepared in $shared"
+    fi
+  fi
   if ! classpath_ok; then
     command -v mvn >/dev/null 2>&1 || die "mvn not found on PATH (needed once to fetch Neo4j $version)"
     log "resolving Neo4j $version jars with Maven (first run downloads ~130 MB)..."
@@ -114,6 +130,13 @@ build() {
     touch "$out/.built"
     rm -rf "$classes"
     mv "$out" "$classes"
+  fi
+  if [[ ! -f "$shared/classes/.built" ]] && mkdir -p "$(dirname "$shared")"; then
+    local tmp="$shared.tmp.$$"
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    cp "$cpfile" "$tmp/classpath.txt" && cp -R "$classes" "$tmp/classes" &&
+      { mv -T "$tmp" "$shared" 2>/dev/null || rm -rf "$tmp"; }
   fi
 }
 
