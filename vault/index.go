@@ -246,22 +246,26 @@ func eachKeyWith(seen map[string]struct{}, links []linkRef, fn func(key string))
 		} else {
 			clear(seen)
 		}
-		for _, l := range links {
-			if _, dup := seen[l.key]; !dup {
-				seen[l.key] = struct{}{}
-				fn(l.key)
+		for i := range links {
+			if _, dup := seen[links[i].key]; !dup {
+				key := links[i].key
+				seen[key] = struct{}{}
+				fn(key)
 			}
 		}
 		return
 	}
+	// Keys only, read in place (never a whole linkRef): Mirror.settleLinkers
+	// walks the links while a writer may set a target.
 next:
-	for i, l := range links {
-		for _, prev := range links[:i] {
-			if prev.key == l.key {
+	for i := range links {
+		key := links[i].key
+		for j := range i {
+			if links[j].key == key {
 				continue next
 			}
 		}
-		fn(l.key)
+		fn(key)
 	}
 }
 

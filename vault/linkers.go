@@ -27,6 +27,11 @@ type linkers struct {
 	block   []*entry
 	over    map[string][]*entry
 	pending []*entry // notes whose links build lists (buildLater)
+	// building is closed when a build of pending outside the mirror's
+	// lock (buildOutside) has filled built; settle waits for it and takes
+	// built's lists.
+	building <-chan struct{}
+	built    *linkers
 }
 
 // span is a window of linkers.block.
@@ -92,16 +97,42 @@ func (l *linkers) buildLater(entries []*entry) {
 	l.pending = entries
 }
 
-// settle builds what buildLater handed over, if anything.
+// settle builds what buildLater handed over, if anything (or waits for
+// the build that runs outside the lock, and takes it).
 func (l *linkers) settle() {
+	if l.building != nil {
+		<-l.building
+		l.base, l.spans, l.block = l.built.base, l.built.spans, l.built.block
+		l.building, l.built, l.pending = nil, nil, nil
+		return
+	}
 	if entries := l.pending; entries != nil {
 		l.pending = nil
 		l.build(entries)
 	}
 }
 
+// buildOutside starts the build of what buildLater handed over without
+// the caller's lock: it returns the build to run (unlocked; it reads the
+// pending notes' link keys only, which do not change until settle: every
+// change of a note's links settles first) and whose end settle (locked)
+// takes, or nil when nothing is pending or a build runs already. A read
+// that needs the mirror's lock meanwhile (get_node's unresolved links)
+// does not wait for the build, as it did when the build held the lock.
+func (l *linkers) buildOutside() func() {
+	if l.pending == nil || l.building != nil {
+		return nil
+	}
+	entries, done, built := l.pending, make(chan struct{}), &linkers{}
+	l.building, l.built = done, built
+	return func() {
+		defer close(done)
+		built.build(entries)
+	}
+}
+
 // settled reports whether nothing waits for settle.
-func (l *linkers) settled() bool { return l.pending == nil }
+func (l *linkers) settled() bool { return l.pending == nil && l.building == nil }
 
 // empty reports whether l lists no note and has none to build: no note of
 // the index has links.

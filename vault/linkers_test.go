@@ -128,6 +128,14 @@ func TestLinkersBuiltLaterFollowTheIndex(t *testing.T) {
 				live[e] = true
 			}
 			x.linkers.buildLater(slices.Clone(entries))
+			if seed%2 == 1 {
+				// Built outside the lock (Mirror.settleLinkers) while the
+				// steps run: each waits for it where it would build.
+				build := x.linkers.buildOutside()
+				require.NotNil(t, build)
+				require.Nil(t, x.linkers.buildOutside(), "one build at a time")
+				go build()
+			}
 			// The first steps go unchecked (a check builds the lists).
 			unchecked := r.IntN(12)
 			for step := range 60 {

@@ -422,6 +422,13 @@ func (m *Mirror) pendingUpserts() int {
 // (linkers.buildLater), once nothing else holds the index.
 func (m *Mirror) settleLinkers() {
 	m.mu.Lock()
+	build := m.idx.linkers.buildOutside()
+	m.mu.Unlock()
+	if build == nil {
+		return
+	}
+	build() // without the lock: reads and writes that need it go on
+	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.idx.linkers.settle()
 }

@@ -72,6 +72,9 @@ type bench struct {
 	seed       uint64
 	logger     *slog.Logger
 	neo        *neo4jServer
+	starts     int      // -starts: restart rounds only (startRounds)
+	fresh      bool     // -fresh: those starts are first starts
+	bins       []string // -bins: binaries alternated by -syncs and -starts
 }
 
 func run(ctx context.Context, args []string, logger *slog.Logger) error {
@@ -88,6 +91,8 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	readsOn := fs.String("reads-on", "", "developer mode: measure only the reads of serve on this existing vault (benchgen -seed, one -sizes, one -stores), already synced into NEO4J_URI or -state; prints, writes no report")
 	stateDir := fs.String("state", "", "with -reads-on and the embedded store: its state folder")
 	casesFlag := fs.String("cases", "", "with -reads-on: only these read cases, timed and (on Neo4j) warmed up (comma-separated names, e.g. \"get_node depth=1,get_neighbors\")")
+	starts := fs.Int("starts", 0, "with -reads-on (embedded): only restarts of serve, this many rounds, each round one start of every -bins binary: spawn to handshake, to the first correct get_node, to `sync done`, VmHWM then; with -fresh each start syncs into an empty state folder and is measured until its fast-tier vectors are stored; prints, writes no report")
+	fresh := fs.Bool("fresh", false, "with -starts: first starts (an empty state folder each time) instead of warm restarts of -state")
 	syncs := fs.Int("syncs", 0, "developer mode: only graph-only first syncs of one -sizes vault, this many rounds; each round syncs with every -bins binary into Neo4j, then with the first into the embedded store (-stores limits); prints, writes no report")
 	bins := fs.String("bins", "", "with -syncs: comma-separated vaultgraph binaries alternated in each round (an A/B); default -bin")
 	model := fs.String("model", "static", "with -reads-on: the built-in embedding model serve runs (minilm: the reads are measured while its transformer pass runs in the background)")
@@ -105,7 +110,16 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 			return fmt.Errorf("-stores: unknown store %q (embedded, neo4j)", s)
 		}
 	}
-	b := &bench{calls: *calls, warm: 20, edits: *edits, seed: *seed, logger: logger}
+	b := &bench{calls: *calls, warm: 20, edits: *edits, seed: *seed, logger: logger, starts: *starts, fresh: *fresh}
+	if *bins != "" {
+		for _, p := range strings.Split(*bins, ",") {
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return err
+			}
+			b.bins = append(b.bins, abs)
+		}
+	}
 	if b.calls == 0 {
 		b.calls = 1000
 		if *quick {
@@ -320,7 +334,10 @@ func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state, 
 		t.env = (&neo4jServer{uri: uri, user: os.Getenv("NEO4J_USER"), password: os.Getenv("NEO4J_PASSWORD"), database: os.Getenv("NEO4J_DATABASE")}).env()
 	}
 	t.env = append(t.env, "VAULTGRAPH_EMBEDDING_MODEL="+model) // after baseEnv's: the last value wins
-	srv, err := b.startServe(ctx, vault, t)
+	if b.starts > 0 {
+		return b.startRounds(ctx, vault, t, probeNote(m))
+	}
+	srv, err := b.startServe(ctx, vault, t, probeNote(m))
 	if err != nil {
 		return err
 	}
@@ -516,20 +533,21 @@ func (b *bench) store(ctx context.Context, dir string, m *benchgen.Manifest, t t
 	// time moved by a third between minutes on the shared 2-core machine
 	// of docs/BENCHMARKS.md. The last serve stays up for the reads.
 	var srv *server
-	var ready []float64
+	var ready, firstRead []float64
 	for range warmStarts {
 		if srv != nil {
 			srv.close()
 		}
-		if srv, err = b.startServe(ctx, dir, t); err != nil {
+		if srv, err = b.startServe(ctx, dir, t, probeNote(m)); err != nil {
 			return st, fmt.Errorf("warm restart: %w", err)
 		}
 		ready = append(ready, srv.ready.Seconds())
+		firstRead = append(firstRead, srv.firstRead.Seconds())
 		st.WarmSyncedRunsS = append(st.WarmSyncedRunsS, srv.synced.Seconds())
 	}
 	defer srv.close()
-	st.WarmReadyS, st.WarmSyncedS = median(ready), median(st.WarmSyncedRunsS)
-	log.Info("warm restart", "answers_s", st.WarmReadyS, "synced_s", st.WarmSyncedS, "synced_runs_s", st.WarmSyncedRunsS)
+	st.WarmReadyS, st.WarmSyncedS, st.WarmFirstReadS = median(ready), median(st.WarmSyncedRunsS), median(firstRead)
+	log.Info("warm restart", "answers_s", st.WarmReadyS, "first_read_s", st.WarmFirstReadS, "synced_s", st.WarmSyncedS, "synced_runs_s", st.WarmSyncedRunsS)
 	if t.name == "neo4j" {
 		b.waitNeo4jCaches(ctx, srv, log)
 		if err := b.warmNeo4jReads(ctx, srv, m, log, nil); err != nil {

@@ -61,6 +61,9 @@ type StoreResult struct {
 	SyncPeakRSS int64   `json:"sync_peak_rss"`
 	WarmReadyS  float64 `json:"warm_ready_s"`  // serve on a synced store: spawn to handshake done (median of warmStarts)
 	WarmSyncedS float64 `json:"warm_synced_s"` // ... to the end of its first sync (median)
+	// WarmFirstReadS is spawn to the first correct get_node answer,
+	// asked right after the handshake (median; issue 49.8).
+	WarmFirstReadS float64 `json:"warm_first_read_s,omitempty"`
 	// WarmSyncedRunsS is each timed start's warm_synced_s, in order.
 	WarmSyncedRunsS []float64 `json:"warm_synced_runs_s,omitempty"`
 	ServePeakRSS    int64     `json:"serve_peak_rss"` // after the reads and the saves
@@ -120,6 +123,7 @@ func (r *Results) metrics() []metric {
 			add(p+"sync peak RSS", float64(st.SyncPeakRSS), true)
 			add(p+"warm restart s", st.WarmReadyS, true)
 			add(p+"warm restart synced s", st.WarmSyncedS, true)
+			add(p+"warm restart first read s", st.WarmFirstReadS, true)
 			add(p+"serve peak RSS", float64(st.ServePeakRSS), true)
 			add(p+"serve peak RSS after reads", float64(st.ServeReadsPeakRSS), true)
 			add(p+"save→store p95 ms", st.Edits.P95, true)
