@@ -328,7 +328,8 @@ func (g *GraphService) SearchByTags(ctx context.Context, tags []string, mode Tag
 }
 
 // RandomNode returns a note chosen uniformly among all notes, or among
-// those carrying any of tags; nil when there is none.
+// those carrying any of tags; nil when there is none. Attachments and
+// canvases are not notes here (GraphReader.RandomNote).
 func (g *GraphService) RandomNode(ctx context.Context, tags []string) (*NodeView, error) {
 	view, err := g.reader.RandomView(ctx, g.project, tags, g.pick)
 	if err != nil {
@@ -342,7 +343,7 @@ func (g *GraphService) RandomNode(ctx context.Context, tags []string) (*NodeView
 }
 
 // Search returns up to limit (1..MaxSearchLimit) notes most similar to
-// query, best first, content truncated to ListContentLimit. Notes the
+// query (notes only: no attachment or canvas, NoteHits), best first, content truncated to ListContentLimit. Notes the
 // searcher found but the store no longer holds are left out.
 func (g *GraphService) Search(ctx context.Context, query string, limit int) ([]ScoredNode, error) {
 	if g.searcher == nil {
@@ -358,6 +359,7 @@ func (g *GraphService) Search(ctx context.Context, query string, limit int) ([]S
 	if err != nil {
 		return nil, fmt.Errorf("graph: search: %w", err)
 	}
+	hits = NoteHits(hits) // whatever the searcher, search answers notes
 	ids := make([]string, len(hits))
 	scores := make(map[string]float64, len(hits))
 	for i, h := range hits {

@@ -1,7 +1,9 @@
 package core
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -75,4 +77,29 @@ func MIMETypeOf(id string) string {
 		return "text/markdown"
 	}
 	return fileTypes[strings.ToLower(path.Ext(id))]
+}
+
+// FileNodeExtensions returns the extensions (lower case, with the dot,
+// sorted) that make a file a node other than a note: a store that filters
+// by kind in its query language (neo4jstore's random note) tests an ID's
+// lower-cased end against them, which is KindOf's rule.
+func FileNodeExtensions() []string {
+	return slices.Sorted(maps.Keys(fileTypes))
+}
+
+// NoteHits returns hits without the attachments and canvases: what search
+// answers (docs/DECISIONS.md, "random_node and search answer notes"). It
+// returns hits itself when every hit is a note, else a new slice.
+func NoteHits(hits []ScoredID) []ScoredID {
+	i := slices.IndexFunc(hits, func(h ScoredID) bool { return IsFileNode(h.ID) })
+	if i < 0 {
+		return hits
+	}
+	out := slices.Clone(hits[:i])
+	for _, h := range hits[i+1:] {
+		if !IsFileNode(h.ID) {
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -70,7 +70,9 @@ type GraphReader interface {
 	NotesByTags(ctx context.Context, project string, tags []string, mode TagMode, limit int) ([]Note, error)
 
 	// RandomNote returns one note chosen uniformly among the project's notes,
-	// or among those carrying any of tags when tags is not empty. The store
+	// or among those carrying any of tags when tags is not empty. Only
+	// notes are candidates: an attachment or a canvas (IsFileNode) never is
+	// (docs/DECISIONS.md, "random_node and search answer notes"). The store
 	// counts the n candidates, calls pick(n) for an index in [0, n) and
 	// returns the candidate at that index in ID order, so a seeded pick gives
 	// a repeatable answer. It returns (nil, nil) when there is no candidate.

@@ -35,6 +35,7 @@ type graph struct {
 	// caches are valid for one version.
 	version uint64
 	hubs    [3]hubCache // by hubSlot(metric)
+	files   fileCache   // positions of attachments and canvases in all (filePositions)
 
 	// Every node has a slot, a small integer reused after deletion, so
 	// searches can mark nodes in flat arrays (see search.go) instead of

@@ -22,6 +22,14 @@ type hubCache struct {
 	scores  []float64 // scores[i] belongs to order[i]
 }
 
+// fileCache holds filePositions' answer for one version of the graph.
+type fileCache struct {
+	mu        sync.Mutex
+	version   uint64
+	built     bool
+	positions []int // never modified, only replaced
+}
+
 func hubSlot(m core.HubMetric) int {
 	switch m {
 	case core.MetricInDegree:

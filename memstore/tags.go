@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/core"
@@ -175,18 +176,79 @@ func (g *graph) randomNode(tags []string, pick func(n int) int) (*node, error) {
 	if g == nil {
 		return nil, nil
 	}
-	candidates := []*node(g.all)
 	if len(tags) > 0 {
-		candidates = g.anyTag(tags, math.MaxInt)
+		candidates := notesOnly(g.anyTag(tags, math.MaxInt))
+		i, err := pickIndex(pick, len(candidates))
+		if i < 0 || err != nil {
+			return nil, err
+		}
+		return candidates[i], nil
 	}
-	if len(candidates) == 0 {
-		return nil, nil
+	files := g.filePositions()
+	i, err := pickIndex(pick, len(g.all)-len(files))
+	if i < 0 || err != nil {
+		return nil, err
 	}
-	i := pick(len(candidates))
-	if i < 0 || i >= len(candidates) {
-		return nil, fmt.Errorf("memstore: random note: %w", core.InvalidArgument("pick returned %d for %d candidates", i, len(candidates)))
+	// The i-th note is the i-th node once the attachments and canvases
+	// before it are stepped over.
+	for _, f := range files {
+		if f > i {
+			break
+		}
+		i++
 	}
-	return candidates[i], nil
+	return g.all[i], nil
+}
+
+// notesOnly returns list without its attachments and canvases, list
+// itself (which may be an index's own list, never modified) when it has
+// none: the vault gives them no tags.
+func notesOnly(list []*node) []*node {
+	i := slices.IndexFunc(list, func(nd *node) bool { return core.IsFileNode(nd.ID) })
+	if i < 0 {
+		return list
+	}
+	out := slices.Clone(list[:i])
+	for _, nd := range list[i+1:] {
+		if !core.IsFileNode(nd.ID) {
+			out = append(out, nd)
+		}
+	}
+	return out
+}
+
+// pickIndex calls pick(n) when n > 0 and checks its answer; -1 when there
+// is no candidate.
+func pickIndex(pick func(n int) int, n int) (int, error) {
+	if n == 0 {
+		return -1, nil
+	}
+	i := pick(n)
+	if i < 0 || i >= n {
+		return -1, fmt.Errorf("memstore: random note: %w", core.InvalidArgument("pick returned %d for %d candidates", i, n))
+	}
+	return i, nil
+}
+
+// filePositions returns the ascending positions in g.all of the nodes that
+// are not notes (attachments, canvases: core.IsFileNode), which RandomNote
+// steps over. It is kept for one version of the graph, filled by the first
+// call after a change, under g.mu held for reading.
+func (g *graph) filePositions() []int {
+	c := &g.files
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.built && c.version == g.version {
+		return c.positions
+	}
+	c.positions = c.positions[:0:0]
+	for i, nd := range g.all {
+		if core.IsFileNode(nd.ID) {
+			c.positions = append(c.positions, i)
+		}
+	}
+	c.version, c.built = g.version, true
+	return c.positions
 }
 
 // TaggedViews is NotesByTags as views, under one read lock

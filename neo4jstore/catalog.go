@@ -60,6 +60,7 @@ type catalog struct {
 	ids     []string           // every note ID, ascending
 	titles  []string           // titles[i] is the title of ids[i]
 	tags    map[string][]int32 // normalised tag → ascending positions in ids
+	files   []int32            // ascending positions in ids of attachments and canvases (core.IsFileNode)
 
 	// links are the project's LINKS_TO relationships at version, nil when
 	// not known (the catalog was loaded while a staged write was drawing
@@ -80,6 +81,18 @@ func (c *catalog) pathLinks() *links {
 		return nil
 	}
 	return c.links
+}
+
+// nthNote returns the position in ids of the k-th note that is not an
+// attachment or a canvas: k stepped over the files at or before it.
+func (c *catalog) nthNote(k int) int {
+	for _, f := range c.files {
+		if int(f) > k {
+			break
+		}
+		k++
+	}
+	return k
 }
 
 // title returns the title of note id, if the catalog holds it.
@@ -127,6 +140,7 @@ func (c *catalog) apply(version int64, changed map[string]*catalogRow) *catalog 
 	}
 	moved := make([]int32, len(c.ids)) // old position → new, -1: changed or gone
 	added := map[string][]int32{}      // tag → new positions of changed notes
+	var newFiles []int32               // new positions of changed attachments and canvases
 	i, k := 0, 0
 	for i < len(c.ids) || k < len(keys) {
 		switch {
@@ -143,6 +157,9 @@ func (c *catalog) apply(version int64, changed map[string]*catalogRow) *catalog 
 			}
 			if row := changed[id]; row != nil {
 				pos := int32(len(next.ids))
+				if core.IsFileNode(id) {
+					newFiles = append(newFiles, pos)
+				}
 				next.ids = append(next.ids, id)
 				next.titles = append(next.titles, row.title)
 				for _, t := range distinctTags(row.tags) {
@@ -175,6 +192,15 @@ func (c *catalog) apply(version int64, changed map[string]*catalogRow) *catalog 
 		next.links = c.links.apply(next.ids, moved, changed)
 	}
 	next.linksPending, next.linksDirty = c.linksPending, c.linksDirty
+	for _, p := range c.files {
+		if q := moved[p]; q >= 0 {
+			next.files = append(next.files, q)
+		}
+	}
+	if len(newFiles) > 0 {
+		next.files = append(next.files, newFiles...)
+		slices.Sort(next.files)
+	}
 	return next
 }
 
@@ -481,8 +507,12 @@ func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog,
 		cat.ids = make([]string, len(records))
 		cat.titles = make([]string, len(records))
 		clear(cat.tags)
+		cat.files = cat.files[:0]
 		for i, r := range records {
 			cat.ids[i] = str(r.Values[0])
+			if core.IsFileNode(cat.ids[i]) {
+				cat.files = append(cat.files, int32(i))
+			}
 			cat.titles[i] = str(r.Values[2])
 			for _, tag := range distinctTags(strs(r.Values[1])) {
 				cat.tags[tag] = append(cat.tags[tag], int32(i))

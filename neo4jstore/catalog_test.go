@@ -166,8 +166,11 @@ func TestCatalogTagSets(t *testing.T) {
 
 // catalogOf builds a catalog from rows as a full load would.
 func catalogOf(version int64, rows map[string]*catalogRow) *catalog {
-	cat := &catalog{version: version, tags: map[string][]int32{}}
+	cat := &catalog{version: version, ids: []string{}, titles: []string{}, tags: map[string][]int32{}}
 	for _, id := range slices.Sorted(maps.Keys(rows)) {
+		if core.IsFileNode(id) {
+			cat.files = append(cat.files, int32(len(cat.ids)))
+		}
 		cat.ids = append(cat.ids, id)
 		cat.titles = append(cat.titles, rows[id].title)
 		for _, t := range distinctTags(rows[id].tags) {
@@ -190,16 +193,18 @@ func TestCatalogApplyEqualsAFreshLoad(t *testing.T) {
 		}
 		return row
 	}
+	exts := []string{".md", ".md", ".png", ".canvas"} // attachments and canvases too (catalog.files)
+	randomID := func() string { return fmt.Sprintf("n%03d%s", rng.IntN(60), exts[rng.IntN(len(exts))]) }
 	for round := range 500 {
 		rows := map[string]*catalogRow{}
 		for range rng.IntN(40) {
-			rows[fmt.Sprintf("n%03d.md", rng.IntN(60))] = randomRow()
+			rows[randomID()] = randomRow()
 		}
 		before := catalogOf(int64(round), rows)
 		snapshot := catalogOf(int64(round), rows)
 		changed := map[string]*catalogRow{}
 		for range rng.IntN(10) {
-			id := fmt.Sprintf("n%03d.md", rng.IntN(60))
+			id := randomID()
 			if rng.IntN(3) == 0 {
 				changed[id] = nil
 				delete(rows, id)
@@ -216,6 +221,10 @@ func TestCatalogApplyEqualsAFreshLoad(t *testing.T) {
 		require.Equal(t, len(want.tags), len(got.tags), "round %d: %v vs %v", round, want.tags, got.tags)
 		for tag, list := range want.tags {
 			require.Equal(t, list, got.tags[tag], "round %d tag %s", round, tag)
+		}
+		require.Equal(t, want.files, got.files, "round %d: attachments and canvases", round)
+		for k := range len(got.ids) - len(got.files) {
+			require.False(t, core.IsFileNode(got.ids[got.nthNote(k)]), "round %d: note %d", round, k)
 		}
 		require.Equal(t, snapshot, before, "round %d: the old catalog is untouched", round)
 	}

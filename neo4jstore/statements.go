@@ -108,6 +108,7 @@ var (
 	stmtHubsOutDegree         = stmt("hubs_out_degree")
 	stmtTagsAny               = stmt("tags_any")
 	stmtTagsAll               = stmt("tags_all")
+	stmtRandomCount           = stmt("random_count")
 	stmtRandomCountTagged     = stmt("random_count_tagged")
 	stmtRandomNth             = stmt("random_nth")
 	stmtRandomNthTagged       = stmt("random_nth_tagged")

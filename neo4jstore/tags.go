@@ -168,8 +168,8 @@ func (s *Neo4jStore) randomNote(ctx context.Context, project string, tags []stri
 			break
 		}
 	}
-	count, nth := stmtReadCount, stmtRandomNth
-	params := map[string]any{"project": project}
+	count, nth := stmtRandomCount, stmtRandomNth
+	params := map[string]any{"project": project, "files": fileNodeExtensions}
 	if len(norm) > 0 {
 		count, nth = stmtRandomCountTagged, stmtRandomNthTagged
 		params["tags"] = norm
@@ -215,13 +215,17 @@ func (s *Neo4jStore) randomNote(ctx context.Context, project string, tags []stri
 	return nil, nil, nil
 }
 
+// fileNodeExtensions is the $files of the random statements: the IDs
+// they leave out (attachments and canvases, core.IsFileNode).
+var fileNodeExtensions = core.FileNodeExtensions()
+
 // randomFromCatalog answers randomNote from cat; ok is false when
 // the database has moved on since cat was read.
 func (s *Neo4jStore) randomFromCatalog(ctx context.Context, project string, cat *catalog, norm []string, pick func(n int) int) (*core.Note, map[string]string, bool, error) {
-	n := len(cat.ids)
+	n := len(cat.ids) - len(cat.files)
 	var candidates []int32
 	if len(norm) > 0 {
-		candidates = cat.anyTag(norm, 0)
+		candidates = slices.DeleteFunc(slices.Clone(cat.anyTag(norm, 0)), func(p int32) bool { return core.IsFileNode(cat.ids[p]) })
 		n = len(candidates)
 	}
 	if n == 0 {
@@ -238,7 +242,7 @@ func (s *Neo4jStore) randomFromCatalog(ctx context.Context, project string, cat 
 	if candidates != nil {
 		id = cat.ids[candidates[k]]
 	} else {
-		id = cat.ids[k]
+		id = cat.ids[cat.nthNote(k)]
 	}
 	read, ok, err := s.readPicked(ctx, project, cat, []string{id}, false)
 	if !ok || err != nil {

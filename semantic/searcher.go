@@ -165,7 +165,9 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) ([]core.
 	if kw.err != nil {
 		return nil, fmt.Errorf("semantic: keyword search: %w", kw.err)
 	}
-	fused := hybrid.Weighted(s.weight, limit, vector, kw.hits)
+	// Search answers notes: an attachment's vector is its file name's, a
+	// canvas is reached from the notes it links (core.NoteHits).
+	fused := hybrid.Weighted(s.weight, limit, core.NoteHits(vector), core.NoteHits(kw.hits))
 	floor := 0.0
 	if embedded {
 		floor = s.floor

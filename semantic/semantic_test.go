@@ -339,3 +339,25 @@ func TestARepeatedQueryIsEmbeddedOnce(t *testing.T) {
 	}
 	assert.EqualValues(t, 2, down.calls.Load(), "a failed embedding is tried again")
 }
+
+// Search answers notes: an attachment named like the query and a canvas
+// whose card holds it are left out, and the limit is filled with notes
+// (docs/DECISIONS.md, "random_node and search answer notes").
+func TestSearchAnswersNotesOnly(t *testing.T) {
+	ctx, s := t.Context(), memstore.New()
+	all := append(notes(3),
+		core.Note{ID: "word1.png", Title: "word1.png", Keys: []string{"word1.png"}, Hash: "hp"},
+		core.Note{ID: "board.canvas", Title: "board.canvas", Content: "word1 word1 word1", Hash: "hc"})
+	require.NoError(t, s.UpsertNotes(ctx, "p", all))
+	_, err := newIndexer(t, s, &fakeEmbedder{model: "m"}, 8).IndexStale(ctx)
+	require.NoError(t, err)
+	searcher, err := semantic.NewSearcher("p", s, &fakeEmbedder{model: "m"}, nil)
+	require.NoError(t, err)
+	kw, err := s.KeywordSearch(ctx, "p", "word1", 10)
+	require.NoError(t, err)
+	require.Len(t, kw, 3, "the keyword index holds the attachment and the canvas: %v", kw)
+	hits, err := searcher.Search(ctx, "word1", 1)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	assert.Equal(t, "n001.md", hits[0].ID)
+}

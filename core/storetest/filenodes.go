@@ -59,6 +59,43 @@ var fileNodeCases = []testCase{
 		assert.Equal(e.t, core.Degree{In: 3, Out: 0}, e.degree(p, "img/pic.png"))
 		assert.Equal(e.t, 4, e.count(p))
 	}},
+	{"a random note is a note: never an attachment or a canvas", func(e *env) {
+		p := e.project()
+		tagged := fileNode("b.canvas") // the vault gives no file node tags; a store still never picks one
+		tagged.Tags = []string{"go"}
+		e.upsert(p, fileNode("a.png"), tagged, mkNote("c.md"), fileNode("d/e.pdf"), mkNote("f.md"), fileNode("g.canvas"))
+		e.upsert(p, withTags(mkNote("h.md"), "go"))
+		for _, tags := range [][]string{nil, {"go"}} {
+			var picked []string
+			for k := 0; ; k++ {
+				n, err := e.store.RandomNote(e.ctx, p, tags, func(n int) int {
+					if k >= n {
+						return n - 1
+					}
+					return k
+				})
+				require.NoError(e.t, err)
+				require.NotNil(e.t, n)
+				if len(picked) > 0 && picked[len(picked)-1] == n.ID {
+					break
+				}
+				picked = append(picked, n.ID)
+				v, err := e.store.RandomView(e.ctx, p, tags, func(int) int { return k })
+				require.NoError(e.t, err)
+				assert.Equal(e.t, n.ID, v.ID, "RandomView picks as RandomNote")
+			}
+			want := []string{"c.md", "f.md", "h.md"}
+			if tags != nil {
+				want = []string{"h.md"}
+			}
+			assert.Equal(e.t, want, picked, "tags %v: the candidates are the notes, in ID order", tags)
+		}
+		empty := e.project()
+		e.upsert(empty, fileNode("only.png"))
+		n, err := e.store.RandomNote(e.ctx, empty, nil, func(int) int { panic("no candidate: pick is not called") })
+		require.NoError(e.t, err)
+		assert.Nil(e.t, n)
+	}},
 	{"a link to an attachment written before it resolves when it appears and breaks when it goes", func(e *env) {
 		p := e.project()
 		e.upsert(p, mkNote("a.md", ghost("pic.png")))

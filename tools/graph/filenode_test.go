@@ -29,7 +29,8 @@ func TestAnswersMarkAttachmentsAndListUnresolvedLinks(t *testing.T) {
 	if err := store.UpsertNotes(t.Context(), project, []core.Note{pic, board, a}); err != nil {
 		t.Fatal(err)
 	}
-	svc := core.NewGraphService(project, store, nil, core.WithUnresolved(unresolvedOf{"a.md": {"Nowhere"}}))
+	svc := core.NewGraphService(project, store, nil, core.WithUnresolved(unresolvedOf{"a.md": {"Nowhere"}}),
+		core.WithSearcher(fixedHits{{ID: "board.canvas", Score: 0.9}, {ID: "img/pic.png", Score: 0.8}, {ID: "a.md", Score: 0.5}}))
 	tools := map[string]func(string) string{}
 	for _, tool := range graph.Tools(graph.NewDeps(svc, slog.Default())) {
 		tool := tool
@@ -74,4 +75,35 @@ func TestAnswersMarkAttachmentsAndListUnresolvedLinks(t *testing.T) {
 	if _, ok := decode(tools["get_node"](`{"id":"img/pic.png","depth":1}`))["unresolved"]; ok {
 		t.Errorf("no unresolved list where there is none")
 	}
+
+	// Hubs may be files, marked; random_node and search answer notes only
+	// (docs/DECISIONS.md, "random_node and search answer notes").
+	var hubs []map[string]any
+	if err := json.Unmarshal([]byte(tools["get_hubs"](`{"metric":"in_degree"}`)), &hubs); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]any{}
+	for _, h := range hubs {
+		kinds[h["id"].(string)] = h["type"]
+	}
+	if kinds["img/pic.png"] != "attachment" || kinds["board.canvas"] != "canvas" || kinds["a.md"] != nil {
+		t.Errorf("hubs' kinds: %v", hubs)
+	}
+	for range 20 {
+		if n := decode(tools["random_node"](`{}`)); n["id"] != "a.md" {
+			t.Fatalf("random_node answered a node that is not a note: %v", n)
+		}
+	}
+	var found []map[string]any
+	if err := json.Unmarshal([]byte(tools["search"](`{"query":"card"}`)), &found); err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 1 || found[0]["id"] != "a.md" {
+		t.Errorf("search answers notes only: %v", found)
+	}
 }
+
+// fixedHits is a searcher that finds the same hits for every query.
+type fixedHits []core.ScoredID
+
+func (f fixedHits) Search(context.Context, string, int) ([]core.ScoredID, error) { return f, nil }

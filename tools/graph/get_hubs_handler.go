@@ -19,7 +19,7 @@ func GetHubsHandler(d Deps) server.ToolHandlerFunc {
 		}
 		out := make([]HubResponse, len(hubs))
 		for i, h := range hubs {
-			out[i] = HubResponse{ID: h.ID, Title: h.Title, Score: h.Score}
+			out[i] = HubResponse{ID: h.ID, Title: h.Title, Score: h.Score, Type: kindOf(h.ID)}
 		}
 		return out, nil
 	})

@@ -49,6 +49,9 @@ type HubResponse struct {
 	ID    string  `json:"id"`
 	Title string  `json:"title"`
 	Score float64 `json:"score"` // the metric's value
+	// Type marks a hub that is not a note, as NodeResponse's does: an
+	// image many notes embed is a hub too.
+	Type string `json:"type,omitempty"`
 }
 
 // PathResponse is find_path's answer.
@@ -108,6 +111,15 @@ func relinkedResponse(r []core.Relinked) []RelinkedResponse {
 	return out
 }
 
+// kindOf is the type an answer gives the node id: "" for a note (spec
+// 000's shape), "attachment" or "canvas" otherwise.
+func kindOf(id string) string {
+	if k := core.KindOf(id); k != core.KindNote {
+		return string(k)
+	}
+	return ""
+}
+
 func nodeResponse(v core.NodeView) NodeResponse {
 	tags, links := v.Tags, v.Links
 	if tags == nil {
@@ -117,8 +129,8 @@ func nodeResponse(v core.NodeView) NodeResponse {
 		links = []LinkInfo{}
 	}
 	r := NodeResponse{ID: v.ID, Title: v.Title, Content: v.Content, Tags: tags, Links: links, Unresolved: v.Unresolved}
-	if k := core.KindOf(v.ID); k != core.KindNote {
-		r.Type, r.MIME = string(k), core.MIMETypeOf(v.ID)
+	if r.Type = kindOf(v.ID); r.Type != "" {
+		r.MIME = core.MIMETypeOf(v.ID)
 	}
 	return r
 }
