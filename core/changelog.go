@@ -79,6 +79,11 @@ type ChangeLog interface {
 	// (the newest) first.
 	Changes(ctx context.Context, project string, q ChangeQuery) ([]NoteChange, error)
 
+	// LastChange returns the newest change logged for the note id (by
+	// Key, whatever its age among the log's other entries), or nil when the
+	// log holds none: the view shows who changed a note last.
+	LastChange(ctx context.Context, project, id string) (*NoteChange, error)
+
 	// PruneChanges deletes the changes of project older than before, then
 	// all but the newest keep, and returns how many it deleted.
 	PruneChanges(ctx context.Context, project string, before time.Time, keep int) (int, error)

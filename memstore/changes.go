@@ -178,6 +178,26 @@ func (s *Store) Changes(ctx context.Context, project string, q core.ChangeQuery)
 	return out, nil
 }
 
+// LastChange is the note's head, the newest change of each note kept in
+// memory (built once from the log, dropped by a prune that deleted any).
+func (s *Store) LastChange(ctx context.Context, project, id string) (*core.NoteChange, error) {
+	if err := s.check(ctx); err != nil {
+		return nil, err
+	}
+	s.changes.mu.Lock()
+	defer s.changes.mu.Unlock()
+	heads, err := s.headsLocked(project)
+	if err != nil {
+		return nil, core.NewProviderError("memstore: read change log", err)
+	}
+	h, ok := heads[id]
+	if !ok {
+		return nil, nil
+	}
+	c := h.rec.change(h.key)
+	return &c, nil
+}
+
 // PruneChanges deletes by age, then beyond keep, in one transaction.
 func (s *Store) PruneChanges(ctx context.Context, project string, before time.Time, keep int) (int, error) {
 	if err := s.check(ctx); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/vaultgraph/vaultgraph/core"
 )
 
@@ -69,14 +71,35 @@ func (s *Neo4jStore) Changes(ctx context.Context, project string, q core.ChangeQ
 		}
 		out = make([]core.NoteChange, 0, len(records))
 		for _, r := range records {
-			get := func(k string) any { v, _ := r.Get(k); return v }
-			out = append(out, core.NoteChange{
-				Key: str(get("key")), At: time.Unix(0, num(get("at_ns"))).UTC(), Kind: core.ChangeKind(str(get("kind"))),
-				ID: str(get("note")), Path: str(get("path")), OldID: str(get("old_note")), OldPath: str(get("old_path")),
-				Title: str(get("title")), Hash: str(get("hash")), SizeBefore: num(get("size_before")), SizeAfter: num(get("size_after")),
-				Actor: core.Actor{ID: str(get("actor")), Email: str(get("actor_email")), Name: str(get("actor_name"))},
-			})
+			out = append(out, changeOf(r))
 		}
+		return nil
+	})
+	return out, err
+}
+
+// changeOf decodes a record of change_page or change_last.
+func changeOf(r *neo4j.Record) core.NoteChange {
+	get := func(k string) any { v, _ := r.Get(k); return v }
+	return core.NoteChange{
+		Key: str(get("key")), At: time.Unix(0, num(get("at_ns"))).UTC(), Kind: core.ChangeKind(str(get("kind"))),
+		ID: str(get("note")), Path: str(get("path")), OldID: str(get("old_note")), OldPath: str(get("old_path")),
+		Title: str(get("title")), Hash: str(get("hash")), SizeBefore: num(get("size_before")), SizeAfter: num(get("size_after")),
+		Actor: core.Actor{ID: str(get("actor")), Email: str(get("actor_email")), Name: str(get("actor_name"))},
+	}
+}
+
+// LastChange runs change_last (the (project, note) index).
+func (s *Neo4jStore) LastChange(ctx context.Context, project, id string) (*core.NoteChange, error) {
+	var out *core.NoteChange
+	err := s.read(ctx, "read a note's last change", func(t txn) error {
+		out = nil
+		records, err := t.collect(stmtChangeLast, map[string]any{"project": project, "note": id})
+		if err != nil || len(records) == 0 {
+			return err
+		}
+		c := changeOf(records[0])
+		out = &c
 		return nil
 	})
 	return out, err

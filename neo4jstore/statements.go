@@ -69,6 +69,7 @@ var (
 	stmtSchemaNoteChangeKey  = stmt("schema_note_change_key")
 	stmtSchemaNoteChangeNote = stmt("schema_note_change_note")
 	stmtChangeAppend         = stmt("change_append")
+	stmtChangeLast           = stmt("change_last")
 	stmtChangePage           = stmt("change_page")
 	stmtChangePruneAge       = stmt("change_prune_age")
 	stmtChangePruneKeep      = stmt("change_prune_keep")

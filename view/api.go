@@ -488,33 +488,30 @@ func changeOf(c core.NoteChange) changeJSON {
 	return out
 }
 
-// Change panel bounds: the recent changes a page lists, and how far back
-// a note's last change is looked for (one read of the newest changes).
+// Change panel bounds: the recent changes a page lists.
 const (
 	changesDefault = 30
 	changesMax     = 100
-	lastChangeScan = 500
 )
 
-// lastChange is id's newest change among the newest lastChangeScan of the
-// log; nil when there is none, or the log cannot be read (the note is
-// shown without it, and the failure logged).
+// lastChange is id's newest logged change, however many other notes
+// changed since (the store's per-note lookup); nil when there is none, or
+// the log cannot be read (the note is shown without it, and the failure
+// logged).
 func (v *View) lastChange(ctx context.Context, id string) *changeJSON {
 	if v.opts.Changes == nil {
 		return nil
 	}
-	changes, err := v.opts.Changes.Changes(ctx, v.opts.Project, core.ChangeQuery{Limit: lastChangeScan})
+	c, err := v.opts.Changes.LastChange(ctx, v.opts.Project, id)
 	if err != nil {
 		v.log.Warn("view: reading the change log failed; the note is shown without its last change", "err", err)
 		return nil
 	}
-	for _, c := range changes {
-		if c.ID == id {
-			out := changeOf(c)
-			return &out
-		}
+	if c == nil {
+		return nil
 	}
-	return nil
+	out := changeOf(*c)
+	return &out
 }
 
 // serveChanges answers the newest changes of the log (limit: 1 to 100,

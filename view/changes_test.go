@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -54,5 +55,29 @@ func TestViewShowsWhoChangedWhat(t *testing.T) {
 		if resp, _ := get(t, c, e.srv.URL+PathPrefix+"api/changes?limit="+bad); resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("api/changes?limit=%s: %d, want 400", bad, resp.StatusCode)
 		}
+	}
+}
+
+// A note's last change shows however many other notes changed since: the
+// view asks the store for the note's own newest change, not a scan of the
+// newest entries (which missed it after 500 others).
+func TestViewShowsALastChangeBehindManyOthers(t *testing.T) {
+	e := newEnv(t, AuthOptions{}, "")
+	c := client(t)
+	login(t, e, c, false)
+	now := time.Now().UTC()
+	logged := []core.NoteChange{{Key: core.ChangeKey(now), At: now, Kind: core.ChangeModified, ID: "x/b.md", Path: "x/b.md",
+		Title: "b", Hash: "h1", Actor: core.Actor{ID: "alice-sub", Name: "Alice"}}}
+	for i := range 600 {
+		at := now.Add(time.Duration(i+1) * time.Millisecond)
+		logged = append(logged, core.NoteChange{Key: core.ChangeKey(at), At: at, Kind: core.ChangeCreated,
+			ID: fmt.Sprintf("other/%d.md", i), Path: fmt.Sprintf("other/%d.md", i), Hash: fmt.Sprint("h", i)})
+	}
+	if err := e.store.AppendChanges(t.Context(), project, logged); err != nil {
+		t.Fatal(err)
+	}
+	_, b := get(t, c, e.srv.URL+PathPrefix+"api/note?id=x/b.md")
+	if n := decode[noteAnswer](t, b); n.LastChange == nil || n.LastChange.By == nil || n.LastChange.By.ID != "alice-sub" || n.LastChange.By.Name != "Alice" {
+		t.Fatalf("api/note's last change of x/b.md behind 600 others: %s", b)
 	}
 }

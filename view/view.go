@@ -26,6 +26,7 @@ type Store interface {
 // ChangeReader reads a project's change log (core.ChangeLog's reader).
 type ChangeReader interface {
 	Changes(ctx context.Context, project string, q core.ChangeQuery) ([]core.NoteChange, error)
+	LastChange(ctx context.Context, project, id string) (*core.NoteChange, error)
 }
 
 // Graph is the graph toolset's service the view shares with the tools:

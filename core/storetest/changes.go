@@ -68,6 +68,33 @@ var changeCases = []testCase{
 		since := e.changes(p, core.ChangeQuery{Limit: 10, Since: all[4].At})
 		assert.Equal(e.t, keys([]core.NoteChange{deleted, renamed, all[4]}), keys(since), "Since includes a change at that instant")
 	}},
+	{"LastChange is a note's newest change, however many others were logged since", func(e *env) {
+		p := e.project()
+		first := changeAt(1, core.ChangeCreated, "a.md")
+		newest := changeAt(2, core.ChangeModified, "a.md")
+		newest.Actor = core.Actor{ID: "sub-1", Email: "ada@example.com", Name: "Ada"}
+		e.appendChanges(p, first, newest)
+		var others []core.NoteChange
+		for m := range 50 {
+			others = append(others, changeAt(3+m, core.ChangeModified, fmt.Sprintf("o%d.md", m)))
+		}
+		e.appendChanges(p, others...)
+		got, err := e.store.LastChange(e.ctx, p, "a.md")
+		require.NoError(e.t, err)
+		require.NotNil(e.t, got)
+		assert.Equal(e.t, newest, *got)
+		none, err := e.store.LastChange(e.ctx, p, "never.md")
+		require.NoError(e.t, err)
+		assert.Nil(e.t, none)
+		other, err := e.store.LastChange(e.ctx, e.project(), "a.md")
+		require.NoError(e.t, err)
+		assert.Nil(e.t, other, "another project's log")
+		_, err = e.store.PruneChanges(e.ctx, p, time.Time{}, 10) // a.md's changes are the oldest
+		require.NoError(e.t, err)
+		gone, err := e.store.LastChange(e.ctx, p, "a.md")
+		require.NoError(e.t, err)
+		assert.Nil(e.t, gone, "pruned")
+	}},
 	{"A change equal to its note's newest logged change is not logged again", func(e *env) {
 		p := e.project()
 		a := changeAt(1, core.ChangeModified, "a.md")
