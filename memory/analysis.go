@@ -4,11 +4,10 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/plural"
 )
 
 // Thresholds of the analyses, on cosine similarity in [0, 1]. Similarity
@@ -342,16 +341,16 @@ func recommendations(h Health, staleDays int, semantic bool) []string {
 		return []string{"No memories yet: store preferences, decisions and patterns with memory_store."}
 	}
 	if n := len(h.Contradictions); n > 0 {
-		r = append(r, plural(n, "contradicting pair")+" found: review them with memory_detect_contradictions, then memory_forget the wrong one or memory_relate the newer one with supersedes.")
+		r = append(r, plural.Count(n, "contradicting pair")+" found: review them with memory_detect_contradictions, then memory_forget the wrong one or memory_relate the newer one with supersedes.")
 	}
 	if n := len(h.LowConfidence); n > 0 {
-		r = append(r, plural(n, "memory")+" below confidence 0.3 (more unhelpful than helpful feedback): review and memory_forget those that are wrong.")
+		r = append(r, plural.Count(n, "memory")+" below confidence 0.3 (more unhelpful than helpful feedback): review and memory_forget those that are wrong.")
 	}
 	if n := len(h.Stale); n > 0 {
-		r = append(r, plural(n, "memory")+" not accessed in "+plural(staleDays, "day")+": forget those that no longer apply.")
+		r = append(r, plural.Count(n, "memory")+" not accessed in "+plural.Count(staleDays, "day")+": forget those that no longer apply.")
 	}
 	if n := len(h.Duplicates); n > 0 {
-		r = append(r, plural(n, "near-duplicate pair")+" found: keep one memory of each pair.")
+		r = append(r, plural.Count(n, "near-duplicate pair")+" found: keep one memory of each pair.")
 	}
 	if h.GoldenRules == 0 {
 		r = append(r, "No golden rules yet: validate helpful memories with memory_validate; at confidence 0.9 they become golden rules.")
@@ -359,23 +358,10 @@ func recommendations(h Health, staleDays int, semantic bool) []string {
 	if !semantic {
 		r = append(r, "Semantic search is off (embedding.provider none): contradictions and duplicates were not checked.")
 	} else if h.Unembedded > 0 {
-		r = append(r, plural(h.Unembedded, "memory")+" have no vector of the current embedding model and are invisible to recall.")
+		r = append(r, plural.Count(h.Unembedded, "memory")+" have no vector of the current embedding model and are invisible to recall.")
 	}
 	if len(r) == 0 {
 		r = append(r, "Memory is healthy: nothing to do.")
 	}
 	return r
-}
-
-func plural(n int, noun string) string {
-	s := strconv.Itoa(n) + " " + noun
-	if n != 1 {
-		switch {
-		case strings.HasSuffix(noun, "y") && !strings.HasSuffix(noun, "ay"):
-			s = s[:len(s)-1] + "ies"
-		default:
-			s += "s"
-		}
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vaultgraph/vaultgraph/internal/plural"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -73,7 +74,7 @@ The exit status is 1 when there is any problem, 0 when there is none.`,
 						problems++
 					}
 				}
-				fmt.Fprintf(s.err, "%d notes checked (nothing written): %d problems in %d notes\n", stats.Notes, problems, len(entries))
+				fmt.Fprintf(s.err, "%s checked (nothing written): %s in %s\n", plural.Count(stats.Notes, "note"), plural.Count(problems, "problem"), plural.Count(len(entries), "note"))
 			}
 			if len(entries) > 0 {
 				return errVaultProblems

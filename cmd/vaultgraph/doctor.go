@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/core"
+	"github.com/vaultgraph/vaultgraph/internal/plural"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 	"github.com/vaultgraph/vaultgraph/semantic"
@@ -122,9 +123,9 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 		for _, e := range entries[:min(3, len(entries))] {
 			first = append(first, e.Path+": "+e.Problems[0])
 		}
-		r.warning("vault: %d problems in %d of %d notes, e.g. %s ('vaultgraph check' lists them all)", problems, notes, stats.Notes, strings.Join(first, "; "))
+		r.warning("vault: %s in %d of %s, e.g. %s ('vaultgraph check' lists them all)", plural.Count(problems, "problem"), notes, plural.Count(stats.Notes, "note"), strings.Join(first, "; "))
 	} else {
-		r.ok("vault: %d notes, no broken links or frontmatter errors", stats.Notes)
+		r.ok("vault: %s, no broken links or frontmatter errors", plural.Count(stats.Notes, "note"))
 	}
 
 	store, err := doctorStore(ctx, cfg, logger, r)
@@ -141,26 +142,26 @@ func runDoctor(ctx context.Context, cfg *config.Config, logger *slog.Logger, w i
 			if fix {
 				_ = store.Close(context.WithoutCancel(ctx))
 				if err := runSync(ctx, cfg, logger, false, ""); err != nil {
-					r.problem("run 'vaultgraph sync' with this configuration and read its error", "graph: %d notes disagreed with their files and the repair failed: %v", len(diff), err)
+					r.problem("run 'vaultgraph sync' with this configuration and read its error", "graph: %s disagreed with the vault's files and the repair failed: %v", plural.Count(len(diff), "note"), err)
 				} else {
-					r.ok("graph: %d notes disagreed with their files; repaired by a sync", len(diff))
+					r.ok("graph: %s disagreed with the vault's files; repaired by a sync", plural.Count(len(diff), "note"))
 				}
 				return r.result()
 			}
-			r.problem("'vaultgraph doctor --fix' (or a sync) repairs them", "graph: %d notes disagree with their files, e.g. %s", len(diff), strings.Join(diff[:min(3, len(diff))], "; "))
+			r.problem("'vaultgraph doctor --fix' (or a sync) repairs them", "graph: %s in disagreement with the vault's files, e.g. %s", plural.Count(len(diff), "note"), strings.Join(diff[:min(3, len(diff))], "; "))
 		} else {
 			r.ok("graph: every note of the vault is in the graph with its file's content")
 		}
 	}
 	if prog, ok := semantic.ReadProgressFile(config.VaultStateDir(cfg.StateDir, p.Path)); ok && !prog.Done {
-		r.note("embedding: %d of %d notes still wait for a vector of %s (serve or sync --watch embeds them; search uses keywords and the static table meanwhile)", prog.Total-prog.Embedded, prog.Total, prog.Model)
+		r.note("embedding: %d of %s still wait for a vector of %s (serve or sync --watch embeds them; search uses keywords and the static table meanwhile)", prog.Total-prog.Embedded, plural.Count(prog.Total, "note"), prog.Model)
 	}
 	return r.result()
 }
 
 // result prints the count of problems and warnings and decides the exit.
 func (r *doctorReport) result() error {
-	fmt.Fprintf(r.w, "%d problems, %d warnings\n", r.problems, r.warnings)
+	fmt.Fprintf(r.w, "%s, %s\n", plural.Count(r.problems, "problem"), plural.Count(r.warnings, "warning"))
 	if r.problems > 0 || (r.strict && r.warnings > 0) {
 		return errDoctorFound
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/config"
 	"github.com/vaultgraph/vaultgraph/embedding"
+	"github.com/vaultgraph/vaultgraph/internal/plural"
 	"github.com/vaultgraph/vaultgraph/memstore"
 	"github.com/vaultgraph/vaultgraph/neo4jstore"
 	"github.com/vaultgraph/vaultgraph/semantic"
@@ -65,9 +66,9 @@ func writeEmbeddingStatus(w io.Writer, cfg *config.Config) {
 		fmt.Fprintf(w, "embedding: every note has a vector of %s (last pass embedded %d, %s)\n",
 			p.Model, p.Embedded, p.Updated.Format(time.RFC3339))
 	default:
-		fmt.Fprintf(w, "embedding: %d of %d notes embedded with %s by the last pass (%.1f notes/s, %s); "+
+		fmt.Fprintf(w, "embedding: %d of %s embedded with %s by the last pass (%.1f notes/s, %s); "+
 			"notes without one are searched through the static table and keywords until a serve, sync --watch or sync --embed embeds them\n",
-			p.Embedded, p.Total, p.Model, p.NotesPerS, p.Updated.Format(time.RFC3339))
+			p.Embedded, plural.Count(p.Total, "note"), p.Model, p.NotesPerS, p.Updated.Format(time.RFC3339))
 	}
 }
 

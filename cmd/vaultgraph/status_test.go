@@ -152,18 +152,18 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 	write("c.md", "[[missing]]") // changed while nothing ran
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
 	require.Equal(t, exitError, r.code)
-	assert.Contains(t, r.stdout, "WARNING  vault: 1 problems in 1 of 3 notes, e.g. c.md: Broken link: [[missing]]")
-	assert.Contains(t, r.stdout, "PROBLEM  graph: 1 notes disagree with their files, e.g. c.md is not in the graph; next: 'vaultgraph doctor --fix'")
-	assert.Contains(t, r.stdout, "1 problems, 1 warnings\n")
+	assert.Contains(t, r.stdout, "WARNING  vault: 1 problem in 1 of 3 notes, e.g. c.md: Broken link: [[missing]]")
+	assert.Contains(t, r.stdout, "PROBLEM  graph: 1 note in disagreement with the vault's files, e.g. c.md is not in the graph; next: 'vaultgraph doctor --fix'")
+	assert.Contains(t, r.stdout, "1 problem, 1 warning\n")
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir, "--fix")
-	assert.Contains(t, r.stdout, "ok       graph: 1 notes disagreed with their files; repaired by a sync")
+	assert.Contains(t, r.stdout, "ok       graph: 1 note disagreed with the vault's files; repaired by a sync")
 
 	// Lint alone is a WARNING: exit 0, unless --strict.
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir)
 	assert.Equal(t, exitOK, r.code, r.stdout)
 	assert.Contains(t, r.stdout, "ok       graph: every note of the vault is in the graph")
-	assert.Contains(t, r.stdout, "WARNING  vault: 1 problems")
-	assert.Contains(t, r.stdout, "0 problems, 1 warnings\n")
+	assert.Contains(t, r.stdout, "WARNING  vault: 1 problem in")
+	assert.Contains(t, r.stdout, "0 problems, 1 warning\n")
 	r = runCLI(t, "doctor", "--vault", vault, "--state-dir", dir, "--strict")
 	assert.Equal(t, exitError, r.code, r.stdout)
 }
