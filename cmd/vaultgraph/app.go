@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/activity"
@@ -45,8 +47,11 @@ type app struct {
 	kb       *kb.Service // knowledge bases of the primary project's vault
 	primary  core.Project
 	projects *core.ProjectCatalog
-	search   search             // semantic search of the primary project; zero without an embedding provider
-	memories *memory.Service    // spec 004's memories of the primary project; see memoryService
+	search   search          // semantic search of the primary project; zero without an embedding provider
+	memories *memory.Service // spec 004's memories of the primary project; see memoryService
+	// lazyMu guards memories and docs, made at the first selection that
+	// wants them (optionalTools; the owner's clients select their own).
+	lazyMu   sync.Mutex
 	docs     *docindex.Service  // the document index, once documentTools made it; nil otherwise
 	changes  *resources.Changes // the primary project's note changes, for resource subscriptions
 	viewFeed *view.Feed         // the same changes, for the web view
@@ -298,11 +303,12 @@ func (a *app) syncVault(ctx context.Context) error {
 // sync the vault's writer refuses writes, or waits for the sync with
 // withFirstSyncWait (serve).
 func (a *app) tools() ([]tools.Tool, error) {
-	all, err := a.allTools()
+	sel := a.selection()
+	all, err := a.allTools(sel)
 	if err != nil {
 		return nil, err
 	}
-	return tools.Select(all, a.selection())
+	return tools.Select(all, sel)
 }
 
 // selection is the configuration's choice of tools.
@@ -319,40 +325,64 @@ func selectionOf(cfg *config.Config) tools.Selection {
 	}
 }
 
-// allTools returns every tool the app can serve, before any selection.
-func (a *app) allTools() ([]tools.Tool, error) {
-	all := graph.Tools(graph.NewDeps(a.graph, a.logger))
-	all = append(all, kbtools.Tools(kbtools.NewDeps(a.kb, a.logger))...)
-	all = append(all, edittools.Tools(edittools.Deps{
+// allTools returns every tool the app can serve to sel, before sel picks
+// among them: the base tools and the optional ones sel wants.
+func (a *app) allTools(sel tools.Selection) ([]tools.Tool, error) {
+	docs, mem, err := a.optionalTools(sel)
+	if err != nil {
+		return nil, err
+	}
+	return a.baseTools().with(docs, mem), nil
+}
+
+// baseToolsets are the tools that cost nothing until called: graph, kb
+// and edit (front), entities (back).
+type baseToolsets struct{ front, back []tools.Tool }
+
+// with is every tool in the toolsets' order: graph, kb, edit, the
+// documents, entities, memory.
+func (b baseToolsets) with(docs, mem []tools.Tool) []tools.Tool {
+	return slices.Concat(b.front, docs, b.back, mem)
+}
+
+// baseTools makes the base toolsets' tools.
+func (a *app) baseTools() baseToolsets {
+	front := graph.Tools(graph.NewDeps(a.graph, a.logger))
+	front = append(front, kbtools.Tools(kbtools.NewDeps(a.kb, a.logger))...)
+	front = append(front, edittools.Tools(edittools.Deps{
 		// edit_note's writes inside a knowledge base's folder pass its
 		// folder constraints, as the graph tools' do.
 		Editor:  noteedit.NewService(a.mirror.Writer(), noteedit.WithCheck(a.kb.CheckNoteWrite)),
 		Changes: activity.NewService(a.primary.Key, a.store, a.activity),
 		Logger:  a.logger,
 	})...)
-	docs, err := a.documentTools()
+	return baseToolsets{front: front, back: entities.Tools(entities.Deps{Projects: a.projects, Entities: a.store, Logger: a.logger})}
+}
+
+// optionalTools are the tools made only for a selection that wants them
+// (the memory toolset: the document index and the memory service). The
+// owner calls it for each client's selection, not only its own: a client
+// that selects memory gets the memory tools from an owner whose
+// configuration left them out. The services are made once (lazyMu).
+func (a *app) optionalTools(sel tools.Selection) (docs, mem []tools.Tool, err error) {
+	a.lazyMu.Lock()
+	defer a.lazyMu.Unlock()
+	docs, err = a.documentTools(sel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	all = append(all, docs...)
-	all = append(all, entities.Tools(entities.Deps{Projects: a.projects, Entities: a.store, Logger: a.logger})...)
-	memTools, err := a.memoryTools()
-	if err != nil {
-		return nil, err
-	}
-	all = append(all, memTools...)
-	return all, nil
+	return docs, a.memoryTools(sel), nil
 }
 
 // memoryTools returns the memory tools of spec 004 over the store, with
 // the configured embedder (none: the tools that need similarity are
-// left out): when the memory toolset is on, or one of its tools is named
-// alone (tools: [memory_store]).
-func (a *app) memoryTools() ([]tools.Tool, error) {
-	if !a.selection().Wants(tools.ToolsetMemory, memtools.Specs()) {
-		return nil, nil // not enabled
+// left out): when sel turns the memory toolset on, or names one of its
+// tools alone (tools: [memory_store]). a.lazyMu is held.
+func (a *app) memoryTools(sel tools.Selection) []tools.Tool {
+	if !sel.Wants(tools.ToolsetMemory, memtools.Specs()) {
+		return nil // not enabled
 	}
-	return memtools.Tools(memtools.NewDeps(a.memoryService(), a.logger)), nil
+	return memtools.Tools(memtools.NewDeps(a.memoryService(), a.logger))
 }
 
 // memoryService is the memory service of the primary project, made once:

@@ -131,7 +131,7 @@ func callShared(ctx context.Context, cfg *config.Config, logger *slog.Logger, na
 		}
 		return res, nil
 	}
-	list, err := tools.Select(own.App().all, own.App().selection())
+	list, err := own.App().tools()
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,8 @@ import (
 // alone (tools: [index_file]), or when no embedding provider is
 // configured (embedding.provider: none), since every chunk is embedded.
 // Files can be read from the vault and from documents.allowed_roots only.
-func (a *app) documentTools() ([]tools.Tool, error) {
-	if !a.selection().Wants(tools.ToolsetMemory, dtools.Specs()) {
+func (a *app) documentTools(sel tools.Selection) ([]tools.Tool, error) {
+	if !sel.Wants(tools.ToolsetMemory, dtools.Specs()) {
 		return nil, nil
 	}
 	emb := a.search.embedder // shared: the built-in model is loaded once

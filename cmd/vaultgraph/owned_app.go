@@ -63,7 +63,7 @@ type connector = ownerserve.Connector[*ownedApp]
 // shares, and what the command asked of the owner.
 type ownedApp struct {
 	*app
-	all       []tools.Tool
+	base      baseToolsets // the tools every selection picks from; optionalTools adds those a selection wants
 	firstSync *server.FirstSync
 	logs      *server.ClientLogs
 	metrics   *metrics.Metrics
@@ -92,12 +92,11 @@ func becomeOwner(ctx context.Context, cfg *config.Config, logger *slog.Logger, l
 	if err != nil {
 		return nil, err
 	}
-	all, err := a.allTools()
-	if err != nil {
+	if _, _, err := a.optionalTools(a.selection()); err != nil { // the configuration's own, made now: its errors stop the start
 		a.close(ctx)
 		return nil, err
 	}
-	oa := &ownedApp{app: a, all: all, firstSync: server.NewFirstSync(), logs: opts.clientLogs, metrics: opts.metrics, opts: opts}
+	oa := &ownedApp{app: a, base: a.baseTools(), firstSync: server.NewFirstSync(), logs: opts.clientLogs, metrics: opts.metrics, opts: opts}
 	return ownerserve.Start(ctx, oa, ownerserve.Options{Lock: lock, Version: versionNumber(), Logger: logger})
 }
 
@@ -121,7 +120,11 @@ func newConnector(cfg *config.Config, logger *slog.Logger, opts ownerOptions) *c
 // owner shares the app, the first sync's state, the client logs and the
 // resource subscriptions.
 func (o *ownedApp) Server(sel tools.Selection) (*mcpserver.MCPServer, error) {
-	list, err := tools.Select(o.all, sel)
+	docs, mem, err := o.optionalTools(sel) // sel's own, not the owner's configuration's
+	if err != nil {
+		return nil, err
+	}
+	list, err := tools.Select(o.base.with(docs, mem), sel)
 	if err != nil {
 		return nil, err
 	}

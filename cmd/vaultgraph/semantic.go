@@ -168,10 +168,13 @@ func (a *app) runIndexer(ctx context.Context) {
 		return
 	}
 	var docs sync.WaitGroup
-	if a.docs != nil {
+	a.lazyMu.Lock()
+	index := a.docs
+	a.lazyMu.Unlock()
+	if index != nil {
 		// Document chunks indexed through the fast tier get the model's
 		// vectors, as notes do.
-		docs.Go(func() { a.docs.RunUpgrades(ctx) })
+		docs.Go(func() { index.RunUpgrades(ctx) })
 	}
 	_ = a.search.indexer.Run(ctx) // returns nil when ctx ends; failures are logged and retried
 	docs.Wait()

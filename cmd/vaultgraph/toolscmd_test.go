@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vaultgraph/vaultgraph/config"
+	"github.com/vaultgraph/vaultgraph/tools"
 )
 
 // TestToolsListsWhatServePublishes: for several configurations, `vaultgraph
@@ -63,4 +65,29 @@ func TestToolsTable(t *testing.T) {
 	assert.Regexp(t, `(?m)^get_node\s+Get a note\s+graph$`, r.stdout)
 	assert.Regexp(t, `(?m)^read_note\s+Read a knowledge base note\s+kb$`, r.stdout)
 	assert.NotContains(t, r.stdout, "memory_store", "memory is off by default")
+}
+
+// The owner serves each client the tools the client selected, not its own
+// configuration's: a client that selects the memory toolset gets the
+// memory tools from an owner whose configuration leaves memory off (the
+// default), and the owner's own selection still has none.
+func TestTheOwnerServesAClientsOwnSelection(t *testing.T) {
+	isolate(t)
+	t.Setenv("VAULTGRAPH_VAULT", newVault(t))
+	t.Setenv("VAULTGRAPH_EMBEDDING_PROVIDER", "none") // no model to load: the memory tools that need none are served
+	cfg, err := config.Load(config.LoadOptions{RequireVault: true})
+	require.NoError(t, err)
+	own, err := becomeOwner(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, ownerOptions{oneShot: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { own.Shutdown(context.WithoutCancel(t.Context())) })
+
+	mine, err := own.ServerFor(own.App().selection())
+	require.NoError(t, err)
+	assert.Nil(t, mine.GetTool("memory_store"), "memory is off in the owner's configuration")
+	assert.NotNil(t, mine.GetTool("get_node"))
+
+	theirs, err := own.ServerFor(tools.Selection{Toolsets: []string{tools.ToolsetMemory}})
+	require.NoError(t, err)
+	assert.NotNil(t, theirs.GetTool("memory_store"), "the client selected memory")
+	assert.Nil(t, theirs.GetTool("get_node"), "and only memory")
 }
