@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 )
 
 // docRaceEnv sets how long TestDocumentSymlinkRace attacks, in seconds
@@ -139,7 +141,7 @@ func TestDocumentSymlinkRace(t *testing.T) {
 	}
 	clients.Wait()
 	stop.Store(true)
-	<-attacker
+	testwait.Recv(t, attacker, "the attacker's end")
 
 	// Everything the index holds, read back.
 	c := httpClient(t, url, rwToken)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 )
 
 // blockingEmbedder is an Ollama-compatible embedding service whose
@@ -85,7 +86,7 @@ func TestReadsDoNotWaitForEmbedding(t *testing.T) {
 	env := processEnv(t, st, "VAULTGRAPH_EMBEDDING_PROVIDER=ollama", "VAULTGRAPH_EMBEDDING_URL="+srv.URL, "VAULTGRAPH_EMBEDDING_MODEL=blocking")
 	c, _ := stdioClient(t, env, append([]string{"serve", "--vault", vault}, st.args...))
 	initialize(t, c)
-	<-emb.started // the first pass is running, and waits
+	testwait.Recv(t, emb.started, "the first pass's embedding request") // the first pass is running, and waits
 
 	// A read with a progress token waits for the first sync, and only for
 	// it: it answers without the "still syncing" notice while the pass is

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 )
 
 // rawPost posts body to url with token ("" for none) and returns the
@@ -215,7 +217,7 @@ func TestGracefulShutdown(t *testing.T) {
 					}
 				}()
 			}
-			<-firstAnswer
+			testwait.Recv(t, firstAnswer, "the first answer")
 			h.signal(t, sig)
 			code, ok := h.exitCode(readyTimeout)
 			closeStopCalling()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/internal/testidp"
+	"github.com/vaultgraph/vaultgraph/internal/testwait"
 )
 
 // Issue 46.4: `vaultgraph shim --login` signs in to a serve --http that
@@ -97,7 +98,7 @@ func TestShimSignsInToAnOAuthServer(t *testing.T) {
 	if err := idp.SignIn(ctx, stepURL); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-done; r.isError {
+	if r := testwait.Recv(t, done, "the write after the step-up"); r.isError {
 		t.Fatalf("the write after the step-up: %s", r.text)
 	}
 	if !fileExists(vault, "From The Shim.md") && !fileExists(vault, "from-the-shim.md") {
