@@ -15,8 +15,9 @@ STATICCHECK_VERSION := v0.8.2
 EXAMPLE_VAULT ?= examples/vault
 # A test package that runs longer than this fails with every goroutine's
 # stack (go test's -timeout): a hang costs CI this, not its whole budget.
-# The slowest packages (integration/e2e, neo4jstore) take about a third of
-# it on a quiet 2-core machine (docs/TESTING.md, "CI's time").
+# The slowest package, integration/e2e, took 19 minutes of a quiet 2-core
+# run before its tests ran side by side (docs/TESTING.md, "CI's time"); a
+# run slower than this on a sound machine is a reason to look, not to raise it.
 TEST_TIMEOUT ?= 25m
 
 .PHONY: help docs build dist run test test-unit test-integration test-e2e lint vet staticcheck fmt check snaps generate bench bench-quick eval fuzz soak conformance neo4j tools clean
