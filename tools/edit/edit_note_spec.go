@@ -49,7 +49,7 @@ func EditNoteSpec() mcp.Tool {
 		mcp.WithString("key", mcp.Description("Frontmatter property")),
 		mcp.WithAny("value", mcp.Description("Its new value, any JSON"), anyJSON),
 		mcp.WithString("expected_version",
-			mcp.Description("Version from an earlier edit_note or read_note")),
+			mcp.Description("From an earlier edit_note or read_note")),
 		mcp.WithSchemaAdditionalProperties(false),
 		tools.OutputSchema[EditNoteResponse](),
 		// Destructive: replace_section, replace_text and

@@ -76,7 +76,7 @@ func rulesSchema() map[string]any {
 func AddKnowledgeBaseFolderConstraintSpec() mcp.Tool {
 	return mcp.NewTool(AddKnowledgeBaseFolderConstraintName,
 		mcp.WithDescription("Set the rules (frontmatter, file name, sections, length) of one KB folder's notes, replacing earlier ones; "+
-			"later writes there that break them fail (folder_constraint_violation). The deepest folder with rules decides: "+
+			"writes there that break them fail (folder_constraint_violation). The deepest folder with rules decides: "+
 			"{} exempts a subfolder."),
 		mcp.WithString("kb_name", mcp.Required(),
 			mcp.Description("KB name")),

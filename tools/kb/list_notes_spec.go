@@ -22,7 +22,7 @@ type ListNotesInput struct {
 // would otherwise answer hundreds of kilobytes at once).
 func ListNotesSpec() mcp.Tool {
 	return mcp.NewTool(ListNotesName,
-		mcp.WithDescription("A KB's notes (.md files, hidden ones left out), sorted, as paths from the vault root: "+
+		mcp.WithDescription("A KB's notes (.md, not hidden), sorted, as vault paths: "+
 			"drop the KB's subfolder for note_path. While has_more, call again with offset = next_offset."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),

@@ -20,7 +20,7 @@ type ReadNoteInput struct {
 // ReadNoteSpec is read_note's contract (spec 002).
 func ReadNoteSpec() mcp.Tool {
 	return mcp.NewTool(ReadNoteName,
-		mcp.WithDescription("Read a note, frontmatter included, a page at a time: while has_more, call again with offset = next_offset. "+
+		mcp.WithDescription("Read a note with frontmatter, a page at a time: while has_more, call again with offset = next_offset. "+
 			"version is update_note's expected_version."),
 		mcp.WithString("knowledge_base_name", mcp.Required(),
 			mcp.Description(kbNameHelp)),
