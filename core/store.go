@@ -124,6 +124,32 @@ type StagedWriter interface {
 	UpsertNotesStaged(ctx context.Context, project string, notes []Note, progress func(notes int)) error
 }
 
+// StagedStreamer is an optional upgrade of StagedWriter: the same staged
+// write, given in parts, so that a caller never holds every note's text at
+// once (a first sync of 100k notes into Neo4j held the whole vault). The
+// notes of every part are stored as they come; their links wait for
+// Finish, which draws them as one UpsertNotesStaged call of all the parts'
+// notes would: a link into a later part resolves as if the parts were one.
+type StagedStreamer interface {
+	StagedWriter
+	// BeginStaged starts a staged write into project. progress (may be
+	// nil) receives counts that add up to the notes written once Finish
+	// returns.
+	BeginStaged(ctx context.Context, project string, progress func(notes int)) (StagedStream, error)
+}
+
+// StagedStream is one staged write given in parts (StagedStreamer). It is
+// not all or nothing, like UpsertNotesStaged: a write abandoned before
+// Finish, or failing, leaves notes with an empty hash in NoteHashes, which
+// writing the same notes again completes. A stream is used by one
+// goroutine; a note repeated across parts counts once, its last version.
+type StagedStream interface {
+	// Write stores a part's notes, without their links.
+	Write(ctx context.Context, notes []Note) error
+	// Finish draws the links of every part and completes the write.
+	Finish(ctx context.Context) error
+}
+
 // ChangeFollower is an optional upgrade of a store several processes
 // write at once (Neo4j replicas of one vault): it tells one process of the
 // notes the others write, so that a client subscribed to a note through

@@ -7,7 +7,9 @@
 // write_add_in_degrees.
 //
 // $rev (null outside staged writes) skips notes rewritten since the staged
-// write created them: their writer drew their links.
+// write created them: their writer drew their links. row.targets, when
+// given (a staged write whose stage 1 stored a link's target as given, not
+// as it resolves at the end), replaces the note's targets.
 UNWIND $rows AS row
 MATCH (n:Note {project: $project, id: row.id})
 WHERE $rev IS NULL OR n.targets[0] = $rev
@@ -21,4 +23,5 @@ CALL (n, row) {
   MERGE (u:Unresolved {project: $project, key: key})
   CREATE (n)-[:DANGLING]->(u)
 }
-SET n.outDegree = size(row.found), n.hash = coalesce(row.hash, n.hash)
+SET n.outDegree = size(row.found), n.hash = coalesce(row.hash, n.hash),
+    n.targets = coalesce(row.targets, n.targets)

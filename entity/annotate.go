@@ -20,10 +20,13 @@ type Annotator struct {
 	Warn func(msgs ...string)
 }
 
-// NewAnnotator wraps store. The result is a core.StagedWriter when store
-// is one.
+// NewAnnotator wraps store. The result is a core.StagedWriter
+// (core.StagedStreamer) when store is one.
 func NewAnnotator(store core.GraphStore, opts Options, warn func(msgs ...string)) core.GraphStore {
 	a := &Annotator{GraphStore: store, Options: opts, Warn: warn}
+	if streamer, ok := store.(core.StagedStreamer); ok {
+		return &streamAnnotator{stagedAnnotator: &stagedAnnotator{Annotator: a, staged: streamer}, streamer: streamer}
+	}
 	if staged, ok := store.(core.StagedWriter); ok {
 		return &stagedAnnotator{Annotator: a, staged: staged}
 	}
@@ -46,6 +49,24 @@ type stagedAnnotator struct {
 // with the wrapped store's staged write.
 func (a *stagedAnnotator) UpsertNotesStaged(ctx context.Context, project string, notes []core.Note, progress func(int)) error {
 	return a.staged.UpsertNotesStaged(ctx, project, a.annotate(ctx, project, notes), progress)
+}
+
+// streamAnnotator is an Annotator of a core.StagedStreamer.
+type streamAnnotator struct {
+	*stagedAnnotator
+	streamer core.StagedStreamer
+}
+
+// BeginStaged starts the wrapped store's stream, each part's notes
+// annotated before they are written.
+func (a *streamAnnotator) BeginStaged(ctx context.Context, project string, progress func(int)) (core.StagedStream, error) {
+	st, err := a.streamer.BeginStaged(ctx, project, progress)
+	if err != nil {
+		return nil, err
+	}
+	return core.HookStagedStream(st, func(ctx context.Context, notes []core.Note) []core.Note {
+		return a.annotate(ctx, project, notes)
+	}, nil), nil
 }
 
 // annotate returns copies of notes with their entities derived, passing

@@ -74,11 +74,13 @@
 // can exceed the server's transaction memory limit on a small heap
 // (Neo.TransientError.General.MemoryPoolOutOfMemoryError).
 //
-// Larger writes (a first sync) go through UpsertNotesStaged
-// (core.StagedWriter, staged.go): every new note first, with an empty hash;
-// then their links and out-degrees; then the in-degrees of everything they
-// link to, recounted, and their hashes; then the notes that existed, as
-// UpsertNotes batches. Notes and (in a project without ghosts) links go in
+// Larger writes (a first sync) go through a staged stream (BeginStaged,
+// core.StagedStreamer; UpsertNotesStaged is one in a single part;
+// staged.go): every new note first, part by part as the vault reads them,
+// with an empty hash and its links' targets as given; then, at Finish,
+// their links, out-degrees, hashes and the targets that resolve otherwise
+// than given; then the in-degrees of everything they link to, recounted;
+// then the notes that existed, as UpsertNotes batches. Notes and (in a project without ghosts) links go in
 // two concurrent streams of transactions. In batches, every link into a
 // later batch was written as a ghost and rewired when its target arrived;
 // staged, none is, and 10k notes load in under 5 s instead of 11 s, 100k

@@ -612,9 +612,13 @@ type NotifyingStore struct {
 }
 
 // NewNotifyingStore returns s, calling notify after each successful
-// UpsertNotes. The result is a core.StagedWriter when s is one.
+// UpsertNotes. The result is a core.StagedWriter (core.StagedStreamer)
+// when s is one.
 func NewNotifyingStore(s core.GraphStore, notify func()) core.GraphStore {
 	n := &NotifyingStore{GraphStore: s, notify: notify}
+	if streamer, ok := s.(core.StagedStreamer); ok {
+		return &streamNotifyingStore{stagedNotifyingStore: &stagedNotifyingStore{NotifyingStore: n, staged: streamer}, streamer: streamer}
+	}
 	if staged, ok := s.(core.StagedWriter); ok {
 		return &stagedNotifyingStore{NotifyingStore: n, staged: staged}
 	}
@@ -636,6 +640,26 @@ func (s *stagedNotifyingStore) UpsertNotesStaged(ctx context.Context, project st
 		s.notify()
 	}
 	return nil
+}
+
+// streamNotifyingStore is a NotifyingStore of a core.StagedStreamer.
+type streamNotifyingStore struct {
+	*stagedNotifyingStore
+	streamer core.StagedStreamer
+}
+
+// BeginStaged starts the wrapped store's stream, which notifies once
+// finished.
+func (s *streamNotifyingStore) BeginStaged(ctx context.Context, project string, progress func(int)) (core.StagedStream, error) {
+	st, err := s.streamer.BeginStaged(ctx, project, progress)
+	if err != nil {
+		return nil, err
+	}
+	return core.HookStagedStream(st, nil, func(ids []string) {
+		if len(ids) > 0 {
+			s.notify()
+		}
+	}), nil
 }
 
 // UpsertNotes writes through and then notifies.

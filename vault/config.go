@@ -77,10 +77,10 @@ type Config struct {
 	// writes this one (stream.go), holding a few parts' text, not the
 	// vault's. A write of more than BatchSize notes otherwise goes to a
 	// core.StagedWriter store in staged calls of this many notes, each
-	// note's text read from its file for its call only. The embedded
-	// store commits a staged write every 2,048 notes anyway; Neo4j's
-	// staged write wants every note in one call (all notes before any
-	// link), which 0 gives.
+	// note's text read from its file for its call only; to a
+	// core.StagedStreamer store (Neo4j: all notes before any link) as the
+	// parts of one staged stream. 0 gives a StagedWriter every note in
+	// one call.
 	StagedBatch int
 	// MaxFileSize skips larger note files with a warning; 0 means
 	// DefaultMaxFileSize.

@@ -440,6 +440,20 @@ func (m *Mirror) flushOnceLocked(ctx context.Context, bar progress) (flushResult
 		stage := func(ctx context.Context, project string, notes []core.Note) error {
 			return staged.UpsertNotesStaged(ctx, project, notes, bar.Add)
 		}
+		if streamer, ok := m.cfg.Store.(core.StagedStreamer); ok && m.cfg.StagedBatch > 0 {
+			// One staged write given in parts of StagedBatch notes, each
+			// part's text read for its part only; the links are drawn at
+			// the end, as in one call.
+			n, more, err := m.flushStream(ctx, streamer, ups, bar)
+			changed = append(changed, more...)
+			if err != nil {
+				return res, changed, m.storeFailed(fmt.Errorf("vault: upsert %d notes: %w", len(ups), err))
+			}
+			written(n)
+			res.written = len(n)
+			m.failing = false
+			return res, changed, nil
+		}
 		if m.cfg.StagedBatch <= 0 {
 			notes, kept, more := m.withBodies(ups)
 			changed = append(changed, more...)
@@ -491,6 +505,31 @@ func (m *Mirror) flushOnceLocked(ctx context.Context, bar progress) (flushResult
 	}
 	m.failing = false
 	return res, changed, nil
+}
+
+// flushStream writes ups (more than a batch, by ID) as one staged stream
+// in parts of Config.StagedBatch notes; it returns the notes written and
+// the files changed since they were parsed (withBodies). Nothing counts as
+// written unless the stream finishes: until then the store holds the
+// notes without their links.
+func (m *Mirror) flushStream(ctx context.Context, s core.StagedStreamer, ups []*core.Note, bar progress) (written []*core.Note, changed []fileChange, err error) {
+	st, err := s.BeginStaged(ctx, m.cfg.Project, bar.Add)
+	if err != nil {
+		return nil, nil, err
+	}
+	size := m.cfg.StagedBatch
+	for b := 0; b < len(ups); b += size {
+		notes, kept, more := m.withBodies(ups[b:min(b+size, len(ups))])
+		changed = append(changed, more...)
+		if err := st.Write(ctx, notes); err != nil {
+			return nil, changed, err
+		}
+		written = append(written, kept...)
+	}
+	if err := st.Finish(ctx); err != nil {
+		return nil, changed, err
+	}
+	return written, changed, nil
 }
 
 // readsBack reports whether a first sync drops each note's text once

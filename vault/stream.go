@@ -114,6 +114,11 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 	}
 
 	bar := m.newProgress(len(order), "syncing notes")
+	// A store that takes a staged write in parts (core.StagedStreamer)
+	// gets every part as one write: it draws the links after the last,
+	// each resolved as the index resolved it, so no note links forward
+	// into a later part and none is written again for it.
+	w := m.newPartWriter(ctx, bar)
 	var report lintReport
 	var gone []unreadable             // files that could not be read
 	neverWritten := map[string]bool{} // their IDs
@@ -163,7 +168,7 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 				continue
 			}
 			notes = append(notes, *m.noteOf(e, p))
-			if k+1 < parts && m.linksForward(&notes[len(notes)-1], entries[len(entries)-1].id) {
+			if w.stream == nil && k+1 < parts && m.linksForward(&notes[len(notes)-1], entries[len(entries)-1].id) {
 				again = append(again, e)
 			}
 		}
@@ -172,7 +177,7 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 			continue
 		}
 		t0 = time.Now()
-		if err := m.writePart(ctx, notes, bar); err != nil {
+		if err := w.write(ctx, notes); err != nil {
 			if ctx.Err() != nil {
 				return abandon(ctx.Err())
 			}
@@ -182,10 +187,28 @@ func (m *Mirror) streamLocked(ctx context.Context, files []fileStat, done func(s
 				n := notes[i]
 				m.pending[n.ID] = &n
 			}
+			// The stream's earlier parts have no links yet: queued too.
+			m.requeue(w.streamed)
+			w.streamed = nil
 			continue
+		}
+		if w.stream != nil {
+			w.streamed = append(w.streamed, entries...)
 		}
 		wrote += time.Since(t0)
 		stats.Written += len(notes)
+	}
+	if storeErr == nil && w.stream != nil {
+		t0 := time.Now()
+		if err := w.stream.Finish(ctx); err != nil {
+			if ctx.Err() != nil {
+				return abandon(ctx.Err())
+			}
+			storeErr = fmt.Errorf("upsert %d notes: %w", stats.Written, err)
+			m.requeue(w.streamed)
+			stats.Written = 0
+		}
+		wrote += time.Since(t0)
 	}
 	done("read, parse and write", "written", stats.Written, "waited for reads s", waited.Seconds(), "store s", wrote.Seconds(), "again", len(again), "unreadable", len(gone))
 	bar.Finish()
@@ -325,6 +348,64 @@ func (m *Mirror) linksForward(n *core.Note, last string) bool {
 		}
 	}
 	return false
+}
+
+// partWriter writes a streaming sync's parts (writePart), into one
+// staged stream when the store takes one (core.StagedStreamer).
+type partWriter struct {
+	m      *Mirror
+	bar    progress
+	stream core.StagedStream // nil: each part is a write of its own
+	// streamed are the entries of the parts given to stream: their notes
+	// have no links until Finish, so they are queued again if it fails.
+	streamed []*entry
+}
+
+func (m *Mirror) newPartWriter(ctx context.Context, bar progress) *partWriter {
+	w := &partWriter{m: m, bar: bar}
+	if s, ok := m.cfg.Store.(core.StagedStreamer); ok {
+		st, err := s.BeginStaged(ctx, m.cfg.Project, bar.Add)
+		if err == nil {
+			w.stream = st
+		} else {
+			m.log.Warn("vault: the store refused a staged stream; writing the parts one by one", "err", err)
+		}
+	}
+	return w
+}
+
+func (w *partWriter) write(ctx context.Context, notes []core.Note) error {
+	if w.stream == nil {
+		return w.m.writePart(ctx, notes, w.bar)
+	}
+	if err := w.stream.Write(ctx, notes); err != nil {
+		return fmt.Errorf("upsert %d notes: %w", len(notes), err)
+	}
+	for i := range notes {
+		w.m.storedSize(notes[i].ID, notes[i].Size)
+	}
+	return nil
+}
+
+// requeue queues again, without their text, the notes of entries a staged
+// stream took before it failed: the store holds them without links.
+func (m *Mirror) requeue(entries []*entry) {
+	for _, e := range entries {
+		if _, queued := m.pending[e.id]; queued || m.idx.byPath[e.path] != e {
+			continue
+		}
+		c, err := m.read(e.path, "")
+		if err != nil || c.parsed.note.Hash != e.hash {
+			// Gone or changed since its part was read: the store holds it
+			// with an empty hash, which the next sync rewrites.
+			continue
+		}
+		p := c.parsed
+		p.dropBody()
+		n := m.noteOf(e, p)
+		m.pending[n.ID] = n
+		m.bodies[n] = p.bodyAt
+	}
 }
 
 // writePart writes one part's notes: a staged call when the store stages

@@ -166,3 +166,98 @@ func TestStreamingFirstSyncCancelled(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, normalized(storeSnapshot(t, want, testProject)), normalized(storeSnapshot(t, store, testProject)))
 }
+
+// streamingStore is a memstore taking staged writes in parts
+// (core.StagedStreamer) as the Neo4j store does, with the outcome of one
+// staged call of every part's notes at Finish; it counts the parts and
+// fails the Write or Finish numbered failWrite or failFinish (from 1),
+// once each.
+type streamingStore struct {
+	*memstore.Store
+	parts, finishes       []int // each Write's size; each Finish's note count
+	writes, finished      int32
+	failWrite, failFinish int32
+}
+
+type testStream struct {
+	s        *streamingStore
+	project  string
+	progress func(int)
+	notes    []core.Note
+}
+
+func (s *streamingStore) BeginStaged(_ context.Context, project string, progress func(int)) (core.StagedStream, error) {
+	return &testStream{s: s, project: project, progress: progress}, nil
+}
+
+func (st *testStream) Write(_ context.Context, notes []core.Note) error {
+	if atomic.AddInt32(&st.s.writes, 1) == st.s.failWrite {
+		return core.NewProviderError("test", errors.New("store down"))
+	}
+	st.s.parts = append(st.s.parts, len(notes))
+	st.notes = append(st.notes, notes...)
+	return nil
+}
+
+func (st *testStream) Finish(ctx context.Context) error {
+	if atomic.AddInt32(&st.s.finished, 1) == st.s.failFinish {
+		return core.NewProviderError("test", errors.New("store down"))
+	}
+	st.s.finishes = append(st.s.finishes, len(st.notes))
+	return st.s.UpsertNotesStaged(ctx, st.project, st.notes, st.progress)
+}
+
+// A first sync into a store that takes a staged write in parts gives it
+// every part as one stream, parts of at most StagedBatch notes, finished
+// once, and the store ends as after a sync holding every note.
+func TestStreamingFirstSyncIntoAStagedStream(t *testing.T) {
+	for seed := range uint64(6) {
+		files := streamVault(seed)
+		root := writeVault(t, files)
+		store := &streamingStore{Store: memstore.New()}
+		size := 3 + int(seed%4)
+		m := newTestMirror(t, root, store, func(c *Config) { c.BatchSize, c.StagedBatch = 2, size })
+		stats, err := m.Sync(t.Context())
+		require.NoError(t, err)
+		require.Greater(t, len(store.parts), 3, "seed %d: the sync streamed", seed)
+		for _, n := range store.parts {
+			require.LessOrEqual(t, n, size)
+		}
+		require.Len(t, store.finishes, 1, "seed %d: one stream", seed)
+		require.Zero(t, m.Pending())
+		require.Empty(t, m.bodies)
+
+		want := memstore.New()
+		ref := newTestMirror(t, root, want)
+		wantStats, err := ref.Sync(t.Context())
+		require.NoError(t, err)
+		require.Equal(t, normalized(storeSnapshot(t, want, testProject)), normalized(storeSnapshot(t, store, testProject)), "seed %d", seed)
+		require.Equal(t, wantStats.Written, stats.Written, "seed %d", seed)
+	}
+}
+
+// A stream that fails (a part, or Finish) leaves every note of the vault
+// queued: the notes of the parts it took have no links in the store. The
+// next Sync writes them, again as one stream in parts, and the store ends
+// as after a sync holding every note.
+func TestStreamingFirstSyncStreamFailure(t *testing.T) {
+	for _, fail := range []struct{ write, finish int32 }{{write: 3}, {finish: 1}} {
+		files := streamVault(4)
+		root := writeVault(t, files)
+		store := &streamingStore{Store: memstore.New(), failWrite: fail.write, failFinish: fail.finish}
+		m := newTestMirror(t, root, store, func(c *Config) { c.BatchSize, c.StagedBatch = 2, 4 })
+		_, err := m.Sync(t.Context())
+		require.Error(t, err)
+		require.GreaterOrEqual(t, m.Pending(), len(files)-3, "%+v: every note readable is queued", fail)
+
+		_, err = m.Sync(t.Context())
+		require.NoError(t, err)
+		require.Zero(t, m.Pending())
+		require.Empty(t, m.bodies)
+
+		want := memstore.New()
+		_, err = newTestMirror(t, root, want).Sync(t.Context())
+		require.NoError(t, err)
+		require.Equal(t, normalized(storeSnapshot(t, want, testProject)), normalized(storeSnapshot(t, store, testProject)), "%+v", fail)
+	}
+}

@@ -417,15 +417,20 @@ func (a *app) close(ctx context.Context) {
 // store reads, parses and writes at a time (vault.Config.StagedBatch):
 // the store commits that many notes per transaction anyway, and a first
 // sync then holds a few parts' text instead of the whole vault's (100k
-// notes: peak RSS 2.2–2.5 GB → ~1.1 GB, docs/BENCHMARKS.md). Neo4j's
-// staged write wants every note in one call (all notes before any link).
+// notes: peak RSS 2.2–2.5 GB → ~1.1 GB, docs/BENCHMARKS.md).
 const embeddedStagedBatch = 2048
+
+// neo4jStagedBatch is the same for Neo4j, whose staged write takes the
+// parts as one stream (core.StagedStreamer: the links are drawn after the
+// last part): two of its stage-1 transactions of 2,000 notes, which run
+// at once. Before, a first sync handed it the whole vault in one call.
+const neo4jStagedBatch = 4000
 
 func stagedBatch(store string) int {
 	if store == config.StoreEmbedded {
 		return embeddedStagedBatch
 	}
-	return 0
+	return neo4jStagedBatch
 }
 
 // stamperOf is store as a core.StatesStamper (the embedded store), nil
