@@ -72,6 +72,7 @@ type catalog struct {
 	links        *links
 	linksPending bool
 	linksDirty   []string
+	linksLater   bool // loaded while a staged write was drawing links: none until a load after it
 }
 
 // pathLinks returns the catalog's links when they are complete at its
@@ -191,7 +192,7 @@ func (c *catalog) apply(version int64, changed map[string]*catalogRow) *catalog 
 	if c.links != nil {
 		next.links = c.links.apply(next.ids, moved, changed)
 	}
-	next.linksPending, next.linksDirty = c.linksPending, c.linksDirty
+	next.linksPending, next.linksDirty, next.linksLater = c.linksPending, c.linksDirty, c.linksLater
 	for _, p := range c.files {
 		if q := moved[p]; q >= 0 {
 			next.files = append(next.files, q)
@@ -442,7 +443,7 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 	// again once none is; the links are not used meanwhile.
 	var dirty []string
 	switch {
-	case cat.links == nil && pending == 0:
+	case cat.linksLater && pending == 0:
 		return nil, nil // loaded while links were being drawn: load again
 	case cat.links != nil && pending > 0:
 		dirty = distinct(append(slices.Clone(cat.linksDirty), ids...))
@@ -518,24 +519,66 @@ func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog,
 				cat.tags[tag] = append(cat.tags[tag], int32(i))
 			}
 		}
-		cat.links = nil
-		if pending == 0 {
-			var src, dst []int32
-			for i, r := range records {
-				for _, id := range strs(r.Values[3]) {
-					if j, ok := slices.BinarySearch(cat.ids, id); ok {
-						src, dst = append(src, int32(i)), append(dst, int32(j))
-					}
-				}
-			}
-			cat.links = buildLinks(len(cat.ids), src, dst)
-		}
+		cat.linksLater = pending > 0
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	if !cat.linksLater {
+		// Read after the counter like the rows: a catch-up reads again
+		// whatever a write changed meanwhile. A failure leaves the catalog
+		// without links (find_path asks Neo4j).
+		if cat.links, err = s.loadLinks(ctx, project, cat.ids); err != nil {
+			s.log.Warn("neo4j note catalog: loading the links failed; find_path reads without them", "project", project, "err", err)
+		}
+	}
 	return cat, nil
+}
+
+// catalogLinksPage is how many notes' links one read of a catalog's full
+// load takes (catalog_links; Neo4jStore.linksPage, which tests shrink). At
+// 100k notes on the busy 2-core machine (load 33) the rows alone took
+// 19-26 s of the 30 s a call may take, and the rows with every note's
+// links in one statement 33-74 s.
+const catalogLinksPage = 5000
+
+// loadLinks reads the links of every note in pages and returns them as
+// positions in ids (links to notes not in ids are left out).
+func (s *Neo4jStore) loadLinks(ctx context.Context, project string, ids []string) (*links, error) {
+	var src, dst []int32
+	after := ""
+	for {
+		var n int
+		var last string
+		err := s.read(ctx, "load note catalog links", func(t txn) error {
+			records, err := t.collect(stmtCatalogLinks, map[string]any{"project": project, "after": after, "page": int64(s.linksPage)})
+			if err != nil {
+				return err
+			}
+			n = len(records)
+			for _, r := range records {
+				last = str(r.Values[0])
+				i, ok := slices.BinarySearch(ids, last)
+				if !ok {
+					continue
+				}
+				for _, id := range strs(r.Values[1]) {
+					if j, ok := slices.BinarySearch(ids, id); ok {
+						src, dst = append(src, int32(i)), append(dst, int32(j))
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if n < s.linksPage {
+			return buildLinks(len(ids), src, dst), nil
+		}
+		after = last
+	}
 }
 
 // tagLists returns the position lists of the notes carrying the

@@ -52,6 +52,7 @@ func waitCurrentLinks(t *testing.T, s *Neo4jStore, project string) *catalog {
 func TestCatalogLinksFollowWrites(t *testing.T) {
 	log := &statementLog{}
 	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
+	s.linksPage = 7       // the full load reads the links in many pages
 	other := openStore(t) // another replica
 	other.staged = tinyStages
 	ctx := t.Context()
@@ -171,6 +172,7 @@ func TestCatalogLinksFollowWrites(t *testing.T) {
 
 	// A restart: a new Store loads the links.
 	restarted := openStore(t)
+	restarted.linksPage = 16
 	waitCurrentLinks(t, restarted, project)
 	comparePaths(restarted, "restarted", true)
 }

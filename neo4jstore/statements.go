@@ -38,6 +38,7 @@ var (
 	stmtChangesFollow           = stmt("changes_follow")
 	stmtCatalogRows             = stmt("catalog_rows")
 	stmtCatalogVersion          = stmt("catalog_version")
+	stmtCatalogLinks            = stmt("catalog_links")
 	stmtSchemaGraphChangeKey    = stmt("schema_graph_change_key")
 	stmtSchemaLeaseKey          = stmt("schema_lease_key")
 	stmtSchemaGraphRankKey      = stmt("schema_graph_rank_key")

@@ -37,6 +37,7 @@ type Neo4jStore struct {
 
 	chunkIndex chunkVectorIndex // see chunks.go
 	staged     stagedSizes      // see staged.go
+	linksPage  int              // notes per read of a catalog's links, see loadLinks
 
 	// ready is set once the server answered and the schema is migrated;
 	// until then (a Lazy store) every call tries to get there first.
@@ -105,6 +106,7 @@ func Open(ctx context.Context, cfg Config) (*Neo4jStore, error) {
 		ranks:     newRanker(),
 		holder:    newHolderID(),
 		staged:    defaultStagedSizes,
+		linksPage: catalogLinksPage,
 		brk:       newBreaker(),
 		tlsConf:   tlsConf,
 	}
