@@ -90,11 +90,12 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 60s)
 	bash scripts/fuzz.sh $${FUZZTIME:-60s}
 
 soak: build ## reliability soak: long crash, rename-crash, outside-editor, symlink-race, document-race, session, subscription, load and storm runs
-	VAULTGRAPH_SOAK=1 $(GO) test -count=1 -timeout 60m -run 'TestSwapLosesNoOutsideEdit|TestNoEscapeWhileFoldersAreSwapped|TestWritesKeepEveryOtherLinksMeaning' ./confine/ ./vault/
+	VAULTGRAPH_SOAK=1 $(GO) test -count=1 -timeout 60m -run 'TestSwapLosesNoOutsideEdit|TestNoEscapeWhileFoldersAreSwapped|TestWritesKeepEveryOtherLinksMeaning|TestDeleteNodeRacesAnEditorCreatingInItsFolder' ./confine/ ./vault/
 	VAULTGRAPH_CRASH_RUNS=$${VAULTGRAPH_CRASH_RUNS:-1000} VAULTGRAPH_LOAD_CALLS=$${VAULTGRAPH_LOAD_CALLS:-1000} \
 	VAULTGRAPH_RENAME_CRASH_RUNS=$${VAULTGRAPH_RENAME_CRASH_RUNS:-200} VAULTGRAPH_OUTSIDE_EDITS=$${VAULTGRAPH_OUTSIDE_EDITS:-10000} \
 	VAULTGRAPH_SYMLINK_RACE=$${VAULTGRAPH_SYMLINK_RACE:-60s} VAULTGRAPH_DOCRACE_SECONDS=$${VAULTGRAPH_DOCRACE_SECONDS:-60} \
-		$(GO) test -count=1 -timeout 90m -v -run 'TestCrashSafety|TestFirstSyncSurvivesSIGKILL|TestCrashDuringRename|TestOutsideEditsAreNeverLost|TestSymlinkSwapsNeverLeakOrEscape|TestLoad|TestWatcherStorm|TestDocumentSymlinkRace' ./integration/e2e/
+	VAULTGRAPH_SETUP_CRASH_RUNS=$${VAULTGRAPH_SETUP_CRASH_RUNS:-300} \
+		$(GO) test -count=1 -timeout 90m -v -run 'TestCrashSafety|TestFirstSyncSurvivesSIGKILL|TestCrashDuringRename|TestOutsideEditsAreNeverLost|TestSymlinkSwapsNeverLeakOrEscape|TestLoad|TestWatcherStorm|TestDocumentSymlinkRace|TestKilledSetupLeavesTheClientFileWhole' ./integration/e2e/
 	VAULTGRAPH_SESSION_SOAK=$${VAULTGRAPH_SESSION_SOAK:-50000} VAULTGRAPH_SUBSCRIBE_SOAK=1 \
 		$(GO) test -count=1 -timeout 30m -v -run 'TestHTTPSessionsKeepMemoryFlat|TestSubscriptionsAreVettedAndBounded' ./server/
 

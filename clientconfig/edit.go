@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"time"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -168,9 +169,13 @@ func (p Plan) Diff() string {
 // Apply writes the plan: first a copy of the existing file beside it
 // (PATH.vaultgraph-backup-YYYYMMDD-HHMMSS), then the new content through a
 // temporary file renamed over the old one, so the client never reads a half
-// file and a failure leaves the old one. It returns the backup's path ("" when
-// there was no file). The file must not have changed since PlanServer read
-// it; if it has, nothing is written.
+// file and a failure leaves the old one. Both files are written whole to a
+// temporary file in the same folder and flushed before they get their
+// names, and the folder is flushed after, so a kill or a power cut at any
+// instant leaves the file either as it was or as planned, and a backup
+// either whole or absent (at most a stray hidden .*.tmp file). It returns
+// the backup's path ("" when there was no file). The file must not have
+// changed since PlanServer read it; if it has, nothing is written.
 func Apply(p Plan, now time.Time) (backup string, err error) {
 	if p.Action == "unchanged" {
 		return "", nil
@@ -191,32 +196,19 @@ func Apply(p Plan, now time.Time) (backup string, err error) {
 		return "", err
 	}
 	if p.Old != nil {
-		backup = uniqueBackup(p.Path, now)
-		if err := writeNew(backup, p.Old, p.mode); err != nil {
+		if backup, err = writeBackup(p.Path, p.Old, p.mode, now); err != nil {
 			return "", fmt.Errorf("back up %s: %w", p.Path, err)
 		}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p.Path)+".*.tmp")
+	tmp, err := writeTemp(p.Path, p.New, p.mode)
 	if err != nil {
 		return backup, err
 	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if _, err := tmp.Write(p.New); err != nil {
-		_ = tmp.Close()
+	if err := os.Rename(tmp, p.Path); err != nil {
+		_ = os.Remove(tmp)
 		return backup, err
 	}
-	if err := tmp.Chmod(p.mode); err != nil {
-		_ = tmp.Close()
-		return backup, err
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		return backup, err
-	}
-	if err := tmp.Close(); err != nil {
-		return backup, err
-	}
-	return backup, os.Rename(tmp.Name(), p.Path)
+	return backup, syncDir(dir)
 }
 
 // uniqueBackup names a backup file that does not exist yet.
@@ -231,21 +223,76 @@ func uniqueBackup(path string, now time.Time) string {
 	}
 }
 
-// writeNew creates path exclusively with data.
-func writeNew(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+// writeBackup writes data whole to a new backup file beside path and
+// returns its name. The data goes to a temporary file first, which is then
+// linked under the backup's name (a link never replaces a file, so a
+// backup made meanwhile under that name is kept and the next name taken);
+// where the file system has no links, it is renamed instead.
+func writeBackup(path string, data []byte, mode fs.FileMode, now time.Time) (string, error) {
+	tmp, err := writeTemp(path, data, mode)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	for range 100 {
+		name := uniqueBackup(path, now)
+		err := os.Link(tmp, name)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			if err := os.Rename(tmp, name); err != nil {
+				return "", err
+			}
+		}
+		return name, syncDir(filepath.Dir(path))
+	}
+	return "", fmt.Errorf("no free backup name beside %s", path)
+}
+
+// writeTemp writes data to a new hidden temporary file beside path,
+// flushed to disk, and returns its name; on an error nothing is left.
+func writeTemp(path string, data []byte, mode fs.FileMode) (name string, err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return "", err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return "", err
+	}
+	if err := f.Sync(); err != nil {
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// syncDir flushes a folder, so that the names given in it survive a power
+// cut. Windows cannot open a folder for that (its renames are journaled).
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		_ = f.Close()
-		return err
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return err
 }
 
 // mustJSON encodes a string or a string slice, without escaping <, > and &
