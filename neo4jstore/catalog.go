@@ -459,6 +459,12 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 		changed[id] = nil
 	}
 	if len(ids) > 0 {
+		// Every write up to version whole before its notes are read
+		// (project_settled): its bump and change entry can be seen while
+		// the rest of it is still being applied.
+		if _, _, err := s.settledVersion(ctx, project); err != nil {
+			return nil, err
+		}
 		err = s.read(ctx, "note catalog rows", func(t txn) error {
 			records, err := t.collect(stmtCatalogRows, map[string]any{"project": project, "ids": ids})
 			if err != nil {
@@ -482,19 +488,19 @@ func (s *Neo4jStore) catchUpCatalog(ctx context.Context, project string, cat *ca
 	return next, nil
 }
 
-// loadCatalog reads the counter, then every note's ID, title and tags in
-// index order. The counter comes first: a write committing between the two
-// makes the rows newer than their label, which the next catch-up reads
-// again, whereas the other order could label old rows as current.
+// loadCatalog reads the settled counter (project_settled: every write up
+// to it whole), then every note's ID, title and tags in index order. The
+// counter comes first: a write committing between the two makes the rows
+// newer than their label, which the next catch-up reads again, whereas the
+// other order could label old rows as current.
 func (s *Neo4jStore) loadCatalog(ctx context.Context, project string) (*catalog, error) {
 	cat := &catalog{tags: map[string][]int32{}}
-	err := s.read(ctx, "load note catalog", func(t txn) error {
-		r, err := t.single(stmtCatalogVersion, map[string]any{"project": project})
-		if err != nil {
-			return err
-		}
-		cat.version = num(r.Values[0])
-		pending := num(r.Values[1])
+	version, pending, err := s.settledVersion(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	cat.version = version
+	err = s.read(ctx, "load note catalog", func(t txn) error {
 		records, err := t.collect(stmtCatalogLoad, map[string]any{"project": project})
 		if err != nil {
 			return err

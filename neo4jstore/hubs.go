@@ -37,7 +37,6 @@ func (s *Neo4jStore) Hubs(ctx context.Context, project string, metric core.HubMe
 		}
 	}
 	hubs := []core.Hub{}
-	var version int64
 	// A degree changing while the index is read can deliver a note twice
 	// (at its old and its new place), and a repeat would take one of the
 	// limit's rows: read a few more and cut after dropping repeats (the
@@ -46,15 +45,14 @@ func (s *Neo4jStore) Hubs(ctx context.Context, project string, metric core.HubMe
 	if limit > 0 {
 		fetch += hubRepeatSlack
 	}
-	err := s.read(ctx, "hubs", func(t txn) error {
-		// The counter first: degrees read after it are as new or newer,
-		// and a later call that finds the counter unchanged knows no write
-		// committed since, so the answer is exact at it.
-		r, err := t.single(stmtGraphVersion, map[string]any{"project": project})
-		if err != nil || r == nil {
-			return err
-		}
-		version = num(r.Values[0])
+	// The settled counter first: degrees read after it are as new or
+	// newer, and a later call that finds the counter unchanged knows no
+	// write committed since, so the answer is exact at it.
+	version, _, err := s.settledVersion(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	err = s.read(ctx, "hubs", func(t txn) error {
 		records, err := t.collect(st, map[string]any{"project": project, "limit": fetch})
 		if err != nil {
 			return err

@@ -130,7 +130,7 @@ func profileCases(project string, ids []string) []profileCase {
 		{st: stmtRanksState, params: p},
 		{st: stmtRanksRead, params: with(p, "fetch", int64(26))},
 		{st: stmtRanksGraph, params: p},
-		{st: stmtRanksHold, params: p, rollback: true},
+		{st: stmtProjectSettled, params: p, rollback: true},
 		{st: stmtLeaseTake, params: map[string]any{"project": project, "name": "profile", "holder": "me", "ttl_ms": int64(1000)}, rollback: true},
 	}
 }

@@ -263,29 +263,24 @@ func (s *Neo4jStore) rankRound(ctx context.Context, project string, lastTook tim
 	return true, nil
 }
 
-// computeRanks reads the counter and the graph under the project's write
-// lock (ranks_hold), computes PageRank and saves the top rankKeep notes
-// labelled with that counter. Without the lock a write being applied while
-// the graph is read could be half seen under a counter that already counts
-// it (1 run in 15 of TestPageRankFollowsWritesOfAnotherProcess): the label
-// would then call a stale ranking current. Writers of the project wait for
-// the read (ranks_graph: one property per note, ~1 s at 100k); rankings are
-// computed once writes settle, so that is rare. The notes of a staged
-// write's stage 1 are written without the lock, but its stage 2 bumps the
-// counter again.
+// computeRanks reads the settled counter (project_settled: every write up
+// to it is whole), then the graph, computes PageRank and saves the top
+// rankKeep notes labelled with that counter. A write committing after the
+// counter makes the ranking newer than its label, which only costs a
+// recomputation. Reading the counter without waiting for writes in flight
+// let a half-applied write's bump label a stale ranking as current (1 run in
+// 15 of TestPageRankFollowsWritesOfAnotherProcess).
 func (s *Neo4jStore) computeRanks(ctx context.Context, project string) (time.Duration, error) {
 	start := time.Now()
 	var (
-		version int64
-		ids     []string
-		edges   [][2]string
+		ids   []string
+		edges [][2]string
 	)
-	err := s.write(ctx, "pagerank graph", func(t txn) error {
-		r, err := t.single(stmtRanksHold, map[string]any{"project": project})
-		if err != nil {
-			return err
-		}
-		version = num(r.Values[0])
+	version, _, err := s.settledVersion(ctx, project)
+	if err != nil {
+		return 0, err
+	}
+	err = s.read(ctx, "pagerank graph", func(t txn) error {
 		records, err := t.collect(stmtRanksGraph, map[string]any{"project": project})
 		if err != nil {
 			return err
@@ -489,4 +484,19 @@ func (s *Neo4jStore) finishRanks(ctx context.Context) {
 			s.log.Warn("pagerank: computing the ranking before closing failed; another process will", "project", p, "err", err)
 		}
 	}
+}
+
+// settledVersion returns project's change counter once no write of it is
+// in flight (project_settled), and its count of staged writes still drawing
+// links: data read after it is at least as new as the counter says.
+func (s *Neo4jStore) settledVersion(ctx context.Context, project string) (version, pending int64, err error) {
+	err = s.write(ctx, "settled change counter", func(t txn) error {
+		r, err := t.single(stmtProjectSettled, map[string]any{"project": project})
+		if err != nil {
+			return err
+		}
+		version, pending = num(r.Values[0]), num(r.Values[1])
+		return nil
+	})
+	return version, pending, err
 }
