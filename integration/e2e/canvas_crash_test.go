@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -83,25 +82,7 @@ func TestCrashDuringRenameKeepsCanvasesWhole(t *testing.T) {
 			oldName++
 		}
 
-		next := fmt.Sprintf("hub-%d", run+1)
-		id := s.send(t, "tools/call", map[string]any{"name": "update_node", "arguments": map[string]any{"id": "hub/" + name + ".md", "title": next}})
-		if !eventuallyEvery(callTimeout, 100*time.Microsecond, func() bool { return fileExists(vault, "hub/"+next+".md") || s.answers(t)[id] != nil }) {
-			t.Fatalf("run %d: the rename did not start; stderr:\n%s", run, s.stderr.String())
-		}
-		moved := time.Now()
-		if run == 0 {
-			s.wait(t, id) // measure a whole rename once, then kill within it
-			rewriteTime = time.Since(moved)
-		} else {
-			time.Sleep(time.Duration(rng.Int64N(int64(rewriteTime) + 1)))
-		}
-		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil && !s.exited() {
-			t.Fatal(err)
-		}
-		if _, ok := s.exitCode(readyTimeout); !ok {
-			t.Fatal("the killed process did not exit")
-		}
-		if s.answers(t)[id] == nil {
+		if killMidRename(t, s, vault, run, name, rng, &rewriteTime) {
 			interrupted++
 		}
 	}

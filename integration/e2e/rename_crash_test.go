@@ -61,25 +61,7 @@ func TestCrashDuringRenameLeavesNoBrokenLink(t *testing.T) {
 		s.initialize(t)
 		name = checkRenameState(t, s, vault, run)
 
-		next := fmt.Sprintf("hub-%d", run+1)
-		id := s.send(t, "tools/call", map[string]any{"name": "update_node", "arguments": map[string]any{"id": "hub/" + name + ".md", "title": next}})
-		if !eventuallyEvery(callTimeout, 100*time.Microsecond, func() bool { return fileExists(vault, "hub/"+next+".md") || s.answers(t)[id] != nil }) {
-			t.Fatalf("run %d: the rename did not start; stderr:\n%s", run, s.stderr.String())
-		}
-		moved := time.Now()
-		if run == 0 {
-			s.wait(t, id) // measure a whole rename once, then kill within it
-			rewriteTime = time.Since(moved)
-		} else {
-			time.Sleep(time.Duration(rng.Int64N(int64(rewriteTime) + 1)))
-		}
-		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil && !s.exited() {
-			t.Fatal(err)
-		}
-		if _, ok := s.exitCode(readyTimeout); !ok {
-			t.Fatal("the killed process did not exit")
-		}
-		if s.answers(t)[id] == nil {
+		if killMidRename(t, s, vault, run, name, rng, &rewriteTime) {
 			interrupted++
 		}
 	}
@@ -116,4 +98,32 @@ func checkRenameState(t *testing.T, s *rawStdio, vault string, run int) string {
 		t.Fatalf("run %d: the graph has %d notes linking to %s, the disk %d: %.300s", run, node.IncomingCount, name, renameReferrers, r.text)
 	}
 	return name
+}
+
+// killMidRename renames hub/<name>.md to hub-<run+1> through s and kills s
+// with SIGKILL while the rename rewrites its referrers: run 0 lets the
+// rename finish and measures it into rewriteTime, later runs kill at a
+// uniformly random instant within that time. It reports whether the kill
+// came before the answer.
+func killMidRename(t *testing.T, s *rawStdio, vault string, run int, name string, rng *rand.Rand, rewriteTime *time.Duration) (interrupted bool) {
+	t.Helper()
+	next := fmt.Sprintf("hub-%d", run+1)
+	id := s.send(t, "tools/call", map[string]any{"name": "update_node", "arguments": map[string]any{"id": "hub/" + name + ".md", "title": next}})
+	if !eventuallyEvery(callTimeout, 100*time.Microsecond, func() bool { return fileExists(vault, "hub/"+next+".md") || s.answers(t)[id] != nil }) {
+		t.Fatalf("run %d: the rename did not start; stderr:\n%s", run, s.stderr.String())
+	}
+	moved := time.Now()
+	if run == 0 {
+		s.wait(t, id) // measure a whole rename once, then kill within it
+		*rewriteTime = time.Since(moved)
+	} else {
+		time.Sleep(time.Duration(rng.Int64N(int64(*rewriteTime) + 1)))
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil && !s.exited() {
+		t.Fatal(err)
+	}
+	if _, ok := s.exitCode(readyTimeout); !ok {
+		t.Fatal("the killed process did not exit")
+	}
+	return s.answers(t)[id] == nil
 }
