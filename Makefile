@@ -69,8 +69,8 @@ tools: ## install the lint tools this Makefile uses
 check: ## modules tidy and generated files current
 	$(GO) mod tidy -diff
 
-eval: ## the hard retrieval evaluation (docs/SEARCH.md): keyword, static, transformer and hybrid on 252 questions
-	VAULTGRAPH_HARD_EVAL=1 $(GO) test -count=1 -timeout 30m -v -run TestHardEval ./embedding/eval
+eval: ## the retrieval evaluations (docs/SEARCH.md): the hard eval (keyword, static, transformer, hybrid) and the long-note prose eval
+	VAULTGRAPH_HARD_EVAL=1 $(GO) test -count=1 -timeout 120m -v -run 'TestHardEval|TestProseEval' ./embedding/eval
 
 snaps: ## rewrite tool schema snapshots and docs/TOOLS.md
 	UPDATE_TOOLSNAPS=true UPDATE_TOOLSDOC=true $(GO) test ./tools/...
