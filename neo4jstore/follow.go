@@ -50,6 +50,7 @@ func (s *Neo4jStore) followOnce(ctx context.Context, project string, since int64
 		ids     = []string{}
 		whole   bool
 		count   int64
+		top     int64 // the highest logged version read
 	)
 	err := s.read(ctx, "follow changes", func(t txn) error {
 		r, err := t.single(stmtChangesFollow, map[string]any{"project": project, "since": max(since, 0)})
@@ -58,9 +59,12 @@ func (s *Neo4jStore) followOnce(ctx context.Context, project string, since int64
 		}
 		version = num(r.Values[0])
 		changes, _ := r.Values[1].([]any)
-		count, whole, ids = int64(len(changes)), false, ids[:0]
+		count, whole, ids, top = int64(len(changes)), false, ids[:0], 0
 		for _, c := range changes {
 			m, _ := c.(map[string]any)
+			if v := num(m["version"]); v > top {
+				top = v
+			}
 			if w, _ := m["writer"].(string); m != nil && w == s.holder {
 				continue // this Store's write: its process told its clients
 			}
@@ -81,8 +85,17 @@ func (s *Neo4jStore) followOnce(ctx context.Context, project string, since int64
 	switch {
 	case since < 0:
 		return version, []string{}, true
-	case version < since, count != version-since, whole:
+	case version < since, whole:
 		return version, nil, true
+	case count == version-since-1 && (count == 0 || top == version-1):
+		// Neo4j's read-committed reads are not atomic over a write being
+		// applied: this read saw the latest write's counter bump and not
+		// yet its log entry. Writes of a project are serialised by that
+		// counter's lock, so only the latest can be in flight: report the
+		// ones before it and read it at the next look.
+		return version - 1, distinct(ids), true
+	case count != version-since:
+		return version, nil, true // a gap: more writes than the log keeps
 	}
 	return version, distinct(ids), true
 }
