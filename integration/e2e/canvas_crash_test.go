@@ -3,10 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,12 +47,7 @@ func TestCrashDuringRenameKeepsCanvasesWhole(t *testing.T) {
 	if os.Getenv("VAULTGRAPH_SOAK") != "" {
 		runs = 150
 	}
-	if v, err := strconv.Atoi(os.Getenv(canvasCrashRunsEnv)); err == nil && v > 0 {
-		runs = v
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("canvas crash: seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, seed))
+	runs, _, rng := crashPlan(t, runs, canvasCrashRunsEnv)
 
 	vault := filepath.Join(t.TempDir(), "vault")
 	name := "hub-0"

@@ -360,12 +360,19 @@ func sendCrashBatch(t *testing.T, s *rawStdio, rng *rand.Rand, notes map[int]*cr
 // VAULTGRAPH_CRASH_SEED to replay one) with its generator.
 func crashSeed(t *testing.T, div int) (runs int, seed uint64, rng *rand.Rand) {
 	t.Helper()
-	runs = defaultCrashRun
-	if v, err := strconv.Atoi(os.Getenv(crashRunsEnv)); err == nil && v > 0 {
+	runs, seed, rng = crashPlan(t, defaultCrashRun, crashRunsEnv)
+	return max(runs/div, 1), seed, rng
+}
+
+// crashPlan returns a crash test's number of runs (runs, or runsEnv's value
+// when set) and its seed (random, or VAULTGRAPH_CRASH_SEED to replay one)
+// with its generator, and logs how to replay it.
+func crashPlan(t *testing.T, runs int, runsEnv string) (int, uint64, *rand.Rand) {
+	t.Helper()
+	if v, err := strconv.Atoi(os.Getenv(runsEnv)); err == nil && v > 0 {
 		runs = v
 	}
-	runs = max(runs/div, 1)
-	seed = uint64(time.Now().UnixNano())
+	seed := uint64(time.Now().UnixNano())
 	if v, err := strconv.ParseUint(os.Getenv(crashSeedEnv), 10, 64); err == nil {
 		seed = v
 	}

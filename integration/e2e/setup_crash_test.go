@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,12 +34,7 @@ func TestKilledSetupLeavesTheClientFileWhole(t *testing.T) {
 	if os.Getenv("VAULTGRAPH_SOAK") != "" {
 		runs = 300
 	}
-	if v, err := strconv.Atoi(os.Getenv(setupCrashRunsEnv)); err == nil && v > 0 {
-		runs = v
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("setup crash: seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, seed))
+	runs, seed, rng := crashPlan(t, runs, setupCrashRunsEnv)
 
 	dir := t.TempDir()
 	vault := t.TempDir()
