@@ -91,7 +91,7 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 60s)
 	bash scripts/fuzz.sh $${FUZZTIME:-60s}
 
 soak: build ## reliability soak: long crash, rename-crash, outside-editor, symlink-race, document-race, session, subscription, load and storm runs
-	VAULTGRAPH_SOAK=1 $(GO) test -count=1 -timeout 60m -run 'TestSwapLosesNoOutsideEdit|TestNoEscapeWhileFoldersAreSwapped|TestWritesKeepEveryOtherLinksMeaning|TestDeleteNodeRacesAnEditorCreatingInItsFolder' ./confine/ ./vault/
+	VAULTGRAPH_SOAK=1 $(GO) test -count=1 -timeout 60m -run 'TestSwapLosesNoOutsideEdit|TestNoEscapeWhileFoldersAreSwapped|TestWritesKeepEveryOtherLinksMeaning|TestDeleteNodeRacesAnEditorCreatingInItsFolder|TestInt8VectorSearchRecall' ./confine/ ./vault/ ./memstore/
 	VAULTGRAPH_CRASH_RUNS=$${VAULTGRAPH_CRASH_RUNS:-1000} VAULTGRAPH_LOAD_CALLS=$${VAULTGRAPH_LOAD_CALLS:-1000} \
 	VAULTGRAPH_RENAME_CRASH_RUNS=$${VAULTGRAPH_RENAME_CRASH_RUNS:-200} VAULTGRAPH_OUTSIDE_EDITS=$${VAULTGRAPH_OUTSIDE_EDITS:-10000} \
 	VAULTGRAPH_SYMLINK_RACE=$${VAULTGRAPH_SYMLINK_RACE:-60s} VAULTGRAPH_DOCRACE_SECONDS=$${VAULTGRAPH_DOCRACE_SECONDS:-60} \

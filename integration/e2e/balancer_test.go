@@ -119,7 +119,7 @@ func (c *replicaCounter) seen() []string {
 // through one replica read back through the other at once), resources.
 func TestReplicasBehindARoundRobinBalancer(t *testing.T) {
 	t.Parallel()
-	st := neo4jStore(t)
+	st := neo4jStoreSharing(t)
 	vault := copyVault(t, nil)
 	worker := startProc(t, processEnv(t, st), nil, append([]string{"sync", "--watch", "--vault", vault}, st.args...)...)
 	worker.waitLog(t, "vault: sync done", readyTimeout)

@@ -17,7 +17,7 @@ func cliArgs(st store, vault string, args ...string) []string {
 // on stdout.
 func TestCallPrintsTheResult(t *testing.T) {
 	t.Parallel()
-	forEachStore(t, func(t *testing.T, st store) {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
 		vault := copyVault(t, nil)
 		env := processEnv(t, st)
 
@@ -64,7 +64,7 @@ func TestCallPrintsTheResult(t *testing.T) {
 // of its own (the vault did not change in between).
 func TestSyncMirrorsTheVault(t *testing.T) {
 	t.Parallel()
-	forEachStore(t, func(t *testing.T, st store) {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
 		vault := copyVault(t, map[string]string{"synced/Fresh Note.md": "---\ntags: [fresh]\n---\nSee [[Home]]."})
 		env := processEnv(t, st)
 		code, out, errOut := runProc(t, env, cliArgs(st, vault, "sync")...)

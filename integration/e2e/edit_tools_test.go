@@ -51,12 +51,9 @@ func TestEditToolsOverEveryTransportAndStore(t *testing.T) {
 		"edit/b.md":   "# B\n",
 		"edit/c.md":   "# C\nsea\n",
 	}
-	forEachStore(t, func(t *testing.T, st store) {
-		for i, tr := range transports {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
+		for _, tr := range transports {
 			t.Run(tr, func(t *testing.T) {
-				if st.neo4j != nil && i > 0 {
-					st.neo4j.Clean(t) // the previous transport's server wrote the project
-				}
 				if st.neo4j == nil {
 					st = embeddedStore(t) // a state of this transport's own
 				}

@@ -168,11 +168,6 @@ func converge(t *testing.T, c *client.Client, vault string, sp *stdioProcess) {
 	ref := referenceGraph(t, vault)
 	var diff string
 	ok := eventually(restartTimeout, func() bool {
-		r, err := tryCall(t, c, "get_hubs", map[string]any{"limit": 50})
-		if err != nil || r.isError {
-			diff = fmt.Sprintf("get_hubs: %v %.200s", err, r.text)
-			return false
-		}
 		diff = graphDiff(t, c, ref)
 		return diff == ""
 	})

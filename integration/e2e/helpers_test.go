@@ -118,9 +118,12 @@ type store struct {
 	neo4j *neo4jtest.Server // nil for the embedded store
 }
 
-// neo4jMu keeps Neo4j subtests apart: the binary always writes project
-// "default", so two of them would see each other's notes.
-var neo4jMu sync.Mutex
+// neo4jMu keeps Neo4j subtests that need the database to themselves
+// (neo4jStore: memories and documents, which belong to no vault's project,
+// the store's list of projects, a stopped server) apart from every other
+// Neo4j subtest; those that touch only their own vault's project
+// (neo4jStoreSharing) run side by side, each vault a project of its own.
+var neo4jMu sync.RWMutex
 
 // embeddedStore is the embedded store in a state directory of t's own.
 func embeddedStore(t *testing.T) store {
@@ -135,6 +138,22 @@ func neo4jStore(t *testing.T) store {
 	neo4jMu.Lock()
 	t.Cleanup(neo4jMu.Unlock) // registered first, so released after t's processes are gone
 	srv.Clean(t)
+	return neo4jStoreOn(srv)
+}
+
+// neo4jStoreSharing returns the shared Neo4j for a test that reads and
+// writes only its own vaults' projects, beside other such tests (a vault
+// copied by copyVault, or written by the test, gets an identity, and so a
+// project, of its own). It skips t when no Neo4j is available.
+func neo4jStoreSharing(t *testing.T) store {
+	t.Helper()
+	srv := neo4jtest.Get(t)
+	neo4jMu.RLock()
+	t.Cleanup(neo4jMu.RUnlock)
+	return neo4jStoreOn(srv)
+}
+
+func neo4jStoreOn(srv *neo4jtest.Server) store {
 	// A Neo4j call's timeout is 30 s by default; on a machine loaded far
 	// beyond CI (load 40 on 2 cores) a sync's first write of 13 notes ran
 	// past it. The suite times no call: 2 minutes, as neo4jstore's tests.
@@ -150,17 +169,28 @@ func neo4jStore(t *testing.T) store {
 }
 
 // forEachStore runs fn in one subtest per store, both in parallel with
-// other tests: embedded, and Neo4j (serialized with the other Neo4j
-// subtests by neo4jMu). A caller that needs both done wraps it in a
-// t.Run (parallel subtests end before their parent's t.Run returns).
+// other tests: embedded, and Neo4j (with the database to itself:
+// neo4jStore). A caller that needs both done wraps it in a t.Run
+// (parallel subtests end before their parent's t.Run returns).
 func forEachStore(t *testing.T, fn func(t *testing.T, st store)) {
+	forEachStoreOf(t, neo4jStore, fn)
+}
+
+// forEachStoreSharing is forEachStore for a test that touches only its own
+// vaults' projects: its Neo4j subtest runs beside other such tests
+// (neo4jStoreSharing).
+func forEachStoreSharing(t *testing.T, fn func(t *testing.T, st store)) {
+	forEachStoreOf(t, neo4jStoreSharing, fn)
+}
+
+func forEachStoreOf(t *testing.T, neo4jOf func(*testing.T) store, fn func(t *testing.T, st store)) {
 	t.Run("embedded", func(t *testing.T) {
 		t.Parallel()
 		fn(t, embeddedStore(t))
 	})
 	t.Run("neo4j", func(t *testing.T) {
 		t.Parallel()
-		fn(t, neo4jStore(t))
+		fn(t, neo4jOf(t))
 	})
 }
 
@@ -181,6 +211,11 @@ func copyVault(t *testing.T, extra map[string]string) string {
 		rel, err := filepath.Rel(exampleVault, p)
 		if err != nil {
 			return err
+		}
+		if rel == ".vaultgraph" {
+			// Not the example's identity: each copy becomes a project of
+			// its own, so Neo4j tests of copies can share the database.
+			return filepath.SkipDir
 		}
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
@@ -655,13 +690,11 @@ func connect(t *testing.T, st store, vault, transportName string) *client.Client
 // forEachTarget runs fn once per store and transport, each in a subtest
 // with a fresh copy of the example vault plus extra files.
 func forEachTarget(t *testing.T, extra map[string]string, fn func(t *testing.T, c *client.Client, vault string)) {
-	forEachStore(t, func(t *testing.T, st store) {
-		for i, tr := range transports {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
+		for _, tr := range transports {
 			t.Run(tr, func(t *testing.T) {
-				if st.neo4j != nil && i > 0 {
-					st.neo4j.Clean(t) // the previous transport's server wrote project "default"
-				}
-				vault := copyVault(t, extra)
+				vault := copyVault(t, extra) // a project of its own
+
 				fn(t, connect(t, st, vault, tr), vault)
 			})
 		}

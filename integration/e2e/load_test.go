@@ -77,7 +77,7 @@ func procCounts(t *testing.T, pid int) (fds, threads int) {
 // issue #12 asks, in CI too; Neo4j: 8 × 100 (its latency is the JVM's).
 func TestLoad(t *testing.T) {
 	t.Parallel()
-	forEachStore(t, func(t *testing.T, st store) {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
 		// VAULTGRAPH_LOAD_CALLS changes the calls per client.
 		clients, calls := 64, 1000
 		if st.neo4j != nil {

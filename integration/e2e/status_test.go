@@ -12,7 +12,7 @@ import (
 // indexes the queries need, all online; on the embedded store its state file.
 func TestStatusShowsTheStore(t *testing.T) {
 	t.Parallel()
-	forEachStore(t, func(t *testing.T, st store) {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
 		vault := copyVault(t, nil)
 		env := processEnv(t, st)
 		code, _, stderr := runProc(t, env, append([]string{"sync", "--vault", vault}, st.args...)...)

@@ -35,7 +35,7 @@ func TestLargeSyncSameOnBothStores(t *testing.T) {
 	var mu sync.Mutex
 	answers := map[string][]string{}
 	t.Run("stores", func(t *testing.T) { // returns once both stores are done
-		forEachStore(t, func(t *testing.T, st store) {
+		forEachStoreSharing(t, func(t *testing.T, st store) {
 			env := processEnv(t, st)
 			code, _, errOut := runProc(t, env, cliArgs(st, vault, "sync")...)
 			if code != 0 {

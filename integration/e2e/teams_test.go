@@ -118,7 +118,7 @@ func TestVaultsOnOneNeo4jNeverOverwriteEachOther(t *testing.T) {
 // write's answer to the other replica seeing it.
 func TestReplicasOfOneVaultBehaveAsOneServer(t *testing.T) {
 	t.Parallel()
-	st := neo4jStore(t)
+	st := neo4jStoreSharing(t)
 	vault := copyVault(t, nil)
 	worker := startProc(t, processEnv(t, st), nil, append([]string{"sync", "--watch", "--vault", vault}, st.args...)...)
 	worker.waitLog(t, "vault: sync done", readyTimeout)

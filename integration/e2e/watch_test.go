@@ -12,7 +12,7 @@ import (
 // watcher (within watchTimeout), on both stores.
 func TestLiveEdits(t *testing.T) {
 	t.Parallel()
-	forEachStore(t, func(t *testing.T, st store) {
+	forEachStoreSharing(t, func(t *testing.T, st store) {
 		vault := copyVault(t, nil)
 		c := startStdio(t, st, vault)
 		waitNode := func(t *testing.T, id string, ok func(n *node) bool) {
