@@ -6,7 +6,7 @@ import (
 )
 
 // state holds one sequence's activations; rows are padded to a multiple of
-// 4 (the kernels' tile) and attention columns to a multiple of 8.
+// 4 (the kernels' tile) and attention columns to a multiple of 16.
 type state struct {
 	n, rows, cols int       // tokens, padded rows, padded attention columns
 	h             []float32 // rows × hidden
@@ -27,8 +27,8 @@ type quantized struct {
 
 // headScratch is one worker's attention buffers.
 type headScratch struct {
-	p  []float32 // rows × cols: attention probabilities
-	vt []float32 // headDim × cols: the head's values, transposed
+	p  []float32 // 4 × cols: 4 rows of attention scores, then probabilities
+	kt []float32 // headDim × cols: the head's keys, transposed
 }
 
 func grow(s []float32, n int) []float32 {
@@ -42,7 +42,7 @@ func grow(s []float32, n int) []float32 {
 
 func (s *state) reset(m *model, n, workers int) {
 	h := m.hdr
-	s.n, s.rows, s.cols = n, (n+3)&^3, (n+7)&^7
+	s.n, s.rows, s.cols = n, (n+3)&^3, (n+15)&^15
 	s.h = grow(s.h, s.rows*h.Hidden)
 	s.qkv = grow(s.qkv, s.rows*3*h.Hidden)
 	s.ctx = grow(s.ctx, s.rows*h.Hidden)
@@ -59,8 +59,8 @@ func (s *state) reset(m *model, n, workers int) {
 	}
 	dh := h.Hidden / h.Heads
 	for i := range workers {
-		s.heads[i].p = grow(s.heads[i].p, s.rows*s.cols)
-		s.heads[i].vt = grow(s.heads[i].vt, dh*s.cols)
+		s.heads[i].p = grow(s.heads[i].p, 4*s.cols)
+		s.heads[i].kt = grow(s.heads[i].kt, dh*s.cols)
 	}
 }
 
@@ -128,11 +128,60 @@ func (m *model) forward(s *state, ids []int32, workers int, out []float32, done 
 	return true
 }
 
-// attention computes head hd's context for every token into s.ctx.
+// attention computes head hd's context for every token into s.ctx, 4
+// query rows at a time: their scores against the real keys (q·kᵀ, the
+// keys transposed once per head), the softmax of each row, then the rows'
+// context (p·v, the values read where they lie in qkv). The 4 rows of
+// probabilities stay in L1; no tile needs a horizontal sum (gemm4x16).
 func (s *state) attention(hd, H, dh int, scale float32, hs *headScratch) {
+	if referenceAttention {
+		s.attentionTiles(hd, H, dh, scale)
+		return
+	}
 	ld := 3 * H
 	qOff, kOff, vOff := hd*dh, H+hd*dh, 2*H+hd*dh
-	p, vt := hs.p, hs.vt
+	n, cols := s.n, s.cols
+	n8 := (n + 7) &^ 7
+	p, kt := hs.p, hs.kt
+	// Keys transposed: kt[d][j]; columns past n stay 0 (reset cleared them).
+	for j := range n {
+		for d, x := range s.qkv[j*ld+kOff : j*ld+kOff+dh] {
+			kt[d*cols+j] = x
+		}
+	}
+	for t0 := 0; t0 < s.rows; t0 += 4 {
+		for j0 := 0; j0 < n8; j0 += 16 {
+			gemm4x16(s.qkv[t0*ld+qOff:], ld, kt[j0:], cols, dh, p[j0:], cols)
+		}
+		for r := range 4 {
+			row := p[r*cols : r*cols+n8]
+			if t0+r >= n { // a padding row: no context
+				clear(row[:n])
+				continue
+			}
+			for j := n; j < n8; j++ {
+				row[j] = -1e30 // past the real keys: e^-87 at most
+			}
+			softmax(row, scale)
+		}
+		for d0 := 0; d0 < dh; d0 += 16 {
+			gemm4x16(p, cols, s.qkv[vOff+d0:], ld, n, s.ctx[t0*H+hd*dh+d0:], H)
+		}
+	}
+}
+
+// referenceAttention makes attention use attentionTiles, the code before
+// gemm4x16 (tiles of dot products along the head's dimension); tests
+// compare the two.
+var referenceAttention = false
+
+// attentionTiles is attention as it was before gemm4x16: every score with
+// dotsF32 tiles, the softmax in Go, the values transposed. Its buffers are
+// allocated per call (tests only).
+func (s *state) attentionTiles(hd, H, dh int, scale float32) {
+	ld := 3 * H
+	qOff, kOff, vOff := hd*dh, H+hd*dh, 2*H+hd*dh
+	p, vt := make([]float32, s.rows*s.cols), make([]float32, dh*s.cols)
 	var o [8]float32
 	// Scores: q·k for every pair of tokens (keys past n are padding).
 	for t0 := 0; t0 < s.rows; t0 += 4 {
@@ -193,12 +242,15 @@ func (s *state) attention(hd, H, dh int, scale float32, hs *headScratch) {
 
 // matmul computes out[t][j] = x[t]·W[j]·scale[j] + bias[j] for the
 // state's rows of x: x is quantised per row to uint8 (quantize), the
-// products run in int8 with exact int32 sums (dotsQ: VNNI, AVX2 or Go), and
-// each sum is scaled back:
+// products run in int8 with exact int32 sums, and each sum is scaled back:
 //
 //	x[t]·W[j] ≈ wscale[j]·(xscale[t]·(q[t]·W[j]) + lo[t]·ΣW[j])
 //
-// ReferenceProducts selects matmulF32 instead (float32 activations).
+// With VNNI, on the weights packed at decode (qgemm: 4 tokens × 32 weight
+// rows a tile, no horizontal sums); otherwise in tiles of dot products
+// (dotsQ: AVX2 or Go). Every path gives the same sums; the VNNI paths the
+// same outputs. ReferenceProducts selects matmulF32 instead (float32
+// activations).
 func (s *state) matmul(out []float32, ldo int, x []float32, ldx int, l linear, workers int) {
 	if referenceProducts {
 		matmulF32(out, ldo, x, ldx, s.rows, l, workers)
@@ -207,6 +259,20 @@ func (s *state) matmul(out []float32, ldo int, x []float32, ldx int, l linear, w
 	n, k := l.w.rows, l.w.cols
 	q := &s.q
 	quantize(x, ldx, s.rows, k, q)
+	if useVNNI && l.w.packed != nil {
+		// Blocks of 32 weight rows (12-48 KB: they stay in cache while
+		// every token passes), 4 tokens at a time.
+		parallel(n/32, workers, func(_, lo, hi int) {
+			for b := lo; b < hi; b++ {
+				j := 32 * b
+				w := l.w.packed[j*k : (j+32)*k]
+				for t0 := 0; t0 < s.rows; t0 += 4 {
+					qgemm(q.q[2*t0*k:], k, w, out[t0*ldo+j:], ldo, q.scale[t0:], q.lo[t0:], l.w.scale[j:], l.w.fsum[j:], l.bias[j:])
+				}
+			}
+		})
+		return
+	}
 	const block = 64 // weight rows per pass over the activations (≤ 96 KB)
 	parallel(n/4, workers, func(_, lo, hi int) {
 		var o [16]int32

@@ -90,3 +90,40 @@ func quantizeRowGo(x []float32, lo, inv float32, qh, ql []uint8) {
 		ql[i] = uint8(max(0, min(l, 255)))
 	}
 }
+
+// gemm4x16Go is the portable attention tile: c[r][0:16] = Σ_i
+// a[r][i]·b[i][0:16] for the 4 rows of a (strides in elements, k > 0).
+func gemm4x16Go(a []float32, lda int, b []float32, ldb int, k int, c []float32, ldc int) {
+	for r := range 4 {
+		var acc [16]float32
+		ar := a[r*lda : r*lda+k]
+		for i, x := range ar {
+			br := (*[16]float32)(b[i*ldb:])
+			for j := range acc {
+				acc[j] += x * br[j]
+			}
+		}
+		copy(c[r*ldc:r*ldc+16], acc[:])
+	}
+}
+
+// softmaxGo sets x to softmax((x - max x)·scale), the exponentials as
+// expf's.
+func softmaxGo(x []float32, scale float32) {
+	mx := float32(math.Inf(-1))
+	for _, v := range x {
+		if v > mx { // not max(): its NaN and ±0 rules cost a third of attention
+			mx = v
+		}
+	}
+	var sum float32
+	for j, v := range x {
+		e := expf((v - mx) * scale)
+		x[j] = e
+		sum += e
+	}
+	inv := 1 / sum
+	for j := range x {
+		x[j] *= inv
+	}
+}

@@ -135,3 +135,47 @@ func geluAVX2(x *float32, n int)
 
 // geluAsm is gelu's loop for len(x) a multiple of 8, in assembly.
 func geluAsm(x []float32) { geluAVX2(unsafe.SliceData(x), len(x)) }
+
+//go:noescape
+func gemm4x16AVX2(a *float32, lda int, b *float32, ldb int, k int, c *float32, ldc int)
+
+// gemm4x16 is gemm4x16Go's tile, in assembly where the CPU has AVX2.
+func gemm4x16(a []float32, lda int, b []float32, ldb int, k int, c []float32, ldc int) {
+	if useAVX2 {
+		_ = a[3*lda+k-1] // the assembly reads and writes these; check them here
+		_ = b[(k-1)*ldb+15]
+		_ = c[3*ldc+15]
+		gemm4x16AVX2(unsafe.SliceData(a), lda, unsafe.SliceData(b), ldb, k, unsafe.SliceData(c), ldc)
+		return
+	}
+	gemm4x16Go(a, lda, b, ldb, k, c, ldc)
+}
+
+//go:noescape
+func softmaxAVX2(x *float32, n int, scale float32)
+
+// softmax is softmaxGo, in assembly where the CPU has AVX2 and len(x) is a
+// multiple of 8.
+func softmax(x []float32, scale float32) {
+	if useAVX2 && len(x)%8 == 0 && len(x) > 0 {
+		softmaxAVX2(unsafe.SliceData(x), len(x), scale)
+		return
+	}
+	softmaxGo(x, scale)
+}
+
+//go:noescape
+func qgemmVNNI(x *uint8, k int, w *int8, out *float32, ldo int, xs, xl, ws, fsum, bias *float32)
+
+// qgemm computes matmul's output for 4 tokens (x: their 8 byte rows, k
+// bytes each) and 32 weight rows packed by packQGEMM (w), scaling
+// included; out, xs and xl start at the first token, ws, fsum and bias at
+// the first weight row. CPUs with VNNI only.
+func qgemm(x []uint8, k int, w []int8, out []float32, ldo int, xs, xl, ws, fsum, bias []float32) {
+	_ = x[8*k-1]
+	_ = w[32*k-1]
+	_ = out[3*ldo+31]
+	_, _, _, _, _ = xs[3], xl[3], ws[31], fsum[31], bias[31]
+	qgemmVNNI(unsafe.SliceData(x), k, unsafe.SliceData(w), unsafe.SliceData(out), ldo,
+		unsafe.SliceData(xs), unsafe.SliceData(xl), unsafe.SliceData(ws), unsafe.SliceData(fsum), unsafe.SliceData(bias))
+}

@@ -682,3 +682,264 @@ geluloop:
 	JNZ  geluloop
 	VZEROUPPER
 	RET
+
+// func gemm4x16AVX2(a *float32, lda int, b *float32, ldb int, k int, c *float32, ldc int)
+// c[r][0:16] = Σ_i a[r][i]·b[i][0:16] for the 4 rows r of a (lda, ldb, ldc
+// in elements, k > 0): each step broadcasts one element of each row of a
+// and multiplies two vectors of b's row i into 8 accumulators, so no
+// horizontal sum is ever needed. Attention's q·kᵀ (b = the keys
+// transposed) and p·v (b = the values as they lie in qkv).
+TEXT ·gemm4x16AVX2(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), AX
+	SHLQ $2, AX
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), BX
+	SHLQ $2, BX
+	MOVQ k+32(FP), CX
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R9
+	SHLQ $2, R9
+	LEAQ (SI)(AX*2), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+gemmloop:
+	VMOVUPS (DI), Y8
+	VMOVUPS 32(DI), Y9
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y9, Y10, Y1
+	VBROADCASTSS (SI)(AX*1), Y11
+	VFMADD231PS Y8, Y11, Y2
+	VFMADD231PS Y9, Y11, Y3
+	VBROADCASTSS (R8), Y12
+	VFMADD231PS Y8, Y12, Y4
+	VFMADD231PS Y9, Y12, Y5
+	VBROADCASTSS (R8)(AX*1), Y13
+	VFMADD231PS Y8, Y13, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ $4, SI
+	ADDQ $4, R8
+	ADDQ BX, DI
+	DECQ CX
+	JNZ  gemmloop
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ R9, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ R9, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ R9, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VZEROUPPER
+	RET
+
+// func softmaxAVX2(x *float32, n int, scale float32)
+// x = softmax((x - max x)·scale) over n (a positive multiple of 8) floats,
+// the exponentials as expAVX2's (the caller fills padding past the real
+// keys with a very negative score: its exponential is e^-87, nothing in a
+// float32 sum of at least 1).
+TEXT ·softmaxAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS scale+16(FP), Y15
+	MOVQ SI, DI
+	MOVQ CX, BX
+	VMOVUPS (DI), Y0
+
+smmax:
+	VMAXPS (DI), Y0, Y0
+	ADDQ $32, DI
+	SUBQ $8, BX
+	JNZ  smmax
+	VEXTRACTF128 $1, Y0, X2
+	VMAXPS X2, X0, X0
+	VPERMILPS $0x4e, X0, X2
+	VMAXPS X2, X0, X0
+	VPERMILPS $0xb1, X0, X2
+	VMAXPS X2, X0, X0
+	VBROADCASTSS X0, Y7      // the row's greatest score
+	LEAQ expc<>(SB), DX
+	VBROADCASTSS 0(DX), Y8   // log2e
+	VBROADCASTSS 4(DX), Y9   // ln2 hi
+	VBROADCASTSS 8(DX), Y10  // ln2 lo
+	VBROADCASTSS 36(DX), Y11 // 1
+	VBROADCASTSS 40(DX), Y12 // -87
+	VBROADCASTSS 44(DX), Y13 // 88
+	VPBROADCASTD 48(DX), Y14 // 127
+	VXORPS Y6, Y6, Y6        // the sum
+	MOVQ SI, DI
+	MOVQ CX, BX
+
+smexp:
+	VMOVUPS (DI), Y0
+	VSUBPS Y7, Y0, Y0
+	VMULPS Y15, Y0, Y0
+	VMAXPS Y12, Y0, Y0
+	VMINPS Y13, Y0, Y0
+	VMULPS Y8, Y0, Y1
+	VROUNDPS $0, Y1, Y1
+	VFNMADD231PS Y9, Y1, Y0
+	VFNMADD231PS Y10, Y1, Y0
+	VBROADCASTSS 12(DX), Y2
+	VBROADCASTSS 16(DX), Y3
+	VFMADD213PS Y3, Y0, Y2
+	VBROADCASTSS 20(DX), Y3
+	VFMADD213PS Y3, Y0, Y2
+	VBROADCASTSS 24(DX), Y3
+	VFMADD213PS Y3, Y0, Y2
+	VBROADCASTSS 28(DX), Y3
+	VFMADD213PS Y3, Y0, Y2
+	VBROADCASTSS 32(DX), Y3
+	VFMADD213PS Y3, Y0, Y2
+	VFMADD213PS Y11, Y0, Y2
+	VFMADD213PS Y11, Y0, Y2
+	VCVTPS2DQ Y1, Y1
+	VPADDD Y14, Y1, Y1
+	VPSLLD $23, Y1, Y1
+	VMULPS Y1, Y2, Y2
+	VMOVUPS Y2, (DI)
+	VADDPS Y2, Y6, Y6
+	ADDQ $32, DI
+	SUBQ $8, BX
+	JNZ  smexp
+	VEXTRACTF128 $1, Y6, X2
+	VADDPS X2, X6, X6
+	VPERMILPS $0x4e, X6, X2
+	VADDPS X2, X6, X6
+	VPERMILPS $0xb1, X6, X2
+	VADDPS X2, X6, X6
+	VDIVSS X6, X11, X5       // 1/sum (X11's low lane is 1)
+	VBROADCASTSS X5, Y5
+
+smnorm:
+	VMULPS (SI), Y5, Y0
+	VMOVUPS Y0, (SI)
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JNZ  smnorm
+	VZEROUPPER
+	RET
+
+// func qgemmVNNI(x *uint8, k int, w *int8, out *float32, ldo int, xs, xl, ws, fsum, bias *float32)
+// matmul's product for 4 tokens × 32 weight rows, scaling included, with
+// the weights packed (packVNNI: per 4 bytes of k, 4 bytes of each of the
+// 32 rows, 128 bytes a step): each step broadcasts 4 bytes of each of the
+// 8 byte rows of x (token r's high byte row is 2r, its low one 2r+1, k
+// bytes apart) and multiplies them with 2 vectors of 16 rows' bytes
+// (VPDPBUSD), so each accumulator holds 16 outputs and none needs a
+// horizontal sum. Accumulator Z(2b+h) is byte row b, weight rows 16h…16h+15.
+// The scaling is dotsQVNNIOut's, operation for operation (equal results):
+// out[r·ldo+c] = ws[c]·(xs[r]·(hi + lo/256) + xl[r]·fsum[c]) + bias[c].
+TEXT ·qgemmVNNI(SB), NOSPLIT, $0-80
+	MOVQ x+0(FP), SI
+	MOVQ k+8(FP), AX
+	MOVQ w+16(FP), DI
+	LEAQ (AX)(AX*2), BX // 3k
+	LEAQ (SI)(AX*4), R8 // byte row 4
+	MOVQ AX, CX
+	SHRQ $2, CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+
+qgloop:
+	VMOVDQU32 (DI), Z16
+	VMOVDQU32 64(DI), Z17
+	VPBROADCASTD (SI), Z18
+	VPBROADCASTD (SI)(AX*1), Z19
+	VPBROADCASTD (SI)(AX*2), Z20
+	VPBROADCASTD (SI)(BX*1), Z21
+	VPDPBUSD Z16, Z18, Z0
+	VPDPBUSD Z17, Z18, Z1
+	VPDPBUSD Z16, Z19, Z2
+	VPDPBUSD Z17, Z19, Z3
+	VPDPBUSD Z16, Z20, Z4
+	VPDPBUSD Z17, Z20, Z5
+	VPDPBUSD Z16, Z21, Z6
+	VPDPBUSD Z17, Z21, Z7
+	VPBROADCASTD (R8), Z22
+	VPBROADCASTD (R8)(AX*1), Z23
+	VPBROADCASTD (R8)(AX*2), Z24
+	VPBROADCASTD (R8)(BX*1), Z25
+	VPDPBUSD Z16, Z22, Z8
+	VPDPBUSD Z17, Z22, Z9
+	VPDPBUSD Z16, Z23, Z10
+	VPDPBUSD Z17, Z23, Z11
+	VPDPBUSD Z16, Z24, Z12
+	VPDPBUSD Z17, Z24, Z13
+	VPDPBUSD Z16, Z25, Z14
+	VPDPBUSD Z17, Z25, Z15
+	ADDQ $4, SI
+	ADDQ $4, R8
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  qgloop
+
+	MOVQ out+24(FP), DX
+	MOVQ ldo+32(FP), BX
+	SHLQ $2, BX
+	MOVQ xs+40(FP), R9
+	MOVQ xl+48(FP), R10
+	MOVQ ws+56(FP), R11
+	MOVQ fsum+64(FP), R12
+	MOVQ bias+72(FP), R13
+	VMOVUPS (R11), Z26
+	VMOVUPS 64(R11), Z27
+	VMOVUPS (R12), Z28
+	VMOVUPS 64(R12), Z29
+	VMOVUPS (R13), Z30
+	VMOVUPS 64(R13), Z31
+	MOVL $0x3b800000, AX // 1/256
+	VPBROADCASTD AX, Z24
+
+#define QGOUT(hi0, hi1, lo0, lo1) \
+	VBROADCASTSS (R9), Z16; \
+	VBROADCASTSS (R10), Z17; \
+	VCVTDQ2PS hi0, Z18; \
+	VCVTDQ2PS lo0, Z19; \
+	VFMADD231PS Z24, Z19, Z18; \
+	VMULPS Z16, Z18, Z18; \
+	VFMADD231PS Z28, Z17, Z18; \
+	VFMADD213PS Z30, Z26, Z18; \
+	VMOVUPS Z18, (DX); \
+	VCVTDQ2PS hi1, Z20; \
+	VCVTDQ2PS lo1, Z21; \
+	VFMADD231PS Z24, Z21, Z20; \
+	VMULPS Z16, Z20, Z20; \
+	VFMADD231PS Z29, Z17, Z20; \
+	VFMADD213PS Z31, Z27, Z20; \
+	VMOVUPS Z20, 64(DX); \
+	ADDQ $4, R9; \
+	ADDQ $4, R10; \
+	ADDQ BX, DX
+
+	QGOUT(Z0, Z1, Z2, Z3)
+	QGOUT(Z4, Z5, Z6, Z7)
+	QGOUT(Z8, Z9, Z10, Z11)
+	QGOUT(Z12, Z13, Z14, Z15)
+	VZEROUPPER
+	RET

@@ -179,3 +179,114 @@ func TestGELUAsmMatchesGo(t *testing.T) {
 		require.InDelta(t, want[i], got[i], 1e-6, "gelu(%g)", x[i])
 	}
 }
+
+// TestAttentionKernelsMatchGo checks the attention tile and the softmax
+// (assembly where the CPU has AVX2) against the portable ones.
+func TestAttentionKernelsMatchGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, k := range []int{1, 3, 32, 257} {
+		lda, ldb, ldc := k+r.IntN(5), 16+r.IntN(40), 16+r.IntN(7)
+		a := make([]float32, 3*lda+k)
+		b := make([]float32, (k-1)*ldb+16)
+		for i := range a {
+			a[i] = float32(r.NormFloat64())
+		}
+		for i := range b {
+			b[i] = float32(r.NormFloat64())
+		}
+		got, want := make([]float32, 3*ldc+16), make([]float32, 3*ldc+16)
+		gemm4x16(a, lda, b, ldb, k, got, ldc)
+		gemm4x16Go(a, lda, b, ldb, k, want, ldc)
+		for i := range got {
+			require.InDelta(t, want[i], got[i], 1e-5*float64(k), "gemm k=%d i=%d", k, i)
+		}
+	}
+	for _, n := range []int{8, 16, 256} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.NormFloat64() * 10)
+		}
+		x[n-1] = -1e30 // a padding column
+		got, want := append([]float32(nil), x...), append([]float32(nil), x...)
+		softmax(got, 0.17677669)
+		softmaxGo(want, 0.17677669)
+		for i := range got {
+			require.InDelta(t, want[i], got[i], 1e-6, "softmax n=%d i=%d", n, i)
+		}
+		require.Less(t, got[n-1], float32(1e-30))
+	}
+}
+
+// TestAttentionMatchesTiles compares the attention of 4-row blocks
+// (gemm4x16, the default) with the tiles it replaced (attentionTiles): the
+// same sums in another order, so the vectors must be equal to cosine
+// 0.99999 (the model id holds). The reference sentences in CI; the whole
+// parity set (parityTexts) with VAULTGRAPH_SOAK=1.
+func TestAttentionMatchesTiles(t *testing.T) {
+	e, err := New(WithWorkers(1))
+	require.NoError(t, err)
+	var texts []string
+	if os.Getenv("VAULTGRAPH_SOAK") != "" {
+		texts = parityTexts(t)
+	} else {
+		for _, c := range loadReference(t).Cases {
+			texts = append(texts, c.Text)
+		}
+	}
+	got, err := e.Embed(t.Context(), texts)
+	require.NoError(t, err)
+	referenceAttention = true
+	want, err := e.Embed(t.Context(), texts)
+	referenceAttention = false
+	require.NoError(t, err)
+	worst := 1.0
+	for i := range texts {
+		if c := cosine(got[i], want[i]); !math.IsNaN(c) && c < worst {
+			worst = c
+		}
+	}
+	t.Logf("%d texts: least cosine to the tiles' attention %.7f", len(texts), worst)
+	require.GreaterOrEqual(t, worst, 0.99999)
+}
+
+// TestPackedVNNIMatchesTiles checks the packed VNNI product (qgemm, the
+// default where the CPU has VNNI) against the tiles it replaced
+// (dotsQOut): the same integer sums and the same scaling operations, so
+// the outputs must be equal to the bit.
+func TestPackedVNNIMatchesTiles(t *testing.T) {
+	if !useVNNI {
+		t.Skip("no AVX-512 VNNI on this CPU")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, k := range []int{384, 1536} {
+		q := qmat{rows: 64, cols: k, data: make([]int8, 64*k), scale: make([]float32, 64)}
+		for i := range q.data {
+			q.data[i] = int8(r.IntN(255) - 127)
+		}
+		bias := make([]float32, 64)
+		for i := range q.scale {
+			q.scale[i], bias[i] = float32(r.Float64()/100), float32(r.NormFloat64())
+		}
+		q.rowSums()
+		q.packQGEMM()
+		require.NotNil(t, q.packed)
+		x := make([]uint8, 8*k)
+		for i := range x {
+			x[i] = uint8(r.IntN(256))
+		}
+		x[0], x[k] = 255, 255
+		xs, xl := make([]float32, 4), make([]float32, 4)
+		for i := range xs {
+			xs[i], xl[i] = float32(r.Float64()/50), float32(-r.Float64())
+		}
+		const ldo = 70
+		got, want := make([]float32, 4*ldo), make([]float32, 4*ldo)
+		for j := 0; j < 64; j += 32 {
+			qgemm(x, k, q.packed[j*k:], got[j:], ldo, xs, xl, q.scale[j:], q.fsum[j:], bias[j:])
+			for p := range 2 {
+				require.True(t, dotsQOut(x[4*p*k:], k, q.data[j*k:], k, k, want[2*p*ldo+j:], ldo, xs[2*p:], xl[2*p:], q.scale[j:], q.fsum[j:], bias[j:], 8))
+			}
+		}
+		require.Equal(t, want, got, "k=%d", k)
+	}
+}

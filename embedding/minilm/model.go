@@ -46,6 +46,27 @@ type qmat struct {
 	data       []int8
 	scale      []float32
 	fsum       []float32 // Σ data over each row: the activations' offset's share of a product
+	packed     []int8    // data in qgemm's order (packQGEMM), on CPUs with VNNI only
+}
+
+// packQGEMM fills q.packed: blocks of 32 rows, each a run of k/4 steps of
+// 4 bytes of every row of the block (qgemmVNNI's order), so that one
+// 64-byte load holds 4 bytes of k for 16 rows.
+func (q *qmat) packQGEMM() {
+	if q.rows%32 != 0 || q.cols%4 != 0 {
+		return
+	}
+	k := q.cols
+	q.packed = make([]int8, len(q.data))
+	for b := 0; b < q.rows/32; b++ {
+		blk := q.packed[b*32*k : (b+1)*32*k]
+		for r := range 32 {
+			row := q.data[(b*32+r)*k : (b*32+r+1)*k]
+			for k4 := 0; k4 < k/4; k4++ {
+				copy(blk[k4*128+4*r:k4*128+4*r+4], row[4*k4:4*k4+4])
+			}
+		}
+	}
 }
 
 // rowSums fills q.sum.
@@ -143,6 +164,14 @@ func decode(b []byte) (*model, error) {
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	if useVNNI {
+		for i := range m.layers {
+			l := &m.layers[i]
+			for _, w := range []*qmat{&l.qkv.w, &l.attOut.w, &l.inter.w, &l.out.w} {
+				w.packQGEMM()
+			}
+		}
 	}
 	return m, nil
 }
