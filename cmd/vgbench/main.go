@@ -68,6 +68,7 @@ type bench struct {
 	work       string // temporary folder: vaults, state folders
 	calls      int
 	warm       int
+	neoWarm    int // untimed calls of each read case on Neo4j (-warm-calls)
 	edits      int
 	seed       uint64
 	logger     *slog.Logger
@@ -95,7 +96,10 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	fresh := fs.Bool("fresh", false, "with -starts: first starts (an empty state folder each time) instead of warm restarts of -state")
 	syncs := fs.Int("syncs", 0, "developer mode: only graph-only first syncs of one -sizes vault, this many rounds; each round syncs with every -bins binary into Neo4j, then with the first into the embedded store (-stores limits); prints, writes no report")
 	bins := fs.String("bins", "", "with -syncs: comma-separated vaultgraph binaries alternated in each round (an A/B); default -bin")
-	model := fs.String("model", "static", "with -reads-on: the built-in embedding model serve runs (minilm: the reads are measured while its transformer pass runs in the background)")
+	model := fs.String("model", "static", "with -reads-on: the built-in embedding model serve runs (minilm: the reads are measured while its transformer pass runs in the background; none: graph only, embedding.provider none, no search tool and no vectors to load)")
+	rounds := fs.Int("rounds", 1, "with -reads-on and both -stores (embedded,neo4j): both serves stay up and every read case is timed on each in turn, this many rounds (the order flips each round); prints per-round p50s, their medians and the ratio, and Neo4j's bare round trip")
+	warmCalls := fs.Int("warm-calls", neo4jReadWarmCalls, "untimed calls of every read case on Neo4j before any is timed")
+	concFlag := fs.String("conc", "1,8", "with -reads-on: concurrencies timed (comma-separated)")
 	neoTimeout := fs.Duration("neo4j-timeout", 0, "neo4j.timeout of the vaultgraph processes (0: vaultgraph's default); recorded in the report")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -110,7 +114,7 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 			return fmt.Errorf("-stores: unknown store %q (embedded, neo4j)", s)
 		}
 	}
-	b := &bench{calls: *calls, warm: 20, edits: *edits, seed: *seed, logger: logger, starts: *starts, fresh: *fresh}
+	b := &bench{calls: *calls, warm: 20, neoWarm: *warmCalls, edits: *edits, seed: *seed, logger: logger, starts: *starts, fresh: *fresh}
 	if *bins != "" {
 		for _, p := range strings.Split(*bins, ",") {
 			abs, err := filepath.Abs(p)
@@ -143,14 +147,21 @@ func run(ctx context.Context, args []string, logger *slog.Logger) error {
 	}
 
 	if *readsOn != "" {
-		if len(sizes) != 1 || len(stores) != 1 {
-			return errors.New("-reads-on takes one -sizes and one -stores")
+		if len(sizes) != 1 || (len(stores) != 1 && (b.starts > 0 || *rounds < 1)) {
+			return errors.New("-reads-on takes one -sizes and one -stores (both with -rounds)")
 		}
 		var cases []string
 		if *casesFlag != "" {
 			cases = strings.Split(*casesFlag, ",")
 		}
-		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir, *model, cases)
+		concs, err := parseConcs(*concFlag)
+		if err != nil {
+			return err
+		}
+		if len(stores) > 1 {
+			return b.readRounds(ctx, *readsOn, sizes[0], *stateDir, *model, cases, concs, *rounds)
+		}
+		return b.readsOn(ctx, *readsOn, sizes[0], stores[0], *stateDir, *model, cases, concs)
 	}
 
 	if *syncs > 0 {
@@ -254,11 +265,11 @@ func (b *bench) warmNeo4jReads(ctx context.Context, srv *server, m *benchgen.Man
 		if !srv.hasTool(rc.tool) || (cases != nil && !slices.Contains(cases, rc.name)) {
 			continue
 		}
-		if _, err := measureReads(ctx, srv, rc, neo4jReadWarmCalls, 1, 0, b.seed+1000); err != nil {
+		if _, err := measureReads(ctx, srv, rc, b.neoWarm, 1, 0, b.seed+1000); err != nil {
 			return fmt.Errorf("read warm-up: %w", err)
 		}
 	}
-	log.Info("neo4j read warm-up", "calls_per_case", neo4jReadWarmCalls, "seconds", time.Since(start).Seconds())
+	log.Info("neo4j read warm-up", "calls_per_case", b.neoWarm, "seconds", time.Since(start).Seconds())
 	return nil
 }
 
@@ -314,26 +325,15 @@ func (b *bench) syncRounds(ctx context.Context, n int, stores, bins []string, ro
 // readsOn measures the read tools of serve on an existing vault and store
 // and logs them: a quick loop for profiling one store's reads without a
 // sync. The manifest comes from generating the same vault again.
-func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state, model string, cases []string) error {
+func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state, model string, cases []string, concs []int) error {
 	m, err := benchgen.Generate(filepath.Join(b.work, "manifest"), benchgen.Config{Notes: n, Seed: b.seed})
 	if err != nil {
 		return err
 	}
-	t := target{name: store, args: []string{"--store", store}}
-	switch store {
-	case "embedded":
-		if state == "" {
-			return errors.New("-reads-on with the embedded store needs -state")
-		}
-		t.args = append(t.args, "--state-dir", state)
-	case "neo4j":
-		uri := os.Getenv("NEO4J_URI")
-		if uri == "" {
-			return errors.New("-reads-on with neo4j needs NEO4J_URI (the database is read, never emptied)")
-		}
-		t.env = (&neo4jServer{uri: uri, user: os.Getenv("NEO4J_USER"), password: os.Getenv("NEO4J_PASSWORD"), database: os.Getenv("NEO4J_DATABASE")}).env()
+	t, err := readsOnTarget(store, state, model)
+	if err != nil {
+		return err
 	}
-	t.env = append(t.env, "VAULTGRAPH_EMBEDDING_MODEL="+model) // after baseEnv's: the last value wins
 	if b.starts > 0 {
 		return b.startRounds(ctx, vault, t, probeNote(m))
 	}
@@ -348,7 +348,7 @@ func (b *bench) readsOn(ctx context.Context, vault string, n int, store, state, 
 			return err
 		}
 	}
-	for _, conc := range []int{1, 8} {
+	for _, conc := range concs {
 		for _, rc := range readCases(m) {
 			if !srv.hasTool(rc.tool) || (cases != nil && !slices.Contains(cases, rc.name)) {
 				continue
@@ -636,6 +636,19 @@ func write(path string, res *Results) error {
 		return err
 	}
 	return rep.write(res)
+}
+
+// parseConcs parses -conc.
+func parseConcs(s string) ([]int, error) {
+	var concs []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-conc: %q is not a concurrency (1 or more)", f)
+		}
+		concs = append(concs, n)
+	}
+	return concs, nil
 }
 
 func parseSizes(s string) ([]int, error) {
