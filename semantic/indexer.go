@@ -2,7 +2,8 @@
 // searches over them.
 //
 // The Indexer embeds the notes a store reports stale (no vector of the
-// embedder's model for their current content hash), in batches, and stores
+// embedder's model for their current content hash; attachments and
+// canvases are left out: search answers notes only), in batches, and stores
 // the vectors; it runs once after a sync and again whenever the store
 // receives notes (NotifyingStore). With a fast tier (the built-in
 // provider's static table beside its transformer), a note without any
@@ -21,6 +22,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/lowprio"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -258,12 +260,26 @@ func (ix *Indexer) IndexStaleReport(ctx context.Context, onBatch func(done, tota
 // CountStale counts the notes without a current vector of Embedder's
 // model and records it as Pending.
 func (ix *Indexer) CountStale(ctx context.Context) (int, error) {
-	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(ix.cfg.Embedder))
+	stale, err := ix.staleNotes(ctx, ix.cfg.Embedder)
 	if err != nil {
-		return 0, fmt.Errorf("semantic: list stale notes: %w", err)
+		return 0, err
 	}
 	ix.pending.Store(int64(len(stale)))
 	return len(stale), nil
+}
+
+// staleNotes lists the notes without a current vector of e's model (by ID
+// ascending), leaving out the attachments and canvases the store lists
+// with them: search answers notes only (core.NoteHits), so their vectors
+// would cost a pass's CPU and the store's memory for nothing (an
+// attachment's text is its file name; a canvas is found through the notes
+// it links).
+func (ix *Indexer) staleNotes(ctx context.Context, e core.Embedder) ([]core.StaleNote, error) {
+	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(e))
+	if err != nil {
+		return nil, fmt.Errorf("semantic: list stale notes: %w", err)
+	}
+	return slices.DeleteFunc(stale, func(s core.StaleNote) bool { return core.IsFileNode(s.ID) }), nil
 }
 
 // IndexFast gives every note without a current vector of either model its
@@ -278,9 +294,9 @@ func (ix *Indexer) IndexFast(ctx context.Context) (IndexStats, error) {
 	defer ix.pass.Unlock()
 	start := time.Now()
 	var stats IndexStats
-	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(ix.cfg.Embedder))
+	stale, err := ix.staleNotes(ctx, ix.cfg.Embedder)
 	if err != nil {
-		return stats, fmt.Errorf("semantic: list stale notes: %w", err)
+		return stats, err
 	}
 	stats.Stale = len(stale)
 	ix.pending.Store(int64(len(stale)))
@@ -313,9 +329,9 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 	var stats IndexStats
 	best := ix.cfg.Embedder
 	model := best.Model() // as progress shows it; vectors are stored under NoteModel(best)
-	stale, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(best))
+	stale, err := ix.staleNotes(ctx, best)
 	if err != nil {
-		return stats, fmt.Errorf("semantic: list stale notes: %w", err)
+		return stats, err
 	}
 	stats.Stale = len(stale)
 	ix.pending.Store(int64(len(stale)))
@@ -427,9 +443,9 @@ func (ix *Indexer) index(ctx context.Context, o passOptions) (IndexStats, error)
 // current vector of the fast tier either their fast vector.
 func (ix *Indexer) indexFast(ctx context.Context, stale []core.StaleNote) (int, error) {
 	fast := ix.cfg.Fast
-	staleFast, err := ix.cfg.Store.StaleVectors(ctx, ix.cfg.Project, NoteModel(fast))
+	staleFast, err := ix.staleNotes(ctx, fast)
 	if err != nil {
-		return 0, fmt.Errorf("semantic: list stale notes: %w", err)
+		return 0, err
 	}
 	need := intersectByID(stale, staleFast)
 	if len(need) == 0 {

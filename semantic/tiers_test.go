@@ -169,3 +169,39 @@ func TestSearchComparesEachNoteThroughItsBestVector(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fastCalls, fast.calls.Load(), "nothing pending: the fast tier is not asked")
 }
+
+// TestAttachmentsAndCanvasesAreNotEmbedded: search answers notes only, so
+// neither tier embeds an attachment or a canvas, they count in no pass or
+// pending figure, and a pass over a vault of only such files embeds
+// nothing.
+func TestAttachmentsAndCanvasesAreNotEmbedded(t *testing.T) {
+	ctx, s := t.Context(), memstore.New()
+	files := []core.Note{
+		{ID: "img/photo.png", Title: "photo.png", Keys: []string{"photo.png"}, Hash: "hp"},
+		{ID: "board.canvas", Title: "board.canvas", Content: `{"nodes":[{"type":"text","text":"body words"}]}`, Hash: "hc"},
+		{ID: "docs/Paper.PDF", Title: "Paper.PDF", Hash: "hd"},
+	}
+	require.NoError(t, s.UpsertNotes(ctx, "p", files))
+	best, fast := &fakeEmbedder{model: "best"}, &fakeEmbedder{model: "fast"}
+	ix := newTieredIndexer(t, s, best, fast, nil)
+	st, err := ix.IndexStale(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, semantic.IndexStats{Duration: st.Duration}, st, "no note: nothing to embed")
+	assert.Zero(t, ix.Pending())
+
+	require.NoError(t, s.UpsertNotes(ctx, "p", notes(3)))
+	st, err = ix.IndexStale(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 3, st.Stale)
+	assert.Equal(t, 3, st.Fast)
+	assert.Equal(t, 3, st.Embedded)
+	assert.Zero(t, ix.Pending())
+	assert.EqualValues(t, 3, fast.texts.Load(), "the fast tier embedded the notes alone")
+	assert.EqualValues(t, 3, best.texts.Load(), "the model embedded the notes alone")
+	want := []string{"n000.md", "n001.md", "n002.md"}
+	assert.Equal(t, want, vectorIDs(t, s, "best"))
+	assert.Equal(t, want, vectorIDs(t, s, "fast"))
+	n, err := ix.CountStale(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "the files are not counted as waiting")
+}
