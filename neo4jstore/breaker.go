@@ -216,6 +216,18 @@ func (s *Neo4jStore) renewDriver() {
 		s.log.Warn("neo4j: cannot renew the driver after an outage; keeping the old one", "err", err)
 		return
 	}
+	// One connection before the swap publishes the driver: the driver sets
+	// up its connector on its first connection without a lock
+	// (neo4j-go-driver v5.28.4, connector.go:55), so calls racing to make
+	// a new driver's first connection are a data race (the race detector
+	// stopped serve after a Neo4j restart in TestNeo4jFaults). Made here,
+	// that write comes before every call that loads the driver. Its
+	// outcome does not matter: the connector is set up before the dial.
+	vctx, cancel := context.WithTimeout(s.life, s.cfg.ConnectTimeout)
+	if err := d.VerifyConnectivity(vctx); err != nil {
+		s.log.Debug("neo4j: the renewed driver's first connection failed; calls will try again", "err", err)
+	}
+	cancel()
 	old := s.driverRef.Swap(&driverRef{d})
 	s.background.Go(func() {
 		select {
