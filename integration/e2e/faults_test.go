@@ -172,7 +172,7 @@ func converge(t *testing.T, c *client.Client, vault string, sp *stdioProcess) {
 		return diff == ""
 	})
 	if !ok {
-		t.Fatalf("the graph did not converge to the vault within %s of the restart:\n%s\nvaultgraph stderr:\n%s", restartTimeout, diff, sp.stderr.String())
+		t.Fatalf("the graph did not converge to the vault within %s of the restart:\n%s\nvaultgraph stderr, then its stacks:\n%s", restartTimeout, diff, sp.stacks())
 	}
 }
 

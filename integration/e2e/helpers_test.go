@@ -62,23 +62,16 @@ var bin string
 func TestMain(m *testing.M) { os.Exit(testMain(m)) }
 
 // suiteParallel is the suite's -parallel when the command line sets none
-// (go test's default is GOMAXPROCS, 2 on CI's machine). Its tests mostly
-// wait: for processes to start, sync and exit, for watchers, for Neo4j,
-// whose subtests also wait for each other (neo4jMu) while they hold a
-// slot. With 2 slots two such waits left the machine idle and the suite
-// ran nearly one test at a time.
-const suiteParallel = "4"
+// (neo4jtest.DefaultParallel). Its tests mostly wait: for processes to
+// start, sync and exit, for watchers, for Neo4j.
+const suiteParallel = 4
 
 func testMain(m *testing.M) int {
 	flag.Parse()
 	neo4jtest.Warm() // Neo4j starts while the binary is built
-	parallelSet := false
-	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
-	if !parallelSet {
-		if err := flag.Set("test.parallel", suiteParallel); err != nil {
-			fmt.Fprintln(os.Stderr, "e2e: -parallel:", err)
-			return 1
-		}
+	if err := neo4jtest.DefaultParallel(suiteParallel); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
 	}
 	dir, err := os.MkdirTemp("", "vaultgraph-e2e-")
 	if err != nil {
@@ -561,6 +554,16 @@ func httpClient(t *testing.T, url, token string, copts ...client.ClientOption) *
 // stdioProcess is a vaultgraph process spawned by an mcp-go stdio client.
 type stdioProcess struct {
 	stderr syncBuffer
+	proc   *os.Process
+}
+
+// stacks makes the process print every goroutine's stack (SIGQUIT: the Go
+// runtime's dump, after which it exits) and returns its stderr once the
+// dump is there, for a test that found it stuck.
+func (sp *stdioProcess) stacks() string {
+	_ = sp.proc.Signal(syscall.SIGQUIT)
+	eventually(30*time.Second, func() bool { return strings.Contains(sp.stderr.String(), "\ngoroutine ") })
+	return sp.stderr.String()
 }
 
 // stdioClient spawns "vaultgraph args..." under an mcp-go stdio client
@@ -592,6 +595,7 @@ func stdioClient(t *testing.T, env []string, args []string, copts ...client.Clie
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("spawn vaultgraph %s: %v", strings.Join(args, " "), err)
 	}
+	sp.proc = cmd.Process
 	_ = inR.Close()
 	_ = outW.Close()
 	exited := make(chan error, 1)

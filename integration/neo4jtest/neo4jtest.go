@@ -175,6 +175,22 @@ func Main(m *testing.M) int {
 	return code
 }
 
+// DefaultParallel sets go test's -parallel to n unless the command line
+// set it. go test's default is GOMAXPROCS (2 on CI's machine), but a suite
+// against Neo4j mostly waits, for the server and for processes: with two
+// slots, two such waits leave the machine idle. Call it after flag.Parse.
+func DefaultParallel(n int) error {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if set {
+		return nil
+	}
+	if err := flag.Set("test.parallel", strconv.Itoa(n)); err != nil {
+		return fmt.Errorf("-parallel: %w", err)
+	}
+	return nil
+}
+
 // Driver opens a driver for s, closed when t ends.
 func (s *Server) Driver(t testing.TB) neo4j.DriverWithContext {
 	t.Helper()
