@@ -220,8 +220,9 @@ func TestAttentionKernelsMatchGo(t *testing.T) {
 // TestAttentionMatchesTiles compares the attention of 4-row blocks
 // (gemm4x16, the default) with the tiles it replaced (attentionTiles): the
 // same sums in another order, so the vectors must be equal to cosine
-// 0.99999 (the model id holds). The reference sentences in CI; the whole
-// parity set (parityTexts) with VAULTGRAPH_SOAK=1.
+// 0.99999 (the model id holds). The short reference sentences in CI (the
+// long blocks are TestAttentionKernelsMatchGo's, on random inputs); the
+// whole parity set (parityTexts, notes of 256 tokens) with VAULTGRAPH_SOAK=1.
 func TestAttentionMatchesTiles(t *testing.T) {
 	e, err := New(WithWorkers(1))
 	require.NoError(t, err)
@@ -230,7 +231,9 @@ func TestAttentionMatchesTiles(t *testing.T) {
 		texts = parityTexts(t)
 	} else {
 		for _, c := range loadReference(t).Cases {
-			texts = append(texts, c.Text)
+			if len(c.Text) < 200 { // short: the reference's Go loops are slow under -race
+				texts = append(texts, c.Text)
+			}
 		}
 	}
 	got, err := e.Embed(t.Context(), texts)
