@@ -1,9 +1,12 @@
 package neo4jstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/vaultgraph/vaultgraph/core"
 )
@@ -31,16 +34,26 @@ func (s *Neo4jStore) NoteContext(ctx context.Context, project, id string, q core
 	}
 	// With a catalog, the statement leaves the link titles out and the
 	// catalog gives them, if it is as current as the statement's counter;
-	// if not, the statement runs again with the titles.
+	// if not, the statement runs again with the titles. With the catalog's
+	// links, the catalog also picks the neighbours (contextFromCatalog).
 	cat := s.catalog(project)
-	rc, version, err := s.noteContext(ctx, project, id, q, st, cat == nil)
+	if cat != nil && st != stmtNoteContextNone {
+		nc, stale, err := s.contextFromCatalog(ctx, project, id, q, cat, st == stmtNoteContextBalanced)
+		if nc != nil || err != nil {
+			return nc, err
+		}
+		if stale {
+			cat = nil // behind the database: read with the titles
+		}
+	}
+	rc, version, err := s.noteContext(ctx, project, id, q, st, cat == nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	if cat != nil {
 		if version != cat.version {
 			s.staleCatalog(project, cat)
-			if rc, _, err = s.noteContext(ctx, project, id, q, st, true); err != nil {
+			if rc, _, err = s.noteContext(ctx, project, id, q, st, true, nil); err != nil {
 				return nil, err
 			}
 		} else {
@@ -51,16 +64,112 @@ func (s *Neo4jStore) NoteContext(ctx context.Context, project, id string, q core
 		}
 	}
 	if st == stmtNoteContextBalanced {
-		rc.neighbors = balanced(rc.neighbors, q.Limit)
+		rc.neighbors = balancedNeighbors(rc.neighbors, q.Limit)
 	}
 	return rc.views(q.SkipNote), nil
 }
 
-// balanced keeps of neighbours (outgoing, then incoming, each by ID, up to
+// contextFromCatalog answers NoteContext for a query with neighbours from
+// the catalog's links: it picks the neighbours in process (in ID order, as
+// the note_context statements order them) and reads them with the note in
+// one statement (note_context_ids), which checks the change counter. It
+// answers nil, with no error, when the catalog cannot answer: its links
+// are not complete, it does not hold the note (a note it has not caught
+// up with, or none), or (stale) the counter has moved since it was read
+// (it catches up in the background); the caller then reads with a
+// note_context statement. A note missing from the database is
+// core.ErrNotFound either way.
+func (s *Neo4jStore) contextFromCatalog(ctx context.Context, project, id string, q core.ContextQuery, cat *catalog, balanced bool) (nc *core.NoteContext, stale bool, err error) {
+	l := cat.pathLinks()
+	if l == nil {
+		return nil, false, nil
+	}
+	picked, ok := cat.contextNeighbors(l, id, q.Direction, q.Limit, balanced)
+	if !ok {
+		return nil, false, nil
+	}
+	rc, version, err := s.noteContext(ctx, project, id, q, stmtNoteContextIDs, false, picked)
+	if err != nil {
+		return nil, false, err
+	}
+	if version != cat.version {
+		s.staleCatalog(project, cat)
+		return nil, true, nil
+	}
+	// COLLECT keeps no order: restore the catalog's.
+	at := make(map[string]int, len(picked))
+	for i, p := range picked {
+		at[p[0].(string)] = i
+	}
+	slices.SortFunc(rc.neighbors, func(a, b core.Neighbor) int { return cmp.Compare(at[a.Note.ID], at[b.Note.ID]) })
+	cat.addTitles(rc.titles, rc.note)
+	for _, n := range rc.neighbors {
+		cat.addTitles(rc.titles, n.Note)
+	}
+	if balanced {
+		rc.neighbors = balancedNeighbors(rc.neighbors, q.Limit)
+	}
+	return rc.views(q.SkipNote), false, nil
+}
+
+// contextNeighbors lists, as note_context_ids takes them ([id, "out" or
+// "in"] pairs), the neighbours of id that the note_context statement for
+// dir, limit and balanced would read: the notes it links to, then (both
+// directions) those linking to it that it does not link to, each side in
+// ID order; up to limit in all, or with balanced up to limit of each side
+// (which balancedNeighbors then shares out). ok is false when the catalog
+// does not hold id or dir is not a direction.
+func (c *catalog) contextNeighbors(l *links, id string, dir core.Direction, limit int, balanced bool) ([][]any, bool) {
+	i, found := slices.BinarySearch(c.ids, id)
+	if !found {
+		return nil, false
+	}
+	if limit <= 0 {
+		limit = math.MaxInt
+	}
+	var out, in []int32
+	switch dir {
+	case core.DirectionOut:
+		out = l.from(int32(i))
+	case core.DirectionIn:
+		in = l.to(int32(i))
+	case core.DirectionBoth:
+		out = l.from(int32(i))
+		inLimit := limit
+		if !balanced {
+			inLimit = max(limit-len(out), 0)
+		}
+		for _, j := range l.to(int32(i)) {
+			if len(in) == inLimit {
+				break
+			}
+			if _, both := slices.BinarySearch(out, j); !both {
+				in = append(in, j)
+			}
+		}
+	default:
+		return nil, false
+	}
+	out = out[:min(len(out), limit)]
+	if !balanced {
+		in = in[:min(len(in), limit-len(out))]
+	}
+	in = in[:min(len(in), limit)]
+	picked := make([][]any, 0, len(out)+len(in))
+	for _, j := range out {
+		picked = append(picked, []any{c.ids[j], string(core.DirectionOut)})
+	}
+	for _, j := range in {
+		picked = append(picked, []any{c.ids[j], string(core.DirectionIn)})
+	}
+	return picked, true
+}
+
+// balancedNeighbors keeps of neighbours (outgoing, then incoming, each by ID, up to
 // limit of each as note_context_balanced reads them) those a Balanced
 // ContextQuery shows: the first of each side as core.SplitNeighbors
 // shares limit.
-func balanced(neighbors []core.Neighbor, limit int) []core.Neighbor {
+func balancedNeighbors(neighbors []core.Neighbor, limit int) []core.Neighbor {
 	out := 0
 	for out < len(neighbors) && neighbors[out].Direction == core.DirectionOut {
 		out++
@@ -92,8 +201,16 @@ func (rc *readContext) views(skipNote bool) *core.NoteContext {
 }
 
 // noteContext runs one note_context statement, with the titles or without.
-func (s *Neo4jStore) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool) (*readContext, int64, error) {
+// picked are note_context_ids' neighbours (nil for the other statements).
+func (s *Neo4jStore) noteContext(ctx context.Context, project, id string, q core.ContextQuery, st statement, titles bool, picked [][]any) (*readContext, int64, error) {
 	params := map[string]any{"project": project, "id": id, "limit": limitParam(q.Limit), "withNote": !q.SkipNote, "titles": titles}
+	if st == stmtNoteContextIDs {
+		rows := make([]any, len(picked))
+		for i, p := range picked {
+			rows[i] = p
+		}
+		params["neighbors"] = rows
+	}
 	var nc *readContext
 	var version int64
 	err := s.read(ctx, "read around a note", func(t txn) error {

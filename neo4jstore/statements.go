@@ -32,6 +32,7 @@ var (
 	stmtNoteContextIn           = stmt("note_context_in")
 	stmtNoteContextBoth         = stmt("note_context_both")
 	stmtNoteContextBalanced     = stmt("note_context_balanced")
+	stmtNoteContextIDs          = stmt("note_context_ids")
 	stmtCatalogLoad             = stmt("catalog_load")
 	stmtCatalogNotes            = stmt("catalog_notes")
 	stmtCatalogChanges          = stmt("catalog_changes")
