@@ -24,6 +24,7 @@ import (
 // "unreachable"), and bolt+s:// connects when Config.TLSCAFile names the
 // CA, and is refused by certificate verification when it does not.
 func TestAuthAndPrivateCA(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	caFile := writeTestPKI(t, dir)
 	const password = "vaultgraph-test-pw"

@@ -21,12 +21,14 @@ import (
 // first call its timeout; the breaker then opens, and every later call
 // fails at once with the breaker's error (its own timeout would give
 // another) while the server is still frozen. After SIGCONT the probe
-// closes the breaker and calls go through again. Not parallel: it
-// freezes the server every other test uses.
+// closes the breaker and calls go through again. On a Neo4j of its own
+// (it freezes it), beside the other tests.
 func TestBreakerFailsFastWhileNeo4jIsFrozen(t *testing.T) {
-	srv := neo4jtest.Get(t)
+	t.Parallel()
+	srv := neo4jtest.StartLocal(t, neo4jtest.LocalOptions{})
 	const timeout = time.Minute
 	s := openStoreWith(t, func(c *Config) {
+		c.URI, c.User, c.Password, c.Database = srv.URI, srv.User, srv.Password, srv.Database
 		c.Timeout = timeout
 		c.MaxRetryTime = time.Second
 		c.ProbeInterval = 500 * time.Millisecond

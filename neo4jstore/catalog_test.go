@@ -35,6 +35,7 @@ func waitCatalog(t *testing.T, s *Neo4jStore, project string) *catalog {
 // another process is seen at once: the stale catalog is not used, the scan
 // answers, and a new catalog takes over.
 func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
+	t.Parallel()
 	log := &statementLog{}
 	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
 	other := openStore(t) // another process writing
@@ -153,6 +154,7 @@ func TestCatalogPicksAnswerAsMemstoreAndFollowWrites(t *testing.T) {
 
 // The catalog's merges agree with a plain filter.
 func TestCatalogTagSets(t *testing.T) {
+	t.Parallel()
 	c := &catalog{ids: []string{"a", "b", "c", "d", "e"}, tags: map[string][]int32{"x": {0, 2, 4}, "y": {1, 2}, "z": {2, 3, 4}}}
 	assert.Equal(t, []int32{0, 1, 2, 4}, c.anyTag([]string{"x", "y"}, 0))
 	assert.Equal(t, []int32{0, 1}, c.anyTag([]string{"x", "y"}, 2))
@@ -184,6 +186,7 @@ func catalogOf(version int64, rows map[string]*catalogRow) *catalog {
 // rows would, for any mix of added, changed, retagged and removed notes,
 // and leaves the old catalog as it was.
 func TestCatalogApplyEqualsAFreshLoad(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	tags := []string{"a", "b", "b/c", "d", "e"}
 	randomRow := func() *catalogRow {

@@ -16,6 +16,7 @@ import (
 
 // Reads go to the leader on routing URIs only (consistency.go).
 func TestReadsGoToTheLeaderOnRoutingURIs(t *testing.T) {
+	t.Parallel()
 	for uri, want := range map[string]neo4j.AccessMode{
 		"neo4j://db:7687":      neo4j.AccessModeWrite,
 		"neo4j+s://x.io":       neo4j.AccessModeWrite,
@@ -35,6 +36,7 @@ func TestReadsGoToTheLeaderOnRoutingURIs(t *testing.T) {
 // other replica's write was acknowledged sees it, in every kind of read,
 // including the catalog's picks and titles.
 func TestReplicasSeeEachOthersWritesOnRoutingURI(t *testing.T) {
+	t.Parallel()
 	srv := neo4jtest.Get(t)
 	if !strings.HasPrefix(srv.URI, "bolt://") {
 		t.Skipf("server URI %s is not bolt://", srv.URI)

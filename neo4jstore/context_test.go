@@ -19,6 +19,7 @@ import (
 // A head's content gives the same truncation as the whole content at every
 // limit a view uses, in any script and with invalid bytes.
 func TestContentHeadTruncatesLikeTheWholeContent(t *testing.T) {
+	t.Parallel()
 	n := core.ContextContentChars
 	for _, s := range []string{
 		"", "short", strings.Repeat("a", n), strings.Repeat("a", n+1), strings.Repeat("a", n+2),
@@ -35,6 +36,7 @@ func TestContentHeadTruncatesLikeTheWholeContent(t *testing.T) {
 // decodeHead reads a head, and a doc where a note has no head, and finds
 // a torn pair as decodeNote does.
 func TestDecodeHeadReadsHeadsAndDocs(t *testing.T) {
+	t.Parallel()
 	note := core.Note{ID: "a.md", Title: "A", Content: strings.Repeat("c", 2000), Tags: []string{"T"},
 		Links: []core.Link{{Raw: "[[b]]", Key: "b", Target: "b.md"}, {Raw: "[[x]]", Key: "x"}, {Raw: "[[b|B]]", Key: "b", Target: "b.md"}}}
 	row, err := noteRow(&note, "7", []string{"b.md", "", "b.md"})
@@ -66,6 +68,7 @@ func anys(s []string) []any {
 // revision (written by an older vaultgraph, which rewrites doc only) is read
 // from its doc.
 func TestNoteContextReadsNeighboursWithoutCurrentHeadsFromTheirDocs(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	ctx := t.Context()
 	project := fmt.Sprintf("heads-%d", rand.Uint64())

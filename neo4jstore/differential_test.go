@@ -23,6 +23,7 @@ import (
 // between byte and UTF-16 comparison) in memstore and in Neo4j, changes them
 // the same way, and requires identical answers from every read.
 func TestSameAnswersAsMemstore(t *testing.T) {
+	t.Parallel()
 	neo := openStore(t)
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {

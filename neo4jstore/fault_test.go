@@ -52,11 +52,13 @@ func calls(s *Neo4jStore, project string) map[string]func(ctx context.Context) e
 
 // Stopping Neo4j under a running Store makes every call fail with a
 // provider error (no panic, no hang past the retry budget); starting it
-// again makes the same Store work without being reopened. Not parallel:
-// it stops the server every other test uses.
+// again makes the same Store work without being reopened. On a Neo4j of
+// its own (it stops it), beside the other tests.
 func TestStoreSurvivesNeo4jRestart(t *testing.T) {
-	srv := neo4jtest.Get(t)
+	t.Parallel()
+	srv := neo4jtest.StartLocal(t, neo4jtest.LocalOptions{})
 	s := openStoreWith(t, func(c *Config) {
+		c.URI, c.User, c.Password, c.Database = srv.URI, srv.User, srv.Password, srv.Database
 		c.MaxRetryTime = time.Second
 		c.Timeout = 20 * time.Second
 	})

@@ -17,6 +17,7 @@ import (
 // deletes, and not of its own writes (issue 46.3: a subscription on one
 // replica, the write through another).
 func TestFollowChangesReportsOtherStoresWrites(t *testing.T) {
+	t.Parallel()
 	a, b := openStore(t), openStore(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	project := fmt.Sprintf("follow-%d", rand.Uint64())

@@ -34,7 +34,8 @@ func TestLazyOpenOfAnUnreachableServer(t *testing.T) {
 // A Lazy store opened while Neo4j is down connects, migrates and answers
 // once the server is back, without being reopened.
 func TestLazyStoreConnectsWhenNeo4jComesUp(t *testing.T) {
-	srv := neo4jtest.Get(t)
+	t.Parallel()
+	srv := neo4jtest.StartLocal(t, neo4jtest.LocalOptions{}) // its own: it stops it
 	require.NoError(t, srv.Stop(t))
 	cfg := configFor(srv)
 	cfg.Lazy, cfg.ConnectTimeout, cfg.MaxRetryTime = true, time.Second, time.Second

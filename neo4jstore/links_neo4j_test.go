@@ -50,6 +50,7 @@ func waitCurrentLinks(t *testing.T, s *Neo4jStore, project string) *catalog {
 // Right after each write the answers are exact at once (a catalog behind
 // the database is not used); once caught up, no path statement runs.
 func TestCatalogLinksFollowWrites(t *testing.T) {
+	t.Parallel()
 	log := &statementLog{}
 	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
 	s.linksPage = 7       // the full load reads the links in many pages
@@ -181,6 +182,7 @@ func TestCatalogLinksFollowWrites(t *testing.T) {
 // counter has not moved, and reads the degrees again after a write by
 // this Store or another one: always what memstore answers.
 func TestHubAnswersFollowWrites(t *testing.T) {
+	t.Parallel()
 	log := &statementLog{}
 	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
 	other := openStore(t)

@@ -55,10 +55,19 @@ const (
 	mirrorRetry = 30 * time.Second
 )
 
-// mirrorMaxDelta bounds one catch-up; a larger change (a re-embedding)
-// reloads the mirror in the background instead of holding up a query. A
-// variable so that a test can make a small change large.
-var mirrorMaxDelta = 5000
+// defaultMirrorMaxDelta bounds one catch-up; a larger change (a
+// re-embedding) reloads the mirror in the background instead of holding up
+// a query. A Store's mirrorMaxDelta, when set, replaces it (a test makes a
+// small change large that way).
+const defaultMirrorMaxDelta = 5000
+
+// mirrorDeltaCap is the largest change one catch-up applies.
+func (s *Neo4jStore) mirrorDeltaCap() int {
+	if n := s.mirrorMaxDelta.Load(); n > 0 {
+		return int(n)
+	}
+	return defaultMirrorMaxDelta
+}
 
 type mirrorState int
 
@@ -350,7 +359,7 @@ func (s *Neo4jStore) catchUpMirror(ctx context.Context, project, model string, m
 			return nil
 		}
 		records, err := t.collect(stmtSearchMirrorDelta, map[string]any{
-			"project": project, "since": rev, "limit": int64(mirrorMaxDelta + 1),
+			"project": project, "since": rev, "limit": int64(s.mirrorDeltaCap() + 1),
 		})
 		if err != nil {
 			return err
@@ -367,7 +376,7 @@ func (s *Neo4jStore) catchUpMirror(ctx context.Context, project, model string, m
 	if err != nil {
 		return false
 	}
-	if !sameLife(epoch, rev, nowEpoch) || nowRev < rev || len(changes) > mirrorMaxDelta {
+	if !sameLife(epoch, rev, nowEpoch) || nowRev < rev || len(changes) > s.mirrorDeltaCap() {
 		// Another life of the counter (a wiped database) or a change too
 		// large to apply while a query waits: load again.
 		m.mu.Lock()

@@ -114,6 +114,7 @@ func (f *mirrorFixture) same(step string) {
 // deleted and re-created without a vector), and after each change answers
 // exactly as a memstore given the same writes.
 func TestMirrorFollowsAnotherProcess(t *testing.T) {
+	t.Parallel()
 	f := newMirrorFixture(t, 600)
 	waitMirror(t, f.reader, f.project, "m")
 	f.same("loaded")
@@ -146,6 +147,7 @@ func TestMirrorFollowsAnotherProcess(t *testing.T) {
 // vectors applies them to its own mirror and advances its revision, so its
 // next search needs no catch-up.
 func TestMirrorFollowsOwnWritesWithoutReadingBack(t *testing.T) {
+	t.Parallel()
 	f := newMirrorFixture(t, 200)
 	f.reader = f.writer // one process writing and searching
 	m := waitMirror(t, f.writer, f.project, "m")
@@ -176,13 +178,12 @@ func TestMirrorFollowsOwnWritesWithoutReadingBack(t *testing.T) {
 // catch-up, or a counter created again (a wiped database), reloads the
 // mirror; queries meanwhile still answer (through the vector index).
 func TestMirrorReloadsAfterLargeChangeOrNewCounter(t *testing.T) {
+	t.Parallel()
 	f := newMirrorFixture(t, 300)
 	waitMirror(t, f.reader, f.project, "m")
 	f.same("loaded")
 
-	old := mirrorMaxDelta
-	mirrorMaxDelta = 10
-	t.Cleanup(func() { mirrorMaxDelta = old })
+	f.reader.mirrorMaxDelta.Store(10)
 	re := storetest.NewSearchCorpus(9, 300, mirrorDim)
 	vecs := make([]core.NoteVector, 50)
 	for i := range vecs {
@@ -212,6 +213,7 @@ func TestMirrorReloadsAfterLargeChangeOrNewCounter(t *testing.T) {
 // TestMirrorOffAboveVectorCache: a project with more vectors than
 // Config.VectorCache is not mirrored, and searched through the database.
 func TestMirrorOffAboveVectorCache(t *testing.T) {
+	t.Parallel()
 	f := newMirrorFixture(t, 300)
 	small := openStoreWith(t, func(c *Config) { c.VectorCache = 100 })
 	m := small.startMirror(f.project, "m")
@@ -237,6 +239,7 @@ func TestMirrorOffAboveVectorCache(t *testing.T) {
 // with the counter the first vectors create, from this process or another,
 // without a reload.
 func TestMirrorLoadedBeforeAnyVector(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	c := storetest.NewSearchCorpus(12, 100, mirrorDim)
 	for _, own := range []bool{true, false} {

@@ -26,6 +26,7 @@ import (
 // It checks nothing: it is how the db hits quoted in commit messages and
 // docs/DECISIONS.md are measured.
 func TestProfileStatements(t *testing.T) {
+	t.Parallel()
 	size, _ := strconv.Atoi(os.Getenv("VAULTGRAPH_PROFILE"))
 	if size <= 0 {
 		t.Skip("set VAULTGRAPH_PROFILE=<notes> to profile statements")

@@ -21,6 +21,7 @@ import (
 // holder renews it, nobody else takes it before it expires or is given
 // back, and then another can.
 func TestLeaseHasOneHolder(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	stores := []*Neo4jStore{openStore(t), openStore(t), openStore(t)}
 	project := fmt.Sprintf("lease-%d", rand.Uint64())
@@ -91,6 +92,7 @@ func waitRanking(t *testing.T, s *Neo4jStore, project string, limit int) []core.
 // behind gets the older one at once, with a warning saying so, and the
 // current one once a replica recomputed it.
 func TestPageRankIsSharedByReplicas(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	logA, logB := &statementLog{}, &statementLog{}
 	a := openStoreWith(t, func(c *Config) { c.Logger = slog.New(logA) })
@@ -157,6 +159,7 @@ func TestPageRankIsSharedByReplicas(t *testing.T) {
 // A Store closing after writes leaves the ranking current: a one-shot
 // sync's readers find it computed.
 func TestCloseFinishesTheRanking(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	reader := openStore(t)
 	project := fmt.Sprintf("ranks-close-%d", rand.Uint64())

@@ -25,6 +25,7 @@ var tinyStages = stagedSizes{notes: 13, bytes: 2 << 10, links: 17, probe: 29, wr
 // rewritten by the staged write, some hanging on ghosts the new notes
 // claim), and every read must agree.
 func TestStagedWriteSameAsOneBatch(t *testing.T) {
+	t.Parallel()
 	neo := openStore(t)
 	neo.staged = tinyStages
 	for _, seed := range []uint64{4, 5} {
@@ -62,6 +63,7 @@ func TestStagedWriteSameAsOneBatch(t *testing.T) {
 // links are drawn leaves those notes with an empty hash, so the next sync
 // rewrites them; writing the same notes again then completes the graph.
 func TestStagedWriteInterruptedThenRepeated(t *testing.T) {
+	t.Parallel()
 	spec := graphSpec{notes: 200, seed: 9, avgLinks: 3, preferHubs: 0.5, ghosts: 0.1, components: 1, tags: 4, content: 100}
 	neo, mem, d, notes := stagedFixture(t, spec)
 	project := d.project
@@ -101,6 +103,7 @@ func TestStagedWriteInterruptedThenRepeated(t *testing.T) {
 }
 
 func TestChunkNotes(t *testing.T) {
+	t.Parallel()
 	note := func(size int) core.Note { return core.Note{Content: string(make([]byte, size))} }
 	notes := []core.Note{note(10), note(10), note(10), note(50), note(1), note(1), note(1)}
 	var sizes []int
@@ -115,6 +118,7 @@ func TestChunkNotes(t *testing.T) {
 // in-degrees are recounted leaves nothing for a sync to rewrite; the next
 // NoteHashes, where every sync starts, recounts the project's degrees.
 func TestStagedWriteCutBeforeRecountIsRepaired(t *testing.T) {
+	t.Parallel()
 	spec := graphSpec{notes: 180, seed: 10, avgLinks: 4, preferHubs: 0.6, ghosts: 0.1, components: 1, tags: 4, content: 100}
 	neo, mem, d, notes := stagedFixture(t, spec)
 	project := d.project
@@ -166,6 +170,7 @@ func cutStagedWrite(t *testing.T, neo *Neo4jStore, project string, notes []core.
 // older ghost, the smallest ID wins, as in one batch, whatever the order
 // the notes were given in.
 func TestStagedWriteOldClaimantsSmallestIDWins(t *testing.T) {
+	t.Parallel()
 	neo := openStore(t)
 	neo.staged = tinyStages // stage 4 batches of 13 notes
 	project := fmt.Sprintf("staged-claims-%d", rand.Uint64())

@@ -35,6 +35,9 @@ type Neo4jStore struct {
 	vectors   vectorCache // memory.go
 	memWords  memoryWords // keyword index of memory contents, memory_keyword.go
 
+	// mirrorMaxDelta, when above 0, replaces defaultMirrorMaxDelta.
+	mirrorMaxDelta atomic.Int64
+
 	chunkIndex chunkVectorIndex // see chunks.go
 	staged     stagedSizes      // see staged.go
 	linksPage  int              // notes per read of a catalog's links, see loadLinks

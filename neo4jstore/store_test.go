@@ -2,6 +2,8 @@ package neo4jstore
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -14,7 +16,18 @@ import (
 // Every test here runs against a real Neo4j from neo4jtest: NEO4J_URI, a
 // container, or the local launcher (scripts/neo4j-local). Tests write to
 // projects of their own, so they share the server's database.
-func TestMain(m *testing.M) { os.Exit(neo4jtest.Main(m)) }
+// TestMain runs the tests four at a time unless -parallel says otherwise:
+// they mostly wait for Neo4j. The tests that stop, freeze or change the
+// schema of the shared server are not parallel, so go test runs them
+// before all of the others.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if err := neo4jtest.DefaultParallel(4); err != nil {
+		fmt.Fprintln(os.Stderr, "neo4jstore:", err)
+		os.Exit(1)
+	}
+	os.Exit(neo4jtest.Main(m))
+}
 
 // configFor returns a Config reaching the test server.
 // configFor is the store's Config for the test server. Its call timeout
@@ -46,6 +59,7 @@ func openStoreWith(t testing.TB, adjust func(*Config)) *Neo4jStore {
 }
 
 func TestStoreContract(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	storetest.RunWithOptions(t, func(*testing.T) core.StoreProvider { return s }, storetest.Options{Parallel: true})
 }

@@ -11,6 +11,7 @@ import (
 
 // The warm-up removes what it wrote in its own project: no note, no change.
 func TestWarmWritesLeavesNothingBehind(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	ctx := t.Context()
 	like := "3f2b6c1e-9a4d-4e8f-b7a0-5c1d2e3f4a5b"
