@@ -249,10 +249,19 @@ func (a autoCommit) Run(ctx context.Context, cypher string, params map[string]an
 // the statement that made it slow.
 func (t txn) collect(st statement, params map[string]any) ([]*neo4j.Record, error) {
 	start := time.Now()
-	res, err := t.tx.Run(t.ctx, st.text, params)
+	text := st.text
+	if profileHook != nil {
+		text = "PROFILE " + text
+	}
+	res, err := t.tx.Run(t.ctx, text, params)
 	if err == nil {
 		var records []*neo4j.Record
 		if records, err = res.Collect(t.ctx); err == nil {
+			if profileHook != nil {
+				if sum, err := res.Consume(t.ctx); err == nil {
+					profileHook(st.name, sum.Profile())
+				}
+			}
 			took := time.Since(start)
 			t.obs.Statement(st.name, took, true)
 			t.log.Debug("neo4j statement", "name", st.name, "ms", took.Milliseconds(), "records", len(records))
@@ -272,6 +281,11 @@ func (t txn) single(st statement, params map[string]any) (*neo4j.Record, error) 
 	}
 	return records[0], nil
 }
+
+// profileHook, when set (tests only: TestProfileStagedWrite), runs every
+// statement under PROFILE and is given its plan. Set it before the store's
+// first statement and never while one runs.
+var profileHook func(name string, plan neo4j.ProfiledPlan)
 
 // read runs work in a read transaction (retried on transient failures, so
 // work must start from scratch each time it is called).
