@@ -39,8 +39,16 @@ func TestProfileStagedWrite(t *testing.T) {
 		t.Skip("set VAULTGRAPH_PROFILE_STAGED=<notes> to profile a staged write")
 	}
 	obs := &cpuObserver{stats: map[string]*stmtCost{}}
-	s := openStoreWith(t, func(c *Config) { c.Observer = obs })
 	ctx := context.Background()
+	cfg := configFor(neo4jtest.Get(t))
+	cfg.Observer = obs
+	openCtx, cancel := context.WithTimeout(ctx, 15*time.Minute) // a loaded machine: migrations take minutes
+	s, err := Open(openCtx, cfg)
+	cancel()
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	defer s.Close(ctx)
 	obs.pid = jvmPid(t)
 	spec := benchSpec(size)
 	spec.content = 2800
