@@ -2,6 +2,7 @@ package neo4jstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -126,24 +127,12 @@ func countLinks(notes []core.Note) int {
 // jvmPid is the pid of the test server's JVM when it runs on this machine
 // (0 otherwise: CPU figures are then 0).
 func jvmPid(t *testing.T) int {
-	srv := neo4jtest.Get(t)
-	auth := neo4j.NoAuth()
-	if srv.User != "" {
-		auth = neo4j.BasicAuth(srv.User, srv.Password, "")
-	}
-	ctx := context.Background()
-	driver, err := neo4j.NewDriverWithContext(srv.URI, auth)
+	v, err := jmx(t, "CALL dbms.queryJmx('java.lang:type=Runtime') YIELD attributes RETURN attributes.Pid.value")
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	res, err := neo4j.ExecuteQuery(ctx, driver, "CALL dbms.queryJmx('java.lang:type=Runtime') YIELD attributes RETURN attributes.Pid.value",
-		nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(srv.Database))
-	if err != nil || len(res.Records) == 0 {
 		t.Logf("no JVM pid (%v): CPU figures are 0", err)
 		return 0
 	}
-	pid, _ := res.Records[0].Values[0].(int64)
+	pid, _ := v.(int64)
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d/stat", pid)); err != nil {
 		t.Logf("JVM %d is not on this machine: CPU figures are 0", pid)
 		return 0
@@ -154,25 +143,27 @@ func jvmPid(t *testing.T) int {
 // jvmGC is the test server's garbage collectors' total time so far, in
 // seconds (their CollectionTime MXBean attributes; 0 when not readable).
 func jvmGC(t *testing.T) float64 {
-	srv := neo4jtest.Get(t)
-	auth := neo4j.NoAuth()
-	if srv.User != "" {
-		auth = neo4j.BasicAuth(srv.User, srv.Password, "")
-	}
-	ctx := context.Background()
-	driver, err := neo4j.NewDriverWithContext(srv.URI, auth)
+	v, err := jmx(t, "CALL dbms.queryJmx('java.lang:type=GarbageCollector,name=*') YIELD attributes RETURN sum(attributes.CollectionTime.value)")
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer driver.Close(ctx)
-	res, err := neo4j.ExecuteQuery(ctx, driver, "CALL dbms.queryJmx('java.lang:type=GarbageCollector,name=*') YIELD attributes RETURN sum(attributes.CollectionTime.value)",
-		nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(srv.Database))
-	if err != nil || len(res.Records) == 0 {
 		t.Logf("no collector time: %v", err)
 		return 0
 	}
-	ms, _ := res.Records[0].Values[0].(int64)
+	ms, _ := v.(int64)
 	return float64(ms) / 1000
+}
+
+// jmx is the first value of query's first record on the test server.
+func jmx(t *testing.T, query string) (any, error) {
+	srv := neo4jtest.Get(t)
+	res, err := neo4j.ExecuteQuery(context.Background(), srv.Driver(t), query, nil,
+		neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(srv.Database))
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Records) == 0 {
+		return nil, errors.New("no record")
+	}
+	return res.Records[0].Values[0], nil
 }
 
 // cpuObserver charges the JVM's CPU since the last statement ended to the
