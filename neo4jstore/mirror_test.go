@@ -114,7 +114,7 @@ func (f *mirrorFixture) same(step string) {
 // deleted and re-created without a vector), and after each change answers
 // exactly as a memstore given the same writes.
 func TestMirrorFollowsAnotherProcess(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	f := newMirrorFixture(t, 600)
 	waitMirror(t, f.reader, f.project, "m")
 	f.same("loaded")
@@ -147,7 +147,7 @@ func TestMirrorFollowsAnotherProcess(t *testing.T) {
 // vectors applies them to its own mirror and advances its revision, so its
 // next search needs no catch-up.
 func TestMirrorFollowsOwnWritesWithoutReadingBack(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	f := newMirrorFixture(t, 200)
 	f.reader = f.writer // one process writing and searching
 	m := waitMirror(t, f.writer, f.project, "m")
@@ -178,7 +178,7 @@ func TestMirrorFollowsOwnWritesWithoutReadingBack(t *testing.T) {
 // catch-up, or a counter created again (a wiped database), reloads the
 // mirror; queries meanwhile still answer (through the vector index).
 func TestMirrorReloadsAfterLargeChangeOrNewCounter(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	f := newMirrorFixture(t, 300)
 	waitMirror(t, f.reader, f.project, "m")
 	f.same("loaded")
@@ -213,7 +213,7 @@ func TestMirrorReloadsAfterLargeChangeOrNewCounter(t *testing.T) {
 // TestMirrorOffAboveVectorCache: a project with more vectors than
 // Config.VectorCache is not mirrored, and searched through the database.
 func TestMirrorOffAboveVectorCache(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	f := newMirrorFixture(t, 300)
 	small := openStoreWith(t, func(c *Config) { c.VectorCache = 100 })
 	m := small.startMirror(f.project, "m")
@@ -239,7 +239,7 @@ func TestMirrorOffAboveVectorCache(t *testing.T) {
 // with the counter the first vectors create, from this process or another,
 // without a reload.
 func TestMirrorLoadedBeforeAnyVector(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	ctx := t.Context()
 	c := storetest.NewSearchCorpus(12, 100, mirrorDim)
 	for _, own := range []bool{true, false} {

@@ -45,7 +45,7 @@ func loadCorpus(t testing.TB, s core.StoreProvider, c *storetest.SearchCorpus, b
 // process's mirror (mirror.go), which VectorSearch uses once it is loaded.
 // All must also match the float64 reference.
 func TestVectorSearchSameAsMemstore(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	ctx := t.Context()
 	neo, mem := openStore(t), memstore.New()
 	c := storetest.NewSearchCorpus(11, 3000, 256)
@@ -94,7 +94,7 @@ func waitVectorIndex(t testing.TB, s *Neo4jStore, dim int) {
 // stored vectors (a change of model): the index is created again for it,
 // and queries of the old dimension find nothing rather than wrong notes.
 func TestVectorIndexFollowsTheModelsDimension(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	ctx := t.Context()
 	s := openStore(t)
 	project := fmt.Sprintf("dims-%d", rand.Uint64())
@@ -149,7 +149,7 @@ func scoredIDs(hits []core.ScoredID) []string {
 }
 
 func TestLuceneTermsAreOnlyWords(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	for in, want := range map[string][]string{
 		`title:secret AND (x OR y)`:    {"title", "secret", "and", "x", "or", "y"},
 		`C++ "quoted" te?t* ~2 \ /re/`: {"c", "quoted", "te", "t", "2", "re"},
@@ -207,7 +207,7 @@ func (l *statementLog) count(name string) int {
 // keywordStatsTTL scores the same without reading the statistics again; a
 // new word, or statistics past their time, reads them.
 func TestKeywordStatisticsAreCached(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the vector index is the database's, one dimension at a time.
 	log := &statementLog{}
 	s := openStoreWith(t, func(c *Config) { c.Logger = slog.New(log) })
 	ctx := t.Context()
